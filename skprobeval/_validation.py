@@ -1,0 +1,139 @@
+"""Small validation helpers shared by every public entry point.
+
+Every message has one shape: ``"`name` must be <requirement>; got <value!r>."``
+(`ValueError` for bad values, `TypeError` for bad types).  Nothing here is public.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_confidence",
+    "check_count_array",
+    "check_positive",
+    "check_prior",
+    "check_random_state",
+    "check_sample_weight",
+    "fail",
+]
+
+_PRIOR_NAMES = {"jeffreys": 0.5, "uniform": 1.0}
+
+
+def _show(value):
+    """Short repr of ``value`` for an error message (arrays are summarised)."""
+    if isinstance(value, np.ndarray) and value.size > 8:
+        return f"array of shape {value.shape} with dtype {value.dtype}"
+    return repr(value)
+
+
+def fail(name, requirement, value, *, error=ValueError, shown=None):
+    """Raise ``error`` with the project's one message shape.
+
+    ``shown`` replaces the repr of ``value`` when a description reads better
+    (for example ``"length 3"``).
+    """
+    got = _show(value) if shown is None else shown
+    raise error(f"`{name}` must be {requirement}; got {got}.")
+
+
+def _is_real_scalar(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_positive(value, name, *, allow_zero=False):
+    """Return ``value`` as a float, checking it is a finite real > 0 (or >= 0)."""
+    if not _is_real_scalar(value):
+        if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+            value = value.item()
+        else:
+            fail(name, "a real number", value, error=TypeError)
+    value = float(value)
+    ok = value >= 0 if allow_zero else value > 0
+    if not (np.isfinite(value) and ok):
+        fail(name, "a finite number >= 0" if allow_zero else "a finite number > 0", value)
+    return value
+
+
+def check_prior(prior, name="prior"):
+    """Return the Dirichlet concentration ``lambda`` as a float.
+
+    Accepts a float > 0, or ``"jeffreys"`` (0.5) / ``"uniform"`` (1.0).
+    """
+    if isinstance(prior, str):
+        key = prior.lower()
+        if key not in _PRIOR_NAMES:
+            fail(name, "a float > 0, 'jeffreys' or 'uniform'", prior)
+        return _PRIOR_NAMES[key]
+    if not _is_real_scalar(prior):
+        fail(name, "a float > 0, 'jeffreys' or 'uniform'", prior, error=TypeError)
+    return check_positive(prior, name)
+
+
+def check_confidence(confidence, name="confidence"):
+    """Return ``confidence`` as a float strictly inside (0, 1)."""
+    if not _is_real_scalar(confidence):
+        fail(name, "a float in the open interval (0, 1)", confidence, error=TypeError)
+    confidence = float(confidence)
+    if not 0.0 < confidence < 1.0:
+        fail(name, "a float in the open interval (0, 1)", confidence)
+    return confidence
+
+
+def check_random_state(random_state):
+    """Normalise ``random_state`` (None, int or Generator) to a `numpy.random.Generator`."""
+    if random_state is None or isinstance(random_state, (numbers.Integral, np.integer)):
+        if random_state is not None and random_state < 0:
+            fail("random_state", "None, a non-negative int or a numpy Generator", random_state)
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        # Draw a seed from the legacy object so results stay reproducible.
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    fail(
+        "random_state",
+        "None, a non-negative int or a numpy Generator",
+        random_state,
+        error=TypeError,
+    )
+
+
+def check_count_array(value, name):
+    """Return ``value`` as a float64 array, checking it is finite and non-negative."""
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        fail(name, "an array of finite non-negative counts", value, error=TypeError)
+    if not np.all(np.isfinite(array)):
+        fail(name, "finite (no NaN or inf)", value)
+    if np.any(array < 0):
+        fail(name, "non-negative", value)
+    return array
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Return ``sample_weight`` as a 1-d float64 array (or None), finite and >= 0."""
+    if sample_weight is None:
+        return None
+    weight = np.asarray(sample_weight)
+    if weight.dtype.kind not in "iufb":
+        fail("sample_weight", "an array of non-negative numbers", sample_weight, error=TypeError)
+    weight = weight.astype(np.float64, copy=False)
+    if weight.ndim != 1:
+        fail("sample_weight", "1-dimensional", weight, shown=f"shape {weight.shape}")
+    if weight.shape[0] != n_samples:
+        fail(
+            "sample_weight",
+            f"of the same length as the labels ({n_samples})",
+            weight,
+            shown=f"length {weight.shape[0]}",
+        )
+    if not np.all(np.isfinite(weight)):
+        fail("sample_weight", "finite (no NaN or inf)", sample_weight)
+    if np.any(weight < 0):
+        fail("sample_weight", "non-negative", sample_weight)
+    return weight
