@@ -1,0 +1,1 @@
+"""Benchmarks for skprobeval: each ``bench_*.py`` has ``main(quick=False)``."""
