@@ -1,0 +1,879 @@
+"""Confusion counts: the one place where labels are handled.
+
+Every metric, posterior and comparison in skprobeval is computed from the
+counts built here.  Arrays of labels enter only through the ``from_predictions``
+constructors of `ConfusionCounts` and `PairedCounts`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import check_count_array, check_sample_weight, fail
+
+__all__ = ["ConfusionCounts", "PairedCounts", "multiclass_confusion_matrix"]
+
+_AVERAGES = ("binary", "micro", None)
+
+# Integer labels in 0..K-1 are counted with one np.bincount of the joint code
+# y_true * K + y_pred when the K x K table stays small next to the data.
+_FAST_PATH_MAX_CLASSES = 4096
+
+
+# ---------------------------------------------------------------------------
+# Label validation and encoding
+# ---------------------------------------------------------------------------
+
+
+def _as_label_array(y, name):
+    """Return ``y`` as a numpy array (or a sparse matrix) with basic checks."""
+    if sp.issparse(y):
+        return y.tocsr()
+    if isinstance(y, (str, bytes)) or np.ndim(y) == 0:
+        fail(name, "an array-like of labels", y, error=TypeError)
+    array = np.asarray(y)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim not in (1, 2):
+        fail(name, "a 1-d array of labels or a 2-d label indicator matrix", array,
+             shown=f"an array of shape {array.shape}")
+    if array.shape[0] == 0:
+        fail(name, "non-empty", array, shown="an empty array")
+    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        fail(name, "free of NaN and infinite labels", array, shown=_bad_value_summary(array))
+    if array.dtype.kind == "c":
+        fail(name, "real or string labels", array, shown=f"dtype {array.dtype}")
+    if array.dtype.kind == "O":
+        _check_object_labels(array, name)
+    return array
+
+
+def _bad_value_summary(array):
+    bad = array[~np.isfinite(array)]
+    return f"{bad.size} non-finite value(s) such as {bad.flat[0]!r}"
+
+
+def _check_object_labels(array, name):
+    """None, NaN and infinities inside object arrays are invalid labels."""
+    flat = array.ravel()
+    if np.any(np.equal(flat, None)):
+        fail(name, "free of missing (None) labels", array, shown="None among the labels")
+    if np.any(flat != flat):
+        fail(name, "free of NaN labels", array, shown="NaN among the labels")
+    if np.any((flat == np.inf) | (flat == -np.inf)):
+        fail(name, "free of infinite labels", array, shown="inf among the labels")
+
+
+def _label_kind(values):
+    """'string' or 'number' for an array of (unique) labels."""
+    if values.dtype.kind in "USO":
+        if values.dtype.kind == "O":
+            kinds = {isinstance(v, (str, bytes)) for v in values.ravel()}
+            if len(kinds) > 1:
+                raise ValueError(
+                    "Mix of label input types (string and number) within one array."
+                )
+            return "string" if kinds == {True} else "number"
+        return "string"
+    return "number"
+
+
+def _array_kind(array):
+    """'string' or 'number' for a label array, without sorting plain dtypes."""
+    if array.dtype.kind in "US":
+        return "string"
+    if array.dtype.kind in "iufb":
+        return "number"
+    try:
+        return _label_kind(np.unique(array))
+    except TypeError:
+        raise ValueError(
+            "Mix of label input types (string and number) within one array."
+        ) from None
+
+
+def _is_indicator(array):
+    """True for a 2-d 0/1 (or bool) matrix, dense or sparse."""
+    if sp.issparse(array):
+        data = array.data
+        return data.size == 0 or bool(np.all((data == 0) | (data == 1)))
+    if array.ndim != 2:
+        return False
+    if array.dtype.kind == "b":
+        return True
+    if array.dtype.kind not in "iuf":
+        return False
+    return bool(np.all((array == 0) | (array == 1)))
+
+
+def _check_pair(y_true, y_pred, name_true="y_true", name_pred="y_pred"):
+    """Validate a pair of label arrays; return (y_true, y_pred, is_multilabel)."""
+    y_true = _as_label_array(y_true, name_true)
+    y_pred = _as_label_array(y_pred, name_pred)
+    if y_true.shape[0] != y_pred.shape[0]:
+        raise ValueError(
+            f"`{name_true}` and `{name_pred}` must have the same number of samples; "
+            f"got {y_true.shape[0]} and {y_pred.shape[0]}."
+        )
+    two_d = [sp.issparse(y) or y.ndim == 2 for y in (y_true, y_pred)]
+    if any(two_d):
+        for y, name, is_2d in ((y_true, name_true, two_d[0]), (y_pred, name_pred, two_d[1])):
+            if not is_2d:
+                raise ValueError(
+                    f"`{name_true}` and `{name_pred}` must both be multilabel indicator "
+                    f"matrices or both 1-d label arrays; `{name}` is 1-d."
+                )
+            if not _is_indicator(y):
+                fail(name, "a 0/1 label indicator matrix when 2-d", y,
+                     shown="a 2-d array with values other than 0 and 1")
+        if y_true.shape != y_pred.shape:
+            raise ValueError(
+                f"`{name_true}` and `{name_pred}` must have the same shape; "
+                f"got {y_true.shape} and {y_pred.shape}."
+            )
+        return y_true, y_pred, True
+    for y, name in ((y_true, name_true), (y_pred, name_pred)):
+        if y.dtype.kind == "f" and np.any(y != np.round(y)):
+            fail(name, "discrete class labels (continuous values found)", y,
+                 shown="non-integer float values")
+    return y_true, y_pred, False
+
+
+def _fast_path_size(y_true, y_pred):
+    """K when both arrays hold integer labels in 0..K-1 with a small K, else None."""
+    if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub":
+        return None
+    if y_true.dtype.kind == "b" and y_pred.dtype.kind == "b":
+        return 2
+    low = min(int(y_true.min()), int(y_pred.min()))
+    high = max(int(y_true.max()), int(y_pred.max()))
+    if low < 0 or high >= _FAST_PATH_MAX_CLASSES:
+        return None
+    size = high + 1
+    if size * size > 64 * y_true.shape[0] + (1 << 20):
+        return None
+    return size
+
+
+def _joint_table(y_true, y_pred, sample_weight):
+    """Joint K x K table of (true, predicted) and the labels it is indexed by.
+
+    Returns ``(table, classes, present)`` where ``present`` marks the classes
+    that occur in either array (weights aside), as scikit-learn's
+    ``unique_labels`` would list them.
+    """
+    size = _fast_path_size(y_true, y_pred)
+    if size is not None:
+        yt = y_true.astype(np.intp, copy=False)
+        yp = y_pred.astype(np.intp, copy=False)
+        codes = yt * size + yp
+        flat = np.bincount(codes, weights=sample_weight, minlength=size * size)
+        if sample_weight is None:
+            seen = flat > 0
+        else:
+            seen = np.bincount(codes, minlength=size * size) > 0
+        seen = seen.reshape(size, size)
+        present = seen.any(axis=1) | seen.any(axis=0)
+        return flat.reshape(size, size), np.arange(size), present
+    # General path: encode each array once (a sort each), then merge the
+    # small sets of unique values.
+    try:
+        uniq_true, inv_true = np.unique(y_true, return_inverse=True)
+        uniq_pred, inv_pred = np.unique(y_pred, return_inverse=True)
+    except TypeError:
+        raise ValueError(
+            "Mix of label input types (string and number) within one array."
+        ) from None
+    kinds = {_label_kind(uniq_true), _label_kind(uniq_pred)}
+    if len(kinds) > 1:
+        raise ValueError(
+            "Mix of label input types (string and number): `y_true` and `y_pred` "
+            "must hold labels of one kind."
+        )
+    classes = np.union1d(uniq_true, uniq_pred)
+    inv_true = np.searchsorted(classes, uniq_true)[inv_true.ravel()]
+    inv_pred = np.searchsorted(classes, uniq_pred)[inv_pred.ravel()]
+    size = classes.shape[0]
+    flat = np.bincount(inv_true * size + inv_pred, weights=sample_weight,
+                       minlength=size * size)
+    return flat.reshape(size, size), classes, np.ones(size, dtype=bool)
+
+
+def _select_labels(table, classes, present, labels):
+    """Restrict a joint table to the requested labels (absent ones give zero rows).
+
+    Returns the per-label ``tp, fp, fn, tn`` arrays and the label array.  As in
+    scikit-learn, items whose true and predicted labels are both outside
+    ``labels`` count as true negatives of every listed label.
+    """
+    total = table.sum()
+    diag = np.diag(table)
+    col = table.sum(axis=0)
+    row = table.sum(axis=1)
+    if labels is None:
+        keep = np.flatnonzero(present)
+        out_labels = classes[keep]
+        tp, pred, true = diag[keep], col[keep], row[keep]
+    else:
+        out_labels = labels
+        positions = np.searchsorted(classes, labels)
+        positions = np.clip(positions, 0, max(classes.shape[0] - 1, 0))
+        found = classes[positions] == labels if classes.shape[0] else np.zeros(labels.shape, bool)
+        tp = np.where(found, diag[positions], 0.0)
+        pred = np.where(found, col[positions], 0.0)
+        true = np.where(found, row[positions], 0.0)
+    fp = pred - tp
+    fn = true - tp
+    # With fractional weights the subtraction can leave a -1e-16 residue.
+    tn = np.maximum(total - tp - fp - fn, 0.0)
+    return tp, fp, fn, tn, out_labels
+
+
+def _check_labels_argument(labels, classes):
+    if labels is None:
+        return None
+    array = np.asarray(labels)
+    if array.ndim != 1 or array.shape[0] == 0:
+        fail("labels", "a non-empty 1-d array-like of labels", labels)
+    if np.unique(array).shape[0] != array.shape[0]:
+        fail("labels", "free of duplicates", labels)
+    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        fail("labels", "free of NaN and infinite values", labels)
+    if classes is not None and classes.shape[0] and _label_kind(array) != _label_kind(classes):
+        fail("labels", f"labels of the same kind as the data ({_label_kind(classes)}s)", labels)
+    return array
+
+
+def _check_average(average):
+    if average not in _AVERAGES:
+        fail("average", "one of 'binary', 'micro' or None", average)
+    return average
+
+
+def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
+    """K x K confusion matrix (rows true, columns predicted) and its labels.
+
+    Private helper for the joint K x K Dirichlet of multiclass posteriors.
+    Uses the same validation and fast path as `ConfusionCounts`.
+
+    Returns
+    -------
+    matrix : ndarray of shape (K, K)
+        Weighted counts; rows are true labels, columns predicted labels.
+    labels : ndarray of shape (K,)
+        The labels indexing rows and columns.
+    """
+    y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
+    if multilabel:
+        raise ValueError(
+            "A K x K confusion matrix needs 1-d multiclass labels; got multilabel "
+            "indicator matrices."
+        )
+    weight = check_sample_weight(sample_weight, y_true.shape[0])
+    table, classes, present = _joint_table(y_true, y_pred, weight)
+    labels = _check_labels_argument(labels, classes[present])
+    if labels is None:
+        keep = np.flatnonzero(present)
+        return table[np.ix_(keep, keep)], classes[keep]
+    positions = np.searchsorted(classes, labels)
+    positions = np.clip(positions, 0, classes.shape[0] - 1)
+    found = classes[positions] == labels
+    matrix = np.zeros((labels.shape[0], labels.shape[0]))
+    idx = np.flatnonzero(found)
+    matrix[np.ix_(idx, idx)] = table[np.ix_(positions[idx], positions[idx])]
+    return matrix, labels
+
+
+# ---------------------------------------------------------------------------
+# Value objects
+# ---------------------------------------------------------------------------
+
+
+def _frozen(array):
+    array = np.array(array, dtype=np.float64)
+    array.setflags(write=False)
+    return array
+
+
+def _format_array(values, limit=6):
+    values = np.asarray(values)
+    if values.ndim == 0:
+        return _format_scalar(values.item())
+    items = [_format_scalar(v) for v in values.ravel()[:limit].tolist()]
+    if values.size > limit:
+        items.append("...")
+    return "[" + ", ".join(items) + "]"
+
+
+def _format_scalar(value):
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.6g}"
+    return repr(value)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConfusionCounts:
+    """Confusion counts of one or more binary tables.
+
+    The four cells are float64 arrays of one common shape: 0-d for a single
+    table, ``(K,)`` for one one-vs-rest table per label.  Counts may be
+    fractional (weighted).  Every metric, posterior and comparison of
+    skprobeval is computed from these counts.
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : array-like of float
+        True positives, false positives, false negatives and true negatives.
+        Finite and non-negative; broadcast to one common shape.
+    labels : array-like of shape (K,), default=None
+        The label of each table, for per-label counts.
+
+    Attributes
+    ----------
+    n : ndarray
+        Total count ``tp + fp + fn + tn`` of each table.
+    prevalence : ndarray
+        Share of positives ``(tp + fn) / n`` of each table.
+
+    See Also
+    --------
+    PairedCounts : Counts for comparing two systems on the same items.
+    sklearn.metrics.multilabel_confusion_matrix : The same tables as a
+        ``(K, 2, 2)`` array ``[[tn, fp], [fn, tp]]``.
+
+    Examples
+    --------
+    >>> from skprobeval import ConfusionCounts
+    >>> counts = ConfusionCounts.from_predictions([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    >>> counts
+    ConfusionCounts(tp=2, fp=0, fn=1, tn=2)
+    >>> float(counts.n), float(counts.prevalence)
+    (5.0, 0.6)
+    >>> per_label = ConfusionCounts.from_predictions(
+    ...     ["cat", "dog", "dog", "bird"], ["cat", "dog", "cat", "bird"], average=None)
+    >>> per_label
+    ConfusionCounts(labels=['bird', 'cat', 'dog'], tp=[1, 1, 1], fp=[0, 1, 0], fn=[0, 0, 1], tn=[3, 2, 2])
+    >>> per_label.sum()
+    ConfusionCounts(tp=3, fp=1, fn=1, tn=7)
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    labels: np.ndarray | None = None
+
+    def __post_init__(self):
+        cells = [check_count_array(getattr(self, name), name) for name in ("tp", "fp", "fn", "tn")]
+        try:
+            cells = np.broadcast_arrays(*cells)
+        except ValueError:
+            shapes = ", ".join(str(np.shape(c)) for c in cells)
+            raise ValueError(
+                f"`tp`, `fp`, `fn` and `tn` must have one common shape; got {shapes}."
+            ) from None
+        if cells[0].ndim > 1:
+            fail("tp", "0-d (one table) or 1-d (one table per label)", cells[0],
+                 shown=f"shape {cells[0].shape}")
+        for name, cell in zip(("tp", "fp", "fn", "tn"), cells):
+            object.__setattr__(self, name, _frozen(cell))
+        if self.labels is not None:
+            labels = np.asarray(self.labels)
+            if labels.shape != self.tp.shape or labels.ndim != 1:
+                fail("labels", f"an array of shape {self.tp.shape} (one label per table)",
+                     self.labels)
+            labels = labels.copy()
+            labels.setflags(write=False)
+            object.__setattr__(self, "labels", labels)
+
+    # -- constructors -----------------------------------------------------
+
+    @classmethod
+    def from_predictions(cls, y_true, y_pred, *, labels=None, pos_label=1, average="binary",
+                         sample_weight=None):
+        """Count a binary, multiclass or multilabel prediction.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+            True labels, or a label indicator matrix (multilabel).
+        y_pred : array-like of the same shape as `y_true`
+            Predicted labels or indicator matrix.
+        labels : array-like of shape (K,), default=None
+            Labels to report, in this order, when ``average`` is not
+            ``"binary"``.  Labels absent from the data give all-negative
+            tables.  By default, the sorted labels present in either array;
+            for multilabel input, the column indices.
+        pos_label : int, float, bool or str, default=1
+            The positive class when ``average="binary"``; ignored otherwise.
+        average : {"binary", "micro"} or None, default="binary"
+            ``"binary"``: the table of `pos_label` (binary data only).
+            ``None``: one one-vs-rest table per label (one per column for
+            multilabel input).  ``"micro"``: those tables pooled into one.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; the counts are then weighted sums.
+
+        Returns
+        -------
+        ConfusionCounts
+            0-d cells for ``"binary"`` and ``"micro"``, ``(K,)`` cells for
+            ``None``.
+
+        Notes
+        -----
+        Integer labels already in ``0..K-1`` (and booleans) are counted with a
+        single ``np.bincount`` of the joint code, in O(n) time with no sort;
+        other labels are encoded once with ``np.unique``.  The tables equal
+        ``sklearn.metrics.multilabel_confusion_matrix``.
+
+        Examples
+        --------
+        >>> from skprobeval import ConfusionCounts
+        >>> y_true = [2, 0, 2, 2, 0, 1]
+        >>> y_pred = [0, 0, 2, 2, 0, 2]
+        >>> ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+        ConfusionCounts(labels=[0, 1, 2], tp=[2, 0, 2], fp=[1, 0, 1], fn=[0, 1, 1], tn=[3, 5, 2])
+        >>> ConfusionCounts.from_predictions(y_true, y_pred, average="micro")
+        ConfusionCounts(tp=4, fp=2, fn=2, tn=10)
+        >>> ConfusionCounts.from_predictions(["spam", "ham", "spam"], ["spam", "spam", "spam"],
+        ...                                  pos_label="spam")
+        ConfusionCounts(tp=2, fp=1, fn=0, tn=0)
+        """
+        average = _check_average(average)
+        y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
+        weight = check_sample_weight(sample_weight, y_true.shape[0])
+        if multilabel:
+            if average == "binary":
+                raise ValueError(
+                    "Target is multilabel-indicator but `average`='binary'; "
+                    "choose `average` None or 'micro'."
+                )
+            counts = cls._from_indicator(y_true, y_pred, weight, labels)
+        else:
+            table, classes, present = _joint_table(y_true, y_pred, weight)
+            if average == "binary":
+                counts = cls._binary(table, classes, present, pos_label)
+            else:
+                chosen = _check_labels_argument(labels, classes[present])
+                tp, fp, fn, tn, out_labels = _select_labels(table, classes, present, chosen)
+                counts = cls(tp, fp, fn, tn, labels=out_labels)
+        if average == "micro":
+            return counts.sum()
+        return counts
+
+    @classmethod
+    def _binary(cls, table, classes, present, pos_label):
+        present_labels = classes[present]
+        if present_labels.shape[0] > 2:
+            raise ValueError(
+                f"Target is multiclass ({present_labels.shape[0]} labels) but "
+                "`average`='binary'; choose `average` None, 'micro' (or, in the "
+                "metric functions, 'macro' or 'weighted')."
+            )
+        is_member = _label_in(pos_label, present_labels)
+        if not is_member and present_labels.shape[0] == 2:
+            fail("pos_label", f"one of the labels present {present_labels.tolist()!r}", pos_label)
+        if is_member:
+            chosen = np.asarray([pos_label], dtype=present_labels.dtype)
+        elif present_labels.shape[0] and _label_kind(np.asarray([pos_label])) != _label_kind(
+            present_labels
+        ):
+            fail("pos_label", f"a label of the data's kind ({_label_kind(present_labels)})",
+                 pos_label)
+        else:
+            chosen = np.asarray([pos_label])
+        tp, fp, fn, tn, _ = _select_labels(table, classes, present, chosen)
+        return cls(tp[0], fp[0], fn[0], tn[0])
+
+    @classmethod
+    def _from_indicator(cls, y_true, y_pred, weight, labels):
+        n_columns = y_true.shape[1]
+        if labels is None:
+            columns = np.arange(n_columns)
+        else:
+            columns = np.asarray(labels)
+            if (columns.ndim != 1 or columns.shape[0] == 0 or columns.dtype.kind not in "iu"
+                    or columns.min() < 0 or columns.max() >= n_columns):
+                fail("labels", f"column indices in [0, {n_columns}) for multilabel targets",
+                     labels)
+            if np.unique(columns).shape[0] != columns.shape[0]:
+                fail("labels", "free of duplicates", labels)
+        if sp.issparse(y_true):
+            yt = y_true[:, columns].astype(np.float64)
+            yp = y_pred[:, columns].astype(np.float64)
+            w = np.ones(y_true.shape[0]) if weight is None else weight
+            true = np.asarray(yt.T @ w).ravel()
+            pred = np.asarray(yp.T @ w).ravel()
+            tp = np.asarray(yt.multiply(yp).T @ w).ravel()
+            total = float(w.sum())
+        else:
+            yt = np.asarray(y_true[:, columns], dtype=bool)
+            yp = np.asarray(y_pred[:, columns], dtype=bool)
+            both = yt & yp
+            if weight is None:
+                tp = both.sum(axis=0, dtype=np.float64)
+                true = yt.sum(axis=0, dtype=np.float64)
+                pred = yp.sum(axis=0, dtype=np.float64)
+                total = float(yt.shape[0])
+            else:
+                tp, true, pred = weight @ both, weight @ yt, weight @ yp
+                total = float(weight.sum())
+        fp = pred - tp
+        fn = true - tp
+        tn = total - tp - fp - fn
+        return cls(tp, fp, fn, np.maximum(tn, 0.0), labels=columns)
+
+    @classmethod
+    def from_confusion_matrix(cls, matrix, *, labels=None, average=None):
+        """Counts from a K x K confusion matrix (rows true, columns predicted).
+
+        Parameters
+        ----------
+        matrix : array-like of shape (K, K)
+            Counts in scikit-learn's layout (`sklearn.metrics.confusion_matrix`):
+            ``matrix[i, j]`` items of true label ``i`` predicted as ``j``.
+        labels : array-like of shape (K,), default=None
+            Names of the rows and columns; defaults to ``0..K-1``.
+        average : {"binary", "micro"} or None, default=None
+            ``None``: one one-vs-rest table per label.  ``"binary"``: the
+            table of the last label (K = 2 only, as ``matrix.ravel()`` reads
+            ``tn, fp, fn, tp``).  ``"micro"``: the per-label tables pooled.
+
+        Returns
+        -------
+        ConfusionCounts
+
+        Examples
+        --------
+        >>> from skprobeval import ConfusionCounts
+        >>> ConfusionCounts.from_confusion_matrix([[42, 28], [18, 12]], average="binary")
+        ConfusionCounts(tp=12, fp=28, fn=18, tn=42)
+        >>> ConfusionCounts.from_confusion_matrix([[5, 1], [2, 4]], labels=["no", "yes"])
+        ConfusionCounts(labels=['no', 'yes'], tp=[5, 4], fp=[2, 1], fn=[1, 2], tn=[4, 5])
+        """
+        average = _check_average(average)
+        table = check_count_array(matrix, "matrix")
+        if table.ndim != 2 or table.shape[0] != table.shape[1] or table.shape[0] == 0:
+            fail("matrix", "a square K x K array", matrix, shown=f"shape {table.shape}")
+        size = table.shape[0]
+        if labels is None:
+            labels = np.arange(size)
+        else:
+            labels = np.asarray(labels)
+            if labels.shape != (size,):
+                fail("labels", f"of length {size} (one per row of `matrix`)", labels)
+        diag = np.diag(table)
+        tp = diag
+        fp = table.sum(axis=0) - diag
+        fn = table.sum(axis=1) - diag
+        tn = np.maximum(table.sum() - tp - fp - fn, 0.0)
+        counts = cls(tp, fp, fn, tn, labels=labels)
+        if average == "binary":
+            if size != 2:
+                fail("average", "None or 'micro' for a matrix larger than 2 x 2", average)
+            return counts[1]
+        if average == "micro":
+            return counts.sum()
+        return counts
+
+    # -- pooling and indexing --------------------------------------------
+
+    def __add__(self, other):
+        if not isinstance(other, ConfusionCounts):
+            return NotImplemented
+        if self.tp.shape != other.tp.shape:
+            raise ValueError(
+                f"Cannot pool counts of shapes {self.tp.shape} and {other.tp.shape}."
+            )
+        labels = self.labels
+        if self.labels is not None and other.labels is not None:
+            if not np.array_equal(self.labels, other.labels):
+                raise ValueError(
+                    "Cannot pool per-label counts with different labels: "
+                    f"{self.labels.tolist()!r} and {other.labels.tolist()!r}."
+                )
+        elif labels is None:
+            labels = other.labels
+        return ConfusionCounts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
+                               self.tn + other.tn, labels=labels)
+
+    def __radd__(self, other):
+        # Lets the built-in sum() start from 0.
+        if isinstance(other, (int, float)) and other == 0:
+            return self
+        return NotImplemented
+
+    def sum(self):
+        """Pool the per-label tables into one table (micro-averaging).
+
+        Returns
+        -------
+        ConfusionCounts
+            One table (0-d cells) holding the sums.
+
+        Examples
+        --------
+        >>> from skprobeval import ConfusionCounts
+        >>> ConfusionCounts([1, 2], [0, 1], [1, 0], [5, 4]).sum()
+        ConfusionCounts(tp=3, fp=1, fn=1, tn=9)
+        """
+        return ConfusionCounts(self.tp.sum(), self.fp.sum(), self.fn.sum(), self.tn.sum())
+
+    def __getitem__(self, index):
+        if self.tp.ndim == 0:
+            raise TypeError("A single table (0-d counts) cannot be indexed.")
+        labels = None if self.labels is None else self.labels[index]
+        if labels is not None and np.ndim(labels) == 0:
+            labels = None
+        return ConfusionCounts(self.tp[index], self.fp[index], self.fn[index], self.tn[index],
+                               labels=labels)
+
+    def __len__(self):
+        if self.tp.ndim == 0:
+            raise TypeError("len() of a single table (0-d counts) is undefined.")
+        return self.tp.shape[0]
+
+    def __eq__(self, other):
+        if not isinstance(other, ConfusionCounts):
+            return NotImplemented
+        same_labels = (self.labels is None and other.labels is None) or (
+            self.labels is not None and other.labels is not None
+            and np.array_equal(self.labels, other.labels))
+        return same_labels and all(
+            np.array_equal(getattr(self, name), getattr(other, name))
+            for name in ("tp", "fp", "fn", "tn"))
+
+    __hash__ = None
+
+    # -- derived quantities ------------------------------------------------
+
+    @property
+    def shape(self):
+        """Shape of the cell arrays: ``()`` or ``(K,)``."""
+        return self.tp.shape
+
+    @property
+    def n(self):
+        """Total count of each table, ``tp + fp + fn + tn``."""
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def prevalence(self):
+        """Share of positives ``(tp + fn) / n`` of each table (NaN when n = 0)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (self.tp + self.fn) / self.n
+
+    def to_array(self):
+        """The tables as an array of shape ``shape + (2, 2)``, ``[[tn, fp], [fn, tp]]``.
+
+        This is the layout of `sklearn.metrics.multilabel_confusion_matrix`.
+
+        Examples
+        --------
+        >>> from skprobeval import ConfusionCounts
+        >>> ConfusionCounts(3, 1, 2, 4).to_array().tolist()
+        [[4.0, 1.0], [2.0, 3.0]]
+        """
+        return np.stack([np.stack([self.tn, self.fp], -1), np.stack([self.fn, self.tp], -1)], -2)
+
+    def __repr__(self):
+        parts = []
+        if self.labels is not None:
+            parts.append(f"labels={_format_array(self.labels)}")
+        parts += [f"{name}={_format_array(getattr(self, name))}" for name in ("tp", "fp", "fn", "tn")]
+        return f"ConfusionCounts({', '.join(parts)})"
+
+
+def _label_in(value, labels):
+    try:
+        return bool(np.any(labels == np.asarray(value, dtype=labels.dtype)))
+    except (TypeError, ValueError):
+        return bool(np.any(labels.astype(object) == value))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PairedCounts:
+    """Counts for comparing two systems on the same items (seed 000, section 3).
+
+    For each item: ``first_better`` counts items the first system assigns
+    correctly and the second does not, ``second_better`` the reverse, and
+    ``ties`` the rest (both right or both wrong).  Cells are float64 arrays of
+    one common shape: 0-d, or ``(K,)`` for multilabel data (one per column).
+
+    Parameters
+    ----------
+    first_better, second_better, ties : array-like of float
+        Finite, non-negative (possibly weighted) counts.
+    labels : array-like of shape (K,), default=None
+        Column of each count for multilabel data.
+
+    Attributes
+    ----------
+    n : ndarray
+        ``first_better + second_better + ties``.
+
+    Examples
+    --------
+    >>> from skprobeval import PairedCounts
+    >>> y_true = [1, 0, 1, 1, 0, 1]
+    >>> PairedCounts.from_predictions(y_true, [1, 0, 1, 0, 0, 1], [1, 1, 0, 0, 0, 1])
+    PairedCounts(first_better=2, second_better=0, ties=4)
+    >>> PairedCounts(17, 4, 279) + PairedCounts(3, 1, 96)
+    PairedCounts(first_better=20, second_better=5, ties=375)
+    """
+
+    first_better: np.ndarray
+    second_better: np.ndarray
+    ties: np.ndarray
+    labels: np.ndarray | None = None
+
+    def __post_init__(self):
+        names = ("first_better", "second_better", "ties")
+        cells = [check_count_array(getattr(self, name), name) for name in names]
+        try:
+            cells = np.broadcast_arrays(*cells)
+        except ValueError:
+            shapes = ", ".join(str(np.shape(c)) for c in cells)
+            raise ValueError(
+                "`first_better`, `second_better` and `ties` must have one common shape; "
+                f"got {shapes}."
+            ) from None
+        if cells[0].ndim > 1:
+            fail("first_better", "0-d or 1-d", cells[0], shown=f"shape {cells[0].shape}")
+        for name, cell in zip(names, cells):
+            object.__setattr__(self, name, _frozen(cell))
+        if self.labels is not None:
+            labels = np.asarray(self.labels)
+            if labels.shape != self.first_better.shape or labels.ndim != 1:
+                fail("labels", f"an array of shape {self.first_better.shape}", self.labels)
+            labels = labels.copy()
+            labels.setflags(write=False)
+            object.__setattr__(self, "labels", labels)
+
+    @classmethod
+    def from_predictions(cls, y_true, y_pred_first, y_pred_second, *, sample_weight=None):
+        """Count, item by item, which of two systems is right.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+            True labels (any hashable labels), or a multilabel indicator matrix.
+        y_pred_first, y_pred_second : array-like of the same shape as `y_true`
+            The two systems' predictions on the same items.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative item weights.
+
+        Returns
+        -------
+        PairedCounts
+            0-d cells for 1-d labels; ``(n_labels,)`` cells for indicator
+            matrices (one comparison per column, as seed 000's Table 2 compares
+            per category).
+
+        Examples
+        --------
+        >>> from skprobeval import PairedCounts
+        >>> PairedCounts.from_predictions(["a", "b", "c"], ["a", "b", "b"], ["a", "c", "c"])
+        PairedCounts(first_better=1, second_better=1, ties=1)
+        """
+        y_true_, y_first, first_ml = _check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
+        _, y_second, second_ml = _check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
+        weight = check_sample_weight(sample_weight, y_true_.shape[0])
+        if first_ml:
+            def dense(y):
+                return np.asarray(y.toarray() if sp.issparse(y) else y, dtype=bool)
+            truth = dense(y_true_)
+            right_first = dense(y_first) == truth
+            right_second = dense(y_second) == truth
+            labels = np.arange(truth.shape[1])
+        else:
+            kinds = {_array_kind(y) for y in (y_true_, y_first, y_second)}
+            if len(kinds) > 1:
+                raise ValueError(
+                    "Mix of label input types (string and number) among `y_true`, "
+                    "`y_pred_first` and `y_pred_second`."
+                )
+            right_first = y_first == y_true_
+            right_second = y_second == y_true_
+            labels = None
+        first = right_first & ~right_second
+        second = right_second & ~right_first
+        if weight is None:
+            n_first = first.sum(axis=0, dtype=np.float64)
+            n_second = second.sum(axis=0, dtype=np.float64)
+            total = float(y_true_.shape[0])
+        else:
+            n_first, n_second = weight @ first, weight @ second
+            total = float(weight.sum())
+        ties = np.maximum(total - n_first - n_second, 0.0)
+        return cls(n_first, n_second, ties, labels=labels)
+
+    @property
+    def n(self):
+        """Total count ``first_better + second_better + ties``."""
+        return self.first_better + self.second_better + self.ties
+
+    @property
+    def shape(self):
+        """Shape of the cell arrays: ``()`` or ``(K,)``."""
+        return self.first_better.shape
+
+    def swapped(self):
+        """The same counts with the two systems exchanged.
+
+        Examples
+        --------
+        >>> from skprobeval import PairedCounts
+        >>> PairedCounts(5, 2, 10).swapped()
+        PairedCounts(first_better=2, second_better=5, ties=10)
+        """
+        return PairedCounts(self.second_better, self.first_better, self.ties, labels=self.labels)
+
+    def __add__(self, other):
+        if not isinstance(other, PairedCounts):
+            return NotImplemented
+        if self.shape != other.shape:
+            raise ValueError(f"Cannot pool counts of shapes {self.shape} and {other.shape}.")
+        labels = self.labels if self.labels is not None else other.labels
+        return PairedCounts(self.first_better + other.first_better,
+                            self.second_better + other.second_better,
+                            self.ties + other.ties, labels=labels)
+
+    def __radd__(self, other):
+        if isinstance(other, (int, float)) and other == 0:
+            return self
+        return NotImplemented
+
+    def sum(self):
+        """Pool per-label counts into one 0-d set of counts."""
+        return PairedCounts(self.first_better.sum(), self.second_better.sum(), self.ties.sum())
+
+    def __getitem__(self, index):
+        if self.first_better.ndim == 0:
+            raise TypeError("Single (0-d) paired counts cannot be indexed.")
+        labels = None if self.labels is None else self.labels[index]
+        if labels is not None and np.ndim(labels) == 0:
+            labels = None
+        return PairedCounts(self.first_better[index], self.second_better[index],
+                            self.ties[index], labels=labels)
+
+    def __eq__(self, other):
+        if not isinstance(other, PairedCounts):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, name), getattr(other, name))
+                   for name in ("first_better", "second_better", "ties"))
+
+    __hash__ = None
+
+    def __repr__(self):
+        parts = []
+        if self.labels is not None:
+            parts.append(f"labels={_format_array(self.labels)}")
+        parts += [f"{name}={_format_array(getattr(self, name))}"
+                  for name in ("first_better", "second_better", "ties")]
+        return f"PairedCounts({', '.join(parts)})"

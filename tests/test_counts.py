@@ -1,0 +1,203 @@
+"""ConfusionCounts and PairedCounts against scikit-learn and hand counts."""
+
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
+
+from skprobeval import ConfusionCounts, PairedCounts
+from skprobeval._counts import multiclass_confusion_matrix
+
+
+def _as_mcm(counts):
+    """Our tables in scikit-learn's (K, 2, 2) [[tn, fp], [fn, tp]] layout."""
+    return np.atleast_3d(counts.to_array()).reshape(-1, 2, 2)
+
+
+def _random_case(rng, kind):
+    n = int(rng.integers(1, 60))
+    weight = rng.uniform(0, 3, size=n) if rng.random() < 0.5 else None
+    if kind == "multilabel":
+        n_labels = int(rng.integers(1, 6))
+        y_true = (rng.random((n, n_labels)) < rng.random()).astype(int)
+        y_pred = (rng.random((n, n_labels)) < rng.random()).astype(int)
+        labels = None
+        if rng.random() < 0.4:
+            labels = rng.permutation(n_labels)[: int(rng.integers(1, n_labels + 1))]
+        return y_true, y_pred, labels, weight
+    n_classes = 2 if kind == "binary" else int(rng.integers(3, 8))
+    pool = np.arange(n_classes)
+    if kind == "strings":
+        pool = np.array(["ant", "bee", "cat", "dog", "eel", "fox", "gnu"][:n_classes])
+    if kind == "offset":
+        pool = np.array([-7, 3, 11, 40, 1000, 2**40, 5])[:n_classes]
+    y_true = rng.choice(pool, size=n)
+    y_pred = rng.choice(pool, size=n)
+    labels = None
+    if rng.random() < 0.5:
+        present = np.union1d(y_true, y_pred)
+        extra = {"strings": np.array(["zebra"]), "offset": np.array([99])}.get(kind, np.array([50]))
+        candidates = np.concatenate([present, extra])
+        labels = rng.permutation(candidates)[: int(rng.integers(1, candidates.shape[0] + 1))]
+    return y_true, y_pred, labels, weight
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "strings", "offset", "multilabel"])
+def test_matches_multilabel_confusion_matrix(kind, seed):
+    # Reference: sklearn.metrics.multilabel_confusion_matrix on the same inputs,
+    # 60 random cases per kind (300 in all): absent labels, label subsets, weights.
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        y_true, y_pred, labels, weight = _random_case(rng, kind)
+        ours = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
+                                                sample_weight=weight)
+        theirs = multilabel_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weight)
+        np.testing.assert_allclose(_as_mcm(ours), theirs, rtol=1e-12, atol=1e-9)
+        if labels is not None and kind != "multilabel":
+            np.testing.assert_array_equal(ours.labels, labels)
+        micro = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average="micro",
+                                                 sample_weight=weight)
+        np.testing.assert_allclose(_as_mcm(micro)[0], theirs.sum(axis=0), atol=1e-9)
+
+
+def test_binary_pos_label(seed):
+    # Reference: multilabel_confusion_matrix(labels=[pos_label]).
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        n = int(rng.integers(1, 50))
+        y_true = rng.choice(["neg", "pos"], size=n)
+        y_pred = rng.choice(["neg", "pos"], size=n)
+        weight = rng.uniform(0, 2, size=n)
+        ours = ConfusionCounts.from_predictions(y_true, y_pred, pos_label="pos",
+                                                sample_weight=weight)
+        theirs = multilabel_confusion_matrix(y_true, y_pred, labels=["pos"],
+                                             sample_weight=weight)[0]
+        np.testing.assert_allclose(ours.to_array(), theirs, atol=1e-12)
+        assert ours.shape == ()
+        assert ours.labels is None
+
+
+def test_fast_path_equals_encoded_path(seed):
+    # The bincount fast path (labels 0..K-1) and the np.unique path agree.
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 10, size=5000)
+    y_pred = rng.integers(0, 10, size=5000)
+    fast = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    slow = ConfusionCounts.from_predictions(y_true.astype(str), y_pred.astype(str), average=None)
+    for name in ("tp", "fp", "fn", "tn"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name))
+
+
+def test_bool_and_float_labels():
+    y_true = np.array([True, False, True, True])
+    y_pred = np.array([True, True, False, True])
+    counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=True)
+    assert counts == ConfusionCounts(2, 1, 1, 0)
+    as_float = ConfusionCounts.from_predictions(y_true.astype(float), y_pred.astype(float))
+    assert as_float == counts
+
+
+def test_single_class_present_binary():
+    # All-negative data: the positive class is absent, every item a true negative.
+    counts = ConfusionCounts.from_predictions([0, 0, 0], [0, 0, 0])
+    assert counts == ConfusionCounts(0, 0, 0, 3)
+
+
+def test_multiclass_confusion_matrix_matches_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    y_true = rng.choice(["a", "b", "c", "d"], size=200)
+    y_pred = rng.choice(["a", "b", "c"], size=200)
+    weight = rng.uniform(size=200)
+    matrix, labels = multiclass_confusion_matrix(y_true, y_pred, sample_weight=weight)
+    np.testing.assert_allclose(matrix, confusion_matrix(y_true, y_pred, sample_weight=weight))
+    assert labels.tolist() == ["a", "b", "c", "d"]
+    sub, sub_labels = multiclass_confusion_matrix(y_true, y_pred, labels=["c", "a", "z"])
+    np.testing.assert_allclose(sub, confusion_matrix(y_true, y_pred, labels=["c", "a", "z"]))
+    assert sub_labels.tolist() == ["c", "a", "z"]
+
+
+def test_from_confusion_matrix_round_trip(seed):
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 4, size=300)
+    y_pred = rng.integers(0, 4, size=300)
+    direct = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    via_matrix = ConfusionCounts.from_confusion_matrix(confusion_matrix(y_true, y_pred))
+    assert direct == via_matrix
+    binary = ConfusionCounts.from_confusion_matrix([[5, 2], [1, 7]], average="binary")
+    # sklearn's ravel order of a 2 x 2 matrix is tn, fp, fn, tp.
+    assert binary == ConfusionCounts(tp=7, fp=2, fn=1, tn=5)
+
+
+def test_sparse_multilabel_equals_dense(seed):
+    rng = np.random.default_rng(seed)
+    y_true = (rng.random((80, 5)) < 0.3).astype(int)
+    y_pred = (rng.random((80, 5)) < 0.3).astype(int)
+    weight = rng.uniform(size=80)
+    dense = ConfusionCounts.from_predictions(y_true, y_pred, average=None, sample_weight=weight)
+    sparse = ConfusionCounts.from_predictions(sp.csr_matrix(y_true), sp.csr_matrix(y_pred),
+                                              average=None, sample_weight=weight)
+    for name in ("tp", "fp", "fn", "tn"):
+        np.testing.assert_allclose(getattr(dense, name), getattr(sparse, name))
+
+
+def test_pooling_and_indexing():
+    a = ConfusionCounts([1, 2], [3, 4], [5, 6], [7, 8], labels=["x", "y"])
+    b = ConfusionCounts([1, 1], [1, 1], [1, 1], [1, 1], labels=["x", "y"])
+    pooled = a + b
+    np.testing.assert_array_equal(pooled.tp, [2, 3])
+    assert sum([a, b]) == pooled
+    assert a.sum() == ConfusionCounts(3, 7, 11, 15)
+    assert a[1] == ConfusionCounts(2, 4, 6, 8)
+    assert len(a) == 2
+    np.testing.assert_allclose(a.n, [16, 20])
+    np.testing.assert_allclose(a.prevalence, [6 / 16, 8 / 20])
+    with pytest.raises(ValueError, match="different labels"):
+        a + ConfusionCounts([1, 2], [3, 4], [5, 6], [7, 8], labels=["x", "z"])
+    with pytest.raises(ValueError, match="shapes"):
+        a + ConfusionCounts(1, 1, 1, 1)
+
+
+def test_immutable_and_picklable():
+    counts = ConfusionCounts(1, 2, 3, 4)
+    with pytest.raises(AttributeError):
+        counts.tp = 5
+    with pytest.raises(ValueError):
+        counts.tp[...] = 5
+    assert pickle.loads(pickle.dumps(counts)) == counts
+
+
+def test_fractional_and_huge_counts():
+    counts = ConfusionCounts(0.5, 1e12, 2.25, 3)
+    assert float(counts.n) == pytest.approx(1e12 + 5.75)
+    assert "2.25" in repr(counts)
+
+
+def test_paired_counts_by_hand():
+    y_true = np.array([1, 1, 0, 0, 1, 0, 2])
+    first = np.array([1, 0, 0, 1, 1, 0, 1])
+    second = np.array([0, 1, 0, 1, 0, 1, 0])
+    counts = PairedCounts.from_predictions(y_true, first, second)
+    # items 0, 4, 5 favour the first; item 1 the second; items 2, 3, 6 tie
+    # (6: both wrong with different labels is a tie).
+    assert counts == PairedCounts(3, 1, 3)
+    weighted = PairedCounts.from_predictions(y_true, first, second,
+                                             sample_weight=[1, 2, 1, 1, 1, 0.5, 1])
+    assert weighted == PairedCounts(2.5, 2, 3)
+
+
+def test_paired_counts_multilabel_per_column():
+    y_true = np.array([[1, 0], [0, 1], [1, 1]])
+    first = np.array([[1, 0], [1, 1], [1, 0]])
+    second = np.array([[0, 0], [0, 1], [1, 1]])
+    counts = PairedCounts.from_predictions(y_true, first, second)
+    np.testing.assert_array_equal(counts.first_better, [1, 0])
+    np.testing.assert_array_equal(counts.second_better, [1, 1])
+    np.testing.assert_array_equal(counts.ties, [1, 2])
+
+
+def test_paired_pooling_any_order():
+    parts = [PairedCounts(3, 1, 10), PairedCounts(0, 2, 5), PairedCounts(4.5, 0, 1)]
+    assert parts[0] + parts[1] + parts[2] == parts[2] + parts[0] + parts[1] == sum(parts)
+    assert PairedCounts(5, 2, 1).swapped() == PairedCounts(2, 5, 1)
