@@ -1,0 +1,95 @@
+"""DESIGN §8: every bad input raises a clear error naming the argument."""
+
+import numpy as np
+import pytest
+
+from skprobeval import (
+    ConfusionCounts,
+    PairedCounts,
+    distance_weighted_precision_recall,
+    get_metric,
+    informedness_score,
+    k_measure_score,
+    specificity_score,
+)
+
+Y = [0, 1, 1, 0]
+
+CASES = [
+    # (callable, args, kwargs, exception, message fragment)
+    (specificity_score, ([0, 1, 1], [0, 1]), {}, ValueError, "`y_true` and `y_pred`"),
+    (specificity_score, ([], []), {}, ValueError, "`y_true` must be non-empty"),
+    (specificity_score, ([0.0, np.nan, 1.0], [0, 1, 1]), {}, ValueError,
+     "`y_true` must be free of NaN"),
+    (specificity_score, ([0, 1, 1], [0.0, np.inf, 1.0]), {}, ValueError,
+     "`y_pred` must be free of NaN"),
+    (specificity_score, (np.array(["a", None, "b"], dtype=object), ["a", "b", "b"]), {},
+     ValueError, "`y_true` must be free of missing"),
+    (specificity_score, ([[0, 2], [1, 3]], [[0, 1], [1, 0]]), {}, ValueError,
+     "`y_true` must be a 0/1 label indicator matrix"),
+    (specificity_score, ([[0, 1], [1, 0]], [0, 1]), {}, ValueError,
+     "both be multilabel indicator"),
+    (specificity_score, (np.zeros((2, 2, 2)), np.zeros((2, 2, 2))), {}, ValueError,
+     "`y_true` must be a 1-d array"),
+    (specificity_score, ([0.5, 1.0], [0, 1]), {}, ValueError, "`y_true` must be discrete"),
+    (specificity_score, (["a", "b"], [0, 1]), {}, ValueError, "Mix of label input types"),
+    (specificity_score, (Y, Y), {"pos_label": 2}, ValueError, "`pos_label` must be one of"),
+    (specificity_score, ([0, 1, 2], [0, 1, 2]), {}, ValueError, "Target is multiclass"),
+    (specificity_score, (Y, Y), {"average": "samples"}, ValueError, "`average` must be"),
+    (specificity_score, (Y, Y), {"zero_division": 2}, ValueError, "`zero_division` must be"),
+    (specificity_score, (Y, Y), {"sample_weight": [1, -1, 1, 1]}, ValueError,
+     "`sample_weight` must be non-negative"),
+    (specificity_score, (Y, Y), {"sample_weight": [1, np.nan, 1, 1]}, ValueError,
+     "`sample_weight` must be finite"),
+    (specificity_score, (Y, Y), {"sample_weight": [1, 1]}, ValueError,
+     "`sample_weight` must be of the same length"),
+    (specificity_score, (Y, Y), {"labels": [0, 0], "average": None}, ValueError,
+     "`labels` must be free of duplicates"),
+    (specificity_score, (Y, Y), {"labels": ["a"], "average": None}, ValueError,
+     "`labels` must be labels of the same kind"),
+    (informedness_score, (Y, Y), {"average": "samples"}, ValueError, "`average` must be"),
+    (k_measure_score, (Y, Y), {"alpha": 0.0}, ValueError, "`alpha` must be a finite number > 0"),
+    (k_measure_score, (Y, Y), {"beta": -1.0}, ValueError, "`beta` must be a finite number > 0"),
+    (k_measure_score, (Y, Y), {"alpha": np.inf}, ValueError, "`alpha` must be"),
+    (ConfusionCounts, (1, -1, 0, 0), {}, ValueError, "`fp` must be non-negative"),
+    (ConfusionCounts, (1, np.nan, 0, 0), {}, ValueError, "`fp` must be finite"),
+    (ConfusionCounts, ([1, 2], [1, 2, 3], 0, 0), {}, ValueError, "one common shape"),
+    (ConfusionCounts.from_predictions, (Y, Y), {"average": "macro"}, ValueError,
+     "`average` must be one of 'binary', 'micro' or None"),
+    (ConfusionCounts.from_predictions, ([[0, 1], [1, 1]], [[0, 1], [1, 0]]), {},
+     ValueError, "multilabel-indicator but `average`='binary'"),
+    (ConfusionCounts.from_predictions, ([[0, 1], [1, 1]], [[0, 1], [1, 0]]),
+     {"average": None, "labels": [0, 5]}, ValueError, "`labels` must be column indices"),
+    (ConfusionCounts.from_confusion_matrix, ([[1, 2, 3]],), {}, ValueError,
+     "`matrix` must be a square"),
+    (ConfusionCounts.from_confusion_matrix, ([[1, -2], [0, 1]],), {}, ValueError,
+     "`matrix` must be non-negative"),
+    (ConfusionCounts.from_confusion_matrix, (np.ones((3, 3)),), {"average": "binary"},
+     ValueError, "`average` must be None or 'micro'"),
+    (PairedCounts, (1, 2, -3), {}, ValueError, "`ties` must be non-negative"),
+    (PairedCounts.from_predictions, (Y, Y, [0, 1]), {}, ValueError,
+     "`y_true` and `y_pred_second`"),
+    (PairedCounts.from_predictions, (Y, Y, Y), {"sample_weight": [-1, 1, 1, 1]}, ValueError,
+     "`sample_weight` must be non-negative"),
+    (distance_weighted_precision_recall, (Y, Y), {"distance": [[0, 2], [2, 0]]}, ValueError,
+     "`distance` must be finite with entries in [0, 1]"),
+    (distance_weighted_precision_recall, (Y, Y), {"distance": np.ones((3, 3))}, ValueError,
+     "`distance` must be an array of shape (2, 2)"),
+    (distance_weighted_precision_recall, (Y, Y), {"distance": np.ones((2, 2))}, ValueError,
+     "`distance` must be zero on the diagonal"),
+    (distance_weighted_precision_recall, ([0, 1, 2], [0, 1, 2]),
+     {"distance": 1 - np.eye(2), "labels": [0, 1]}, ValueError,
+     "`labels` must be a list of every class"),
+    (get_metric, ("no-such-metric",), {}, ValueError, "`metric` must be one of"),
+    (get_metric, (3,), {}, TypeError, "`metric` must be a metric name"),
+]
+
+
+@pytest.mark.parametrize(
+    "function, args, kwargs, error, message", CASES,
+    ids=[f"{case[0].__qualname__}-{i}" for i, case in enumerate(CASES)],
+)
+def test_bad_input_raises_naming_the_argument(function, args, kwargs, error, message):
+    with pytest.raises(error) as info:
+        function(*args, **kwargs)
+    assert message in str(info.value)
