@@ -143,7 +143,10 @@ def _check_pair(y_true, y_pred, name_true="y_true", name_pred="y_pred"):
 
 
 def _fast_path_size(y_true, y_pred):
-    """K when both arrays hold integer labels in 0..K-1 with a small K, else None."""
+    """K when both arrays hold integer labels in 0..K-1 with a small K, else None.
+
+    Four O(n) reductions (min and max of each array); no sort, no copy.
+    """
     if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub":
         return None
     if y_true.dtype.kind == "b" and y_pred.dtype.kind == "b":
@@ -152,84 +155,164 @@ def _fast_path_size(y_true, y_pred):
     high = max(int(y_true.max()), int(y_pred.max()))
     if low < 0 or high >= _FAST_PATH_MAX_CLASSES:
         return None
-    size = high + 1
-    if size * size > 64 * y_true.shape[0] + (1 << 20):
-        return None
-    return size
+    return high + 1
 
 
-def _joint_table(y_true, y_pred, sample_weight):
-    """Joint K x K table of (true, predicted) and the labels it is indexed by.
+def _encode(y_true, y_pred):
+    """Encode two label arrays against their sorted union of labels.
 
-    Returns ``(table, classes, present)`` where ``present`` marks the classes
-    that occur in either array (weights aside), as scikit-learn's
-    ``unique_labels`` would list them.
+    The candidate labels come from a strided sample of each array; every
+    item is then located by binary search (O(n log K), no full sort).  Labels
+    the sample missed are added and the search repeated once.
     """
-    size = _fast_path_size(y_true, y_pred)
-    if size is not None:
-        yt = y_true.astype(np.intp, copy=False)
-        yp = y_pred.astype(np.intp, copy=False)
-        codes = yt * size + yp
-        flat = np.bincount(codes, weights=sample_weight, minlength=size * size)
-        if sample_weight is None:
-            seen = flat > 0
-        else:
-            seen = np.bincount(codes, minlength=size * size) > 0
-        seen = seen.reshape(size, size)
-        present = seen.any(axis=1) | seen.any(axis=0)
-        return flat.reshape(size, size), np.arange(size), present
-    # General path: encode each array once (a sort each), then merge the
-    # small sets of unique values.
+    n = y_true.shape[0]
+    step = max(1, n // 4096)
     try:
-        uniq_true, inv_true = np.unique(y_true, return_inverse=True)
-        uniq_pred, inv_pred = np.unique(y_pred, return_inverse=True)
+        classes = np.union1d(np.unique(y_true[::step]), np.unique(y_pred[::step]))
+        for _ in range(2):
+            codes = []
+            missing = []
+            for y in (y_true, y_pred):
+                code = np.searchsorted(classes, y)
+                np.minimum(code, classes.shape[0] - 1, out=code)
+                miss = classes[code] != y
+                if miss.any():
+                    missing.append(np.unique(y[miss]))
+                codes.append(code)
+            if not missing:
+                break
+            classes = np.union1d(classes, np.concatenate(missing))
     except TypeError:
         raise ValueError(
             "Mix of label input types (string and number) within one array."
         ) from None
-    kinds = {_label_kind(uniq_true), _label_kind(uniq_pred)}
+    kinds = {_array_kind(y_true[:1]), _array_kind(y_pred[:1])}
     if len(kinds) > 1:
         raise ValueError(
             "Mix of label input types (string and number): `y_true` and `y_pred` "
             "must hold labels of one kind."
         )
-    classes = np.union1d(uniq_true, uniq_pred)
-    inv_true = np.searchsorted(classes, uniq_true)[inv_true.ravel()]
-    inv_pred = np.searchsorted(classes, uniq_pred)[inv_pred.ravel()]
-    size = classes.shape[0]
-    flat = np.bincount(inv_true * size + inv_pred, weights=sample_weight,
-                       minlength=size * size)
-    return flat.reshape(size, size), classes, np.ones(size, dtype=bool)
+    return codes[0], codes[1], classes
 
 
-def _select_labels(table, classes, present, labels):
-    """Restrict a joint table to the requested labels (absent ones give zero rows).
+# Joint codes are counted in cache-sized chunks when the K x K table is small:
+# no n-sized temporary is allocated, which beats even a bare one-shot bincount.
+_CHUNK = 1 << 16
+_CHUNKED_MAX_CELLS = 1 << 16
+# Above this many cells a joint K x K table is not built; the per-label
+# tables then come from three bincounts of size K.
+_MAX_TABLE_CELLS = 1 << 24
+
+
+def _joint_bincount(codes_true, codes_pred, size, weight):
+    """Joint K x K counts of integer codes; returns (weighted table, seen mask)."""
+    cells = size * size
+    n = codes_true.shape[0]
+    if cells <= _CHUNKED_MAX_CELLS:
+        counts = np.zeros(cells, dtype=np.int64)
+        weighted = None if weight is None else np.zeros(cells)
+        buffer = np.empty(min(n, _CHUNK), dtype=np.intp)
+        for start in range(0, n, _CHUNK):
+            stop = min(start + _CHUNK, n)
+            codes = buffer[: stop - start]
+            np.multiply(codes_true[start:stop], size, out=codes, casting="unsafe")
+            np.add(codes, codes_pred[start:stop], out=codes, casting="unsafe")
+            counts += np.bincount(codes, minlength=cells)
+            if weight is not None:
+                weighted += np.bincount(codes, weights=weight[start:stop], minlength=cells)
+    else:
+        codes = codes_true.astype(np.intp) * size + codes_pred
+        counts = np.bincount(codes, minlength=cells)
+        weighted = None if weight is None else np.bincount(codes, weights=weight,
+                                                           minlength=cells)
+    table = counts.astype(np.float64) if weighted is None else weighted
+    return table.reshape(size, size), (counts > 0).reshape(size, size)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """Per-class margins of a prediction: enough for every one-vs-rest table."""
+
+    diag: np.ndarray      # weight of items right, per class
+    row: np.ndarray       # weight of items truly of each class
+    col: np.ndarray       # weight of items predicted as each class
+    total: float
+    classes: np.ndarray   # sorted labels indexing the arrays
+    present: np.ndarray   # labels occurring in the data (weights aside)
+    table: np.ndarray | None  # K x K joint table (rows true), None when K is huge
+
+
+def _tally(y_true, y_pred, sample_weight):
+    """Count a 1-d prediction once: fast path for 0..K-1 integers, else encode."""
+    size = _fast_path_size(y_true, y_pred)
+    if size is not None:
+        codes_true, codes_pred, classes = y_true, y_pred, np.arange(size)
+    else:
+        codes_true, codes_pred, classes = _encode(y_true, y_pred)
+        size = classes.shape[0]
+    if size * size <= _MAX_TABLE_CELLS:
+        table, seen = _joint_bincount(codes_true, codes_pred, size, sample_weight)
+        present = seen.any(axis=1) | seen.any(axis=0)
+        return _Tally(np.diag(table).copy(), table.sum(axis=1), table.sum(axis=0),
+                      float(table.sum()), classes, present, table)
+    right = codes_true == codes_pred
+    weight = sample_weight
+    diag = np.bincount(codes_true[right], weights=None if weight is None else weight[right],
+                       minlength=size).astype(np.float64)
+    row = np.bincount(codes_true, weights=weight, minlength=size).astype(np.float64)
+    col = np.bincount(codes_pred, weights=weight, minlength=size).astype(np.float64)
+    total = float(codes_true.shape[0] if weight is None else weight.sum())
+    present = (np.bincount(codes_true, minlength=size) > 0) | (
+        np.bincount(codes_pred, minlength=size) > 0)
+    return _Tally(diag, row, col, total, classes, present, None)
+
+
+def _positions(classes, labels):
+    """Index of each of ``labels`` in the sorted ``classes`` and whether it is there."""
+    if classes.shape[0] == 0:
+        return np.zeros(labels.shape, dtype=np.intp), np.zeros(labels.shape, dtype=bool)
+    positions = np.clip(np.searchsorted(classes, labels), 0, classes.shape[0] - 1)
+    return positions, classes[positions] == labels
+
+
+def _select_labels(tally, labels):
+    """One-vs-rest tables of the requested labels (absent ones are all-negative).
 
     Returns the per-label ``tp, fp, fn, tn`` arrays and the label array.  As in
     scikit-learn, items whose true and predicted labels are both outside
     ``labels`` count as true negatives of every listed label.
     """
-    total = table.sum()
-    diag = np.diag(table)
-    col = table.sum(axis=0)
-    row = table.sum(axis=1)
     if labels is None:
-        keep = np.flatnonzero(present)
-        out_labels = classes[keep]
-        tp, pred, true = diag[keep], col[keep], row[keep]
+        keep = np.flatnonzero(tally.present)
+        out_labels = tally.classes[keep]
+        tp, pred, true = tally.diag[keep], tally.col[keep], tally.row[keep]
     else:
         out_labels = labels
-        positions = np.searchsorted(classes, labels)
-        positions = np.clip(positions, 0, max(classes.shape[0] - 1, 0))
-        found = classes[positions] == labels if classes.shape[0] else np.zeros(labels.shape, bool)
-        tp = np.where(found, diag[positions], 0.0)
-        pred = np.where(found, col[positions], 0.0)
-        true = np.where(found, row[positions], 0.0)
+        positions, found = _positions(tally.classes, labels)
+        tp = np.where(found, tally.diag[positions], 0.0)
+        pred = np.where(found, tally.col[positions], 0.0)
+        true = np.where(found, tally.row[positions], 0.0)
     fp = pred - tp
     fn = true - tp
     # With fractional weights the subtraction can leave a -1e-16 residue.
-    tn = np.maximum(total - tp - fp - fn, 0.0)
+    tn = np.maximum(tally.total - tp - fp - fn, 0.0)
     return tp, fp, fn, tn, out_labels
+
+
+def _square_table(tally, labels):
+    """The K x K table (rows true, columns predicted) restricted to ``labels``."""
+    if tally.table is None:
+        raise ValueError(
+            f"Too many distinct labels ({tally.classes.shape[0]}) for a K x K confusion matrix."
+        )
+    if labels is None:
+        keep = np.flatnonzero(tally.present)
+        return tally.table[np.ix_(keep, keep)], tally.classes[keep]
+    positions, found = _positions(tally.classes, labels)
+    matrix = np.zeros((labels.shape[0], labels.shape[0]))
+    idx = np.flatnonzero(found)
+    matrix[np.ix_(idx, idx)] = tally.table[np.ix_(positions[idx], positions[idx])]
+    return matrix, labels
 
 
 def _check_labels_argument(labels, classes):
@@ -273,18 +356,9 @@ def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=No
             "indicator matrices."
         )
     weight = check_sample_weight(sample_weight, y_true.shape[0])
-    table, classes, present = _joint_table(y_true, y_pred, weight)
-    labels = _check_labels_argument(labels, classes[present])
-    if labels is None:
-        keep = np.flatnonzero(present)
-        return table[np.ix_(keep, keep)], classes[keep]
-    positions = np.searchsorted(classes, labels)
-    positions = np.clip(positions, 0, classes.shape[0] - 1)
-    found = classes[positions] == labels
-    matrix = np.zeros((labels.shape[0], labels.shape[0]))
-    idx = np.flatnonzero(found)
-    matrix[np.ix_(idx, idx)] = table[np.ix_(positions[idx], positions[idx])]
-    return matrix, labels
+    tally = _tally(y_true, y_pred, weight)
+    labels = _check_labels_argument(labels, tally.classes[tally.present])
+    return _square_table(tally, labels)
 
 
 # ---------------------------------------------------------------------------
@@ -455,20 +529,20 @@ class ConfusionCounts:
                 )
             counts = cls._from_indicator(y_true, y_pred, weight, labels)
         else:
-            table, classes, present = _joint_table(y_true, y_pred, weight)
+            tally = _tally(y_true, y_pred, weight)
             if average == "binary":
-                counts = cls._binary(table, classes, present, pos_label)
+                counts = cls._binary(tally, pos_label)
             else:
-                chosen = _check_labels_argument(labels, classes[present])
-                tp, fp, fn, tn, out_labels = _select_labels(table, classes, present, chosen)
+                chosen = _check_labels_argument(labels, tally.classes[tally.present])
+                tp, fp, fn, tn, out_labels = _select_labels(tally, chosen)
                 counts = cls(tp, fp, fn, tn, labels=out_labels)
         if average == "micro":
             return counts.sum()
         return counts
 
     @classmethod
-    def _binary(cls, table, classes, present, pos_label):
-        present_labels = classes[present]
+    def _binary(cls, tally, pos_label):
+        present_labels = tally.classes[tally.present]
         if present_labels.shape[0] > 2:
             raise ValueError(
                 f"Target is multiclass ({present_labels.shape[0]} labels) but "
@@ -487,7 +561,7 @@ class ConfusionCounts:
                  pos_label)
         else:
             chosen = np.asarray([pos_label])
-        tp, fp, fn, tn, _ = _select_labels(table, classes, present, chosen)
+        tp, fp, fn, tn, _ = _select_labels(tally, chosen)
         return cls(tp[0], fp[0], fn[0], tn[0])
 
     @classmethod

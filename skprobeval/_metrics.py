@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._counts import ConfusionCounts, _check_pair, _joint_table, _check_labels_argument
+from ._counts import ConfusionCounts, _check_labels_argument, _check_pair, _square_table, _tally
 from ._validation import check_positive, check_sample_weight, fail
 
 __all__ = [
@@ -792,8 +792,8 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
         raise ValueError("distance_weighted_precision_recall needs 1-d class labels; got "
                          "multilabel indicator matrices.")
     weight = check_sample_weight(sample_weight, y_true_.shape[0])
-    table, classes, present = _joint_table(y_true_, y_pred_, weight)
-    present_labels = classes[present]
+    tally = _tally(y_true_, y_pred_, weight)
+    present_labels = tally.classes[tally.present]
     chosen = _check_labels_argument(labels, present_labels)
     if chosen is None:
         chosen = present_labels
@@ -801,12 +801,7 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
     if missing.size:
         fail("labels", "a list of every class in the data", labels,
              shown=f"{labels!r}, missing {missing.tolist()!r}")
-    positions = np.searchsorted(classes, chosen)
-    positions = np.clip(positions, 0, classes.shape[0] - 1)
-    found = classes[positions] == chosen
-    matrix = np.zeros((chosen.shape[0], chosen.shape[0]))
-    idx = np.flatnonzero(found)
-    matrix[np.ix_(idx, idx)] = table[np.ix_(positions[idx], positions[idx])]
+    matrix, _ = _square_table(tally, chosen)
     dist = np.asarray(distance, dtype=np.float64)
     if dist.shape != matrix.shape:
         fail("distance", f"an array of shape {matrix.shape} (one row and column per label)",

@@ -201,3 +201,31 @@ def test_paired_pooling_any_order():
     parts = [PairedCounts(3, 1, 10), PairedCounts(0, 2, 5), PairedCounts(4.5, 0, 1)]
     assert parts[0] + parts[1] + parts[2] == parts[2] + parts[0] + parts[1] == sum(parts)
     assert PairedCounts(5, 2, 1).swapped() == PairedCounts(2, 5, 1)
+
+
+def test_rare_label_missed_by_the_encoding_sample(seed):
+    # The encoder samples every n // 4096-th item; a label seen once elsewhere
+    # must still be found (second search round).  Reference: sklearn.
+    rng = np.random.default_rng(seed)
+    n = 50_000
+    y_true = rng.choice(["a", "b"], size=n).astype("<U8")
+    y_pred = rng.choice(["a", "b"], size=n).astype("<U8")
+    y_true[12_345] = "rare"
+    y_pred[777] = "zzz"
+    ours = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    np.testing.assert_array_equal(ours.labels, ["a", "b", "rare", "zzz"])
+    np.testing.assert_allclose(_as_mcm(ours), multilabel_confusion_matrix(y_true, y_pred))
+
+
+def test_many_distinct_labels_use_margins(seed):
+    # 5000 distinct labels: the K x K table (25e6 cells) is not built; the
+    # per-label tables come from bincount margins.  Reference: sklearn.
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 5000, size=20_000) * 7 + 3
+    y_pred = np.where(rng.random(20_000) < 0.5, y_true, rng.integers(0, 5000, size=20_000) * 7)
+    weight = rng.uniform(size=20_000)
+    ours = ConfusionCounts.from_predictions(y_true, y_pred, average=None, sample_weight=weight)
+    theirs = multilabel_confusion_matrix(y_true, y_pred, sample_weight=weight)
+    np.testing.assert_allclose(_as_mcm(ours), theirs, atol=1e-9)
+    with pytest.raises(ValueError, match="Too many distinct labels"):
+        multiclass_confusion_matrix(y_true, y_pred)
