@@ -924,7 +924,14 @@ class PairedCounts:
         return NotImplemented
 
     def sum(self):
-        """Pool per-label counts into one 0-d set of counts."""
+        """Pool per-label counts into one 0-d set of counts.
+
+        Examples
+        --------
+        >>> from skprobeval import PairedCounts
+        >>> PairedCounts([3, 1], [0, 2], [10, 10]).sum()
+        PairedCounts(first_better=4, second_better=2, ties=20)
+        """
         return PairedCounts(self.first_better.sum(), self.second_better.sum(), self.ties.sum())
 
     def __getitem__(self, index):

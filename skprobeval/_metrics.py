@@ -188,6 +188,15 @@ class MetricSpec:
         Keyword parameters the function accepts (``"beta"``, ``"alpha"``).
     undefined_when : str
         When the metric is 0/0, for warnings.
+
+    Examples
+    --------
+    >>> from skprobeval import get_metric
+    >>> spec = get_metric("informedness")
+    >>> spec
+    MetricSpec(name='informedness', params=())
+    >>> spec(tp=[21, 30], fp=[14, 0], fn=[9, 0], tn=[56, 70]).round(6).tolist()
+    [0.5, 1.0]
     """
 
     name: str
@@ -195,11 +204,15 @@ class MetricSpec:
     params: tuple = ()
     undefined_when: str = ""
 
+    def __repr__(self):
+        return f"MetricSpec(name={self.name!r}, params={self.params!r})"
+
     def __call__(self, tp, fp, fn, tn, **params):
         unknown = set(params) - set(self.params)
         if unknown:
             raise TypeError(f"Metric {self.name!r} takes no parameter {sorted(unknown)[0]!r}.")
-        return self.function(tp, fp, fn, tn, **params)
+        cells = [np.asarray(cell, dtype=np.float64) for cell in (tp, fp, fn, tn)]
+        return self.function(*cells, **params)
 
 
 _NO_TRUE = "there are no true samples (tp + fn = 0)"

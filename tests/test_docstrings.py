@@ -1,0 +1,27 @@
+"""Every public name is documented with numpydoc sections and a runnable example."""
+
+import inspect
+
+import pytest
+
+import skprobeval
+
+PUBLIC = [name for name in skprobeval.__all__ if name != "__version__"]
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_name_has_examples(name):
+    obj = getattr(skprobeval, name)
+    doc = inspect.getdoc(obj) or ""
+    assert doc, f"{name} has no docstring"
+    assert "Examples\n--------" in doc, f"{name} has no Examples section"
+    assert ">>> " in doc.split("Examples\n--------", 1)[1]
+    if callable(obj) and not inspect.isclass(obj):
+        assert "Returns\n-------" in doc or "Yields\n------" in doc, f"{name} has no Returns"
+
+
+def test_all_is_sorted_and_complete():
+    names = [name for name in skprobeval.__all__ if name != "__version__"]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert hasattr(skprobeval, name)
