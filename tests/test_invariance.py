@@ -111,3 +111,59 @@ def test_nan_raises(metric):
         function([0.0, 1.0, np.nan], [0, 1, 1], **kwargs)
     with pytest.raises(ValueError, match="NaN"):
         function([0, 1, 1], [0.0, np.nan, 1.0], **kwargs)
+
+
+# Ranking metrics take scores instead of predicted labels.
+from skprobeval import average_precision, precision_at_k  # noqa: E402
+
+RANKING = {
+    "average_precision": (average_precision, {}, True),
+    "precision_at_k": (precision_at_k, {"k": 10}, False),
+}
+
+
+@pytest.fixture(params=sorted(RANKING))
+def ranking(request):
+    return request.param
+
+
+def _ranking_data(rng):
+    y_true = rng.integers(0, 2, size=80)
+    y_true[:2] = [0, 1]
+    y_score = np.round(y_true + rng.normal(size=80), 1)  # rounded: ties occur
+    return y_true, y_score
+
+
+def test_ranking_sample_order(ranking, rng):
+    function, kwargs, _ = RANKING[ranking]
+    y_true, y_score = _ranking_data(rng)
+    order = rng.permutation(y_true.shape[0])
+    _close(function(y_true, y_score, **kwargs),
+           function(y_true[order], y_score[order], **kwargs))
+
+
+def test_ranking_string_labels(ranking, rng):
+    function, kwargs, _ = RANKING[ranking]
+    y_true, y_score = _ranking_data(rng)
+    names = np.array(["neg", "pos"])
+    _close(function(y_true, y_score, **kwargs),
+           function(names[y_true], y_score, pos_label="pos", **kwargs))
+
+
+def test_ranking_unit_weights(ranking, rng):
+    function, kwargs, weighted = RANKING[ranking]
+    if not weighted:
+        pytest.skip(f"{ranking} takes no sample_weight")
+    y_true, y_score = _ranking_data(rng)
+    _close(function(y_true, y_score, **kwargs),
+           function(y_true, y_score, sample_weight=np.ones(y_true.shape[0]), **kwargs))
+
+
+def test_ranking_empty_and_nan_raise(ranking):
+    function, kwargs, _ = RANKING[ranking]
+    with pytest.raises(ValueError, match="non-empty"):
+        function([], [], **kwargs)
+    with pytest.raises(ValueError, match="NaN"):
+        function([0, 1, 1], [0.1, np.nan, 0.3], **kwargs)
+    with pytest.raises(ValueError, match="NaN"):
+        function([0.0, np.nan, 1.0], [0.1, 0.2, 0.3], **kwargs)

@@ -1,0 +1,144 @@
+"""Random-ranking AP baseline speed (DESIGN §9, issue 5).
+
+Times, in one process:
+
+* ``random_average_precision(N, R)`` (ours: closed-form mean *and* exact
+  variance, O(1)) against ``random_average_precision_reference(N, R)``
+  (Bestgen's O(R·N) double sum) at N = 10^3, 2000 and 10^4 with prevalence
+  0.4 (the paper's setting: 131 s at N = 10^4 in R), with the absolute
+  difference of the two means;
+* the exact variance at N = 10^6 and 10^7 against a plain O(N) numpy
+  evaluation of the indicator sums of the derivation (the obvious way to get
+  it), with the absolute difference of the two variances;
+* mean and variance at N = 10^12 against the same formula in 50-digit mpmath.
+
+Goal: >= 10^4x faster than the reference at N = 2000 and 10^4.
+
+Run ``python -m benchmarks.bench_baseline`` (or ``--quick``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from skprobeval import random_average_precision, random_average_precision_reference
+
+
+def best_time(function, repeat, number=1):
+    """Best wall time per call over ``repeat`` rounds of ``number`` calls, and the value."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            value = function()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best, value
+
+
+def variance_by_sums(n_items, n_relevant):
+    """Var[AP] from the unsimplified indicator sums, O(N) numpy (float64).
+
+    ``E[(R AP)^2] = sum_n A(n) + 2 sum_{n < n'} B(n, n')`` with the pair counts
+    of the derivation in ``skprobeval._baseline``; prefix sums make the double
+    sum O(N).  Subtracting the squared mean in float loses digits at large N,
+    which is why the library uses the simplified closed form instead.
+    """
+    big_n, r = n_items, n_relevant
+    if big_n == 1:
+        return 0.0
+    p = [1.0]
+    for k in range(1, 5):
+        p.append(p[-1] * max(r - k + 1, 0) / (big_n - k + 1) if big_n >= k else 0.0)
+    n = np.arange(1, big_n + 1, dtype=np.float64)
+    same = np.sum((p[1] + 3 * (n - 1) * p[2] + (n - 1) * (n - 2) * p[3]) / (n * n))
+    # B(n, n') = [2 p2 + (n' - 2 + 3(n - 1)) p3 + (n - 1)(n' - 3) p4] / (n n'), summed over n < n'.
+    inv = 1.0 / n
+    below_inv = np.cumsum(inv) - inv                 # sum_{n < n'} 1/n
+    below_count = n - 1                              # sum_{n < n'} 1
+    below_one_minus = below_count - below_inv        # sum_{n < n'} (n - 1)/n
+    pairs = np.sum(
+        (2 * p[2] * below_inv
+         + p[3] * (3 * below_count + (n - 5) * below_inv)
+         + p[4] * (n - 3) * below_one_minus) / n)
+    second = (same + 2 * pairs) / (r * r)
+    harmonic = np.sum(inv)
+    mean = (r - 1) / (big_n - 1) + (big_n - r) / (big_n * (big_n - 1)) * harmonic
+    return float(second - mean * mean)
+
+
+def _moments_mpmath(n_items, n_relevant):
+    """Mean and variance from the unsimplified formula, in 50-digit mpmath."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        big_n, r = mpmath.mpf(n_items), mpmath.mpf(n_relevant)
+        p = [mpmath.mpf(1)]
+        for k in range(1, 5):
+            p.append(p[-1] * max(r - k + 1, 0) / (big_n - k + 1))
+        h = mpmath.harmonic(big_n)
+        h2 = mpmath.zeta(2) - mpmath.zeta(2, big_n + 1)
+        second = (5 * big_n * p[3] + big_n * (big_n - 5) * p[4]
+                  + (3 * p[2] - 9 * p[3] + 6 * p[4] + 2 * big_n * (p[3] - p[4])) * h
+                  + (2 * p[2] - 5 * p[3] + 3 * p[4]) * h * h
+                  + (p[1] - 5 * p[2] + 7 * p[3] - 3 * p[4]) * h2) / (r * r)
+        mean = (r - 1) / (big_n - 1) + (big_n - r) * h / (big_n * (big_n - 1))
+        return float(mean), float(second - mean * mean)
+
+
+def main(quick=False):
+    """Run the benchmark; print a table and return its rows as dicts."""
+    rows = []
+    sizes = [100, 1000] if quick else [1000, 2000, 10_000]
+    for n_items in sizes:
+        n_relevant = int(0.4 * n_items)
+        ours, result = best_time(lambda: random_average_precision(n_items, n_relevant), 5, 200)
+        repeat = 1 if (quick or n_items > 2000) else 3
+        reference, mean = best_time(
+            lambda: random_average_precision_reference(n_items, n_relevant), repeat)
+        error = abs(result.mean - mean)
+        rows.append({
+            "benchmark": "baseline", "case": f"mean+var N={n_items}, R={n_relevant}",
+            "ours_s": ours, "reference": "Bestgen double sum (mean only)",
+            "reference_s": reference, "ratio": reference / ours, "abs_error": error,
+        })
+    for n_items in ([10**5] if quick else [10**6, 10**7]):
+        n_relevant = int(0.4 * n_items)
+        ours, result = best_time(lambda: random_average_precision(n_items, n_relevant), 5, 200)
+        reference, summed = best_time(lambda: variance_by_sums(n_items, n_relevant),
+                                      1 if quick else 3)
+        rows.append({
+            "benchmark": "baseline", "case": f"variance N={n_items:.0e}",
+            "ours_s": ours, "reference": "O(N) numpy indicator sums",
+            "reference_s": reference, "ratio": reference / ours,
+            "abs_error": abs(result.variance - summed),
+            "relative_error": abs(result.variance - summed) / result.variance,
+        })
+    n_items, n_relevant = 10**12, 10**11
+    ours, result = best_time(lambda: random_average_precision(n_items, n_relevant), 5, 200)
+    reference, (mean, variance) = best_time(lambda: _moments_mpmath(n_items, n_relevant), 3)
+    rows.append({
+        "benchmark": "baseline", "case": "mean+var N=1e12, R=1e11", "ours_s": ours,
+        "reference": "mpmath 50-digit closed form", "reference_s": reference,
+        "ratio": reference / ours, "abs_error": abs(result.mean - mean),
+        "relative_error": abs(result.variance - variance) / variance,
+    })
+    _print(rows)
+    return rows
+
+
+def _print(rows):
+    print(f"{'case':<26} {'ours [s]':>9} {'reference':<31} {'ref [s]':>9} "
+          f"{'speed-up':>10} {'|diff|':>8} {'rel diff':>8}")
+    for row in rows:
+        relative = row.get("relative_error")
+        relative = "" if relative is None else f"{relative:.1e}"
+        print(f"{row['case']:<26} {row['ours_s']:>9.2e} {row['reference']:<31} "
+              f"{row['reference_s']:>9.2e} {row['ratio']:>9.3g}x {row['abs_error']:>8.1e} "
+              f"{relative:>8}")
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv)
