@@ -1,0 +1,83 @@
+"""Run every ``benchmarks/bench_*.py`` and print one table of the DESIGN §9 figures.
+
+Usage: ``python -m benchmarks [--quick]`` (or ``python benchmarks/run.py``).  Each ratio is
+printed next to its named reference and the goal DESIGN §9 sets for it.  Speed-ups are
+``reference time / our time``, measured in this one process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import platform
+import sys
+
+if __package__ in (None, ""):  # run as a script: make the package importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import benchmarks  # noqa: E402
+
+# (benchmark, words in the reference) -> the DESIGN §9 goal for that ratio.
+GOALS = {
+    ("counts", "sklearn"): ">= 20x (int, n=1e7); >= 1x (str)",
+    ("counts", "bincount"): ">= 0.5x (within 2x of bincount)",
+    ("posteriors", "loop"): ">= 50x",
+    ("posteriors", "Monte Carlo"): "faster, >= 100x more accurate",
+    ("compare", "paired"): ">= 1000x",
+    ("compare", "Monte Carlo"): "exact vs sampled",
+    ("baseline", "Bestgen"): ">= 1e4x at N=2000",
+    ("sklearn", "scoring"): "time ratio <= 1.2x",
+}
+
+
+def _goal(row):
+    for (benchmark, words), goal in GOALS.items():
+        if row["benchmark"] == benchmark and words.lower() in row["reference"].lower():
+            return goal
+    return ""
+
+
+def benchmark_names():
+    """Names of the benchmark modules, sorted."""
+    return sorted(info.name for info in pkgutil.iter_modules(benchmarks.__path__)
+                  if info.name.startswith("bench_"))
+
+
+def run(quick=False, out=sys.stdout):
+    """Run every benchmark (quietly) and return all rows; print the combined table."""
+    import contextlib
+    import io
+
+    rows = []
+    for name in benchmark_names():
+        module = importlib.import_module(f"benchmarks.{name}")
+        with contextlib.redirect_stdout(io.StringIO()):
+            module_rows = module.main(quick=quick)
+        for row in module_rows:
+            rows.append(dict(row, module=name, goal=_goal(row)))
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}; quick={quick}", file=out)
+    header = (f"{'benchmark':<11} {'case':<34} {'ours [s]':>10} {'reference':<38} "
+              f"{'ref [s]':>10} {'ratio':>10}  goal")
+    print(header, file=out)
+    print("-" * len(header), file=out)
+    for row in rows:
+        extra = ""
+        if "abs_error" in row and row.get("reference_abs_error") is not None:
+            extra = f"  |err| {row['abs_error']:.1e} vs {row['reference_abs_error']:.1e}"
+        print(f"{row['benchmark']:<11} {row['case'][:34]:<34} {row['ours_s']:>10.3g} "
+              f"{row['reference'][:38]:<38} {row['reference_s']:>10.3g} "
+              f"{row['ratio']:>9.3g}x  {row['goal']}{extra}", file=out)
+    return rows
+
+
+def main(argv=None):
+    """Command-line entry point."""
+    argv = sys.argv[1:] if argv is None else argv
+    run(quick="--quick" in argv)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
