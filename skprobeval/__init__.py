@@ -14,6 +14,15 @@ from ._baseline import (
     random_average_precision_reference,
     random_ranking_test,
 )
+from ._bayes import (
+    classification_report,
+    fbeta_posterior,
+    informedness_posterior,
+    markedness_posterior,
+    metric_posterior,
+    precision_posterior,
+    recall_posterior,
+)
 from ._counts import ConfusionCounts, PairedCounts
 from ._metrics import (
     MetricSpec,
@@ -31,6 +40,14 @@ from ._metrics import (
     silence_score,
     specificity_score,
 )
+from ._posterior import (
+    BetaPosterior,
+    CredibleInterval,
+    DifferencePosterior,
+    FBetaPosterior,
+    PosteriorSummary,
+    SampledPosterior,
+)
 from ._ranking import (
     average_precision,
     d_measure,
@@ -41,31 +58,44 @@ from ._ranking import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BetaPosterior",
     "ChanceBaseline",
     "ConfusionCounts",
+    "CredibleInterval",
+    "DifferencePosterior",
+    "FBetaPosterior",
     "MetricSpec",
     "PairedCounts",
+    "PosteriorSummary",
     "RandomAveragePrecision",
     "RandomRankingTest",
+    "SampledPosterior",
     "available_metrics",
     "average_precision",
     "chance_baseline",
+    "classification_report",
     "d_measure",
     "d_measure_weights",
     "distance_weighted_precision_recall",
     "e_measure_score",
     "fallout_score",
+    "fbeta_posterior",
     "generality_score",
     "get_metric",
+    "informedness_posterior",
     "informedness_score",
     "k_measure_score",
+    "markedness_posterior",
     "markedness_score",
+    "metric_posterior",
     "noise_score",
     "overlap_score",
     "precision_at_k",
+    "precision_posterior",
     "random_average_precision",
     "random_average_precision_reference",
     "random_ranking_test",
+    "recall_posterior",
     "silence_score",
     "specificity_score",
     "__version__",

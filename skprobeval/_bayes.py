@@ -1,0 +1,654 @@
+"""Bayesian posteriors of confusion-table metrics from labels or counts.
+
+The entry points count once with `ConfusionCounts` (the one place labels are
+handled) and build the posterior objects of `skprobeval._posterior` from the
+Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) posterior of DESIGN §3:
+
+* exact kinds wherever a closed form or a one-dimensional integral exists
+  (Beta ratios, F-beta, informedness, markedness);
+* Dirichlet sampling for every other metric, for user functions of the four
+  cells, and for macro / weighted averages (the K x K multiclass table is
+  sampled jointly, multilabel columns independently).
+
+Zero-division needs no special case: with TP + FP = 0 the precision
+posterior is the prior Beta(λ, λ).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._counts import ConfusionCounts, multiclass_confusion_matrix
+from ._metrics import MetricSpec, get_metric
+from ._posterior import (
+    BetaPosterior,
+    DifferencePosterior,
+    FBetaPosterior,
+    SampledPosterior,
+    _log_gamma_variates,
+)
+from ._validation import (
+    check_confidence,
+    check_positive,
+    check_prior,
+    check_random_state,
+    fail,
+)
+
+__all__ = [
+    "classification_report",
+    "fbeta_posterior",
+    "informedness_posterior",
+    "markedness_posterior",
+    "metric_posterior",
+    "precision_posterior",
+    "recall_posterior",
+]
+
+_AVERAGES = ("binary", "micro", "macro", "weighted", None)
+
+# Exact Beta marginals: metric -> (cells of the first parameter, cells of the second).
+# Each parameter is the sum of its cells' counts plus λ per cell (aggregation property).
+_BETA_CELLS = {
+    "precision": (("tp",), ("fp",)),
+    "recall": (("tp",), ("fn",)),
+    "specificity": (("tn",), ("fp",)),
+    "fallout": (("fp",), ("tn",)),
+    "npv": (("tn",), ("fn",)),
+    "accuracy": (("tp", "tn"), ("fp", "fn")),
+    "error": (("fp", "fn"), ("tp", "tn")),
+    "silence": (("fn",), ("tp",)),
+    "noise": (("fp",), ("tp",)),
+    "overlap": (("tp",), ("fp", "fn")),
+    "generality": (("tp", "fn"), ("fp", "tn")),
+}
+
+# Cells drawn at once in the joint K x K sampler (bounds memory).
+_CELLS_PER_CHUNK = 1 << 22
+
+
+# ---------------------------------------------------------------------------
+# Validation helpers
+# ---------------------------------------------------------------------------
+
+
+def _check_average(average):
+    if average not in _AVERAGES:
+        fail("average", "one of 'binary', 'micro', 'macro', 'weighted' or None", average)
+    return average
+
+
+def _check_n_samples(n_samples):
+    if (not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool)
+            or n_samples < 2):
+        fail("n_samples", "an integer >= 2", n_samples,
+             error=ValueError if isinstance(n_samples, numbers.Real) else TypeError)
+    return int(n_samples)
+
+
+def _check_counts(counts):
+    if not isinstance(counts, ConfusionCounts):
+        fail("counts", "a ConfusionCounts", counts, error=TypeError)
+    return counts
+
+
+def _is_multilabel(y):
+    """True for a 2-d label indicator matrix (dense with several columns, or sparse)."""
+    if sp.issparse(y):
+        return True
+    shape = np.shape(y)
+    return len(shape) == 2 and shape[1] != 1
+
+
+# ---------------------------------------------------------------------------
+# Exact posteriors on counts
+# ---------------------------------------------------------------------------
+
+
+def _beta_parameter(counts, cells, lam):
+    return sum(getattr(counts, cell) for cell in cells) + lam * len(cells)
+
+
+def _exact_posterior(counts, name, lam, beta):
+    """The exact posterior of a registered metric, or None when only sampling works."""
+    if name in _BETA_CELLS:
+        first, second = _BETA_CELLS[name]
+        return BetaPosterior(_beta_parameter(counts, first, lam),
+                             _beta_parameter(counts, second, lam))
+    tp, fp, fn, tn = (counts.tp + lam, counts.fp + lam, counts.fn + lam, counts.tn + lam)
+    if name == "f1":
+        return FBetaPosterior(tp, fp, fn, beta=1.0)
+    if name == "fbeta":
+        return FBetaPosterior(tp, fp, fn, beta=beta)
+    if name == "informedness":
+        return DifferencePosterior(BetaPosterior(tp, fn), BetaPosterior(fp, tn))
+    if name == "markedness":
+        # ppv + npv - 1 = ppv - (1 - npv), with 1 - npv ~ Beta(FN + λ, TN + λ).
+        return DifferencePosterior(BetaPosterior(tp, fp), BetaPosterior(fn, tn))
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Dirichlet sampling
+# ---------------------------------------------------------------------------
+
+
+def _dirichlet(alpha, n_samples, rng):
+    """Draws of Dirichlet(alpha) over the last axis: shape (n_samples,) + alpha.shape.
+
+    Gamma variates are drawn in log space (exact for concentrations far below
+    1) and normalised; cell probabilities are floored at the smallest normal
+    float so that ratios of two underflowed cells stay defined.
+    """
+    size = (n_samples,) + alpha.shape
+    log_g = _log_gamma_variates(rng, np.broadcast_to(alpha, size), size)
+    log_g -= log_g.max(axis=-1, keepdims=True)
+    cells = np.exp(log_g)
+    cells /= cells.sum(axis=-1, keepdims=True)
+    return np.maximum(cells, np.finfo(np.float64).tiny)
+
+
+def _sample_cells(counts, lam, n_samples, rng):
+    """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet."""
+    alpha = np.stack([counts.tp, counts.fp, counts.fn, counts.tn], axis=-1) + lam
+    draws = _dirichlet(alpha, n_samples, rng)
+    return tuple(np.moveaxis(draws, -1, 0))
+
+
+def _evaluate(function, cells, params, name):
+    with np.errstate(all="ignore"):
+        values = np.asarray(function(*cells, **params), dtype=np.float64)
+    bad = ~np.isfinite(values)
+    if np.any(bad):
+        fail(name, "a function of the four cells that is finite on every posterior draw",
+             name, shown=f"{int(bad.sum())} non-finite value(s) among "
+                         f"{values.size} draws")
+    return values
+
+
+def _metric_function(metric, beta):
+    """(callable(tp, fp, fn, tn), its keyword params, registered name or None)."""
+    if callable(metric) and not isinstance(metric, MetricSpec):
+        return metric, {}, None
+    spec = get_metric(metric)
+    params = {"beta": beta} if "beta" in spec.params else {}
+    return spec.function, params, spec.name
+
+
+def _joint_prior(size, lam):
+    """Concentrations of the K x K prior: λ on the diagonal, λ / (K - 1) elsewhere.
+
+    By the aggregation property every label's (TP, FP, FN) cells then carry
+    λ each, so the per-label precision, recall and F posteriors implied by the
+    joint table are exactly the one-vs-rest posteriors (Beta(TP + λ, FP + λ),
+    ...), and a macro average's mean is the mean of the label rows.  For K = 2
+    this is the 4-cell Dirichlet(λ) prior itself.
+    """
+    prior = np.full((size, size), lam / max(size - 1, 1))
+    np.fill_diagonal(prior, lam)
+    return prior
+
+
+def _joint_label_cells(y_true, y_pred, labels, sample_weight, lam, n_samples, rng):
+    """Per-label (tp, fp, fn, tn) draws of the requested labels, and their supports.
+
+    Multiclass: the K x K table (every label present or requested) is drawn
+    jointly from Dirichlet(cm + prior) (see `_joint_prior`), in chunks.  Multilabel: each column's
+    4-cell table independently.  Yields ``(cells, support)`` with cells of
+    shape (n_samples, R).
+    """
+    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
+                                              sample_weight=sample_weight)
+    support = counts.tp + counts.fn
+    if _is_multilabel(y_true):
+        return _sample_cells(counts, lam, n_samples, rng), support, counts
+    requested = counts.labels
+    _, present = multiclass_confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
+    chosen = set(requested.tolist())
+    extra = [label for label in present.tolist() if label not in chosen]
+    ordered = np.concatenate([requested, np.asarray(extra)]) if extra else requested
+    matrix, _ = multiclass_confusion_matrix(y_true, y_pred, labels=ordered,
+                                            sample_weight=sample_weight)
+    size = matrix.shape[0]
+    n_req = requested.shape[0]
+    alpha = (matrix + _joint_prior(size, lam)).ravel()
+    chunk = max(1, _CELLS_PER_CHUNK // alpha.shape[0])
+    parts = []
+    for start in range(0, n_samples, chunk):
+        draws = _dirichlet(alpha, min(chunk, n_samples - start), rng)
+        table = draws.reshape(-1, size, size)
+        diag = np.diagonal(table, axis1=1, axis2=2)
+        rows = table.sum(axis=2)
+        cols = table.sum(axis=1)
+        tp = diag[:, :n_req]
+        fp = cols[:, :n_req] - tp
+        fn = rows[:, :n_req] - tp
+        tn = np.maximum(1.0 - tp - fp - fn, 0.0)
+        parts.append((tp, np.maximum(fp, 0.0), np.maximum(fn, 0.0), tn))
+    cells = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+    return cells, support, counts
+
+
+def _average(values, support, average):
+    """Macro or support-weighted mean over the label axis (axis 1)."""
+    if average == "weighted" and support.sum() > 0:
+        return values @ (support / support.sum())
+    return values.mean(axis=1)
+
+
+def _averaged_posterior(name, y_true, y_pred, *, lam, beta, labels, average, sample_weight,
+                        n_samples, random_state):
+    rng = check_random_state(random_state)
+    cells, support, _ = _joint_label_cells(y_true, y_pred, labels, sample_weight, lam,
+                                           n_samples, rng)
+    function, params, _ = _metric_function(name, beta)
+    values = _evaluate(function, cells, params, "metric")
+    return SampledPosterior(_average(values, support, average))
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------
+
+
+def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
+                     random_state=None):
+    """Posterior of any confusion-table metric given confusion counts.
+
+    All metrics are marginals of one posterior: the cell probabilities of
+    each table are Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) (DESIGN §3).
+    Exact kinds are returned wherever they exist; anything else is sampled
+    from that Dirichlet.
+
+    ==========================================================  ==========================
+    metric                                                      posterior
+    ==========================================================  ==========================
+    precision, recall, specificity, fallout, npv, accuracy,     `BetaPosterior` (exact)
+    error, silence, noise, overlap (jaccard), generality
+    f1, fbeta                                                   `FBetaPosterior` (exact)
+    informedness, markedness                                    `DifferencePosterior` (exact)
+    mcc, k_measure, e_measure, balanced_accuracy, callables     `SampledPosterior`
+    ==========================================================  ==========================
+
+    Parameters
+    ----------
+    counts : ConfusionCounts
+        One table (0-d cells) or one per label ((K,) cells; sampled per-label
+        tables are drawn independently).  Fractional (weighted) counts work.
+    metric : str or callable
+        A name from `available_metrics` (or alias), or a function
+        ``f(tp, fp, fn, tn)`` of the cell probabilities (arrays of draws
+        summing to 1 per draw), e.g. a K-measure with another ``alpha``.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 ("jeffreys" = 0.5, "uniform" = 1).
+    beta : float, default=1.0
+        Recall weight for metrics that take one (fbeta, e_measure, k_measure).
+    n_samples : int, default=100_000
+        Posterior draws for sampled metrics (ignored for exact ones).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed for sampled metrics.
+
+    Returns
+    -------
+    BetaPosterior, FBetaPosterior, DifferencePosterior or SampledPosterior
+        Of the shape of the counts' cells.
+
+    See Also
+    --------
+    precision_posterior, fbeta_posterior, informedness_posterior : From labels.
+
+    Examples
+    --------
+    Seed 000, section 2.2: system 2 with TP = 3, FP = 2.
+
+    >>> from skprobeval import ConfusionCounts, metric_posterior
+    >>> counts = ConfusionCounts(tp=3, fp=2, fn=1, tn=4)
+    >>> precision = metric_posterior(counts, "precision")
+    >>> precision
+    BetaPosterior(a=3.5, b=2.5)
+    >>> round(precision.mean(), 3), round(precision.mode(), 3)
+    (0.583, 0.625)
+    >>> metric_posterior(counts, "f1")
+    FBetaPosterior(beta=1.0, tp=3.5, fp=2.5, fn=1.5)
+    >>> mcc = metric_posterior(counts, "mcc", n_samples=20_000, random_state=0)
+    >>> round(mcc.mean(), 2), mcc.mc_error < 0.005
+    (0.34, True)
+    """
+    counts = _check_counts(counts)
+    lam = check_prior(prior)
+    beta = check_positive(beta, "beta")
+    n_samples = _check_n_samples(n_samples)
+    function, params, name = _metric_function(metric, beta)
+    if name is not None:
+        exact = _exact_posterior(counts, name, lam, beta)
+        if exact is not None:
+            return exact
+    rng = check_random_state(random_state)
+    cells = _sample_cells(counts, lam, n_samples, rng)
+    return SampledPosterior(_evaluate(function, cells, params, "metric"))
+
+
+def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average,
+                      sample_weight, beta, n_samples, random_state):
+    lam = check_prior(prior)
+    average = _check_average(average)
+    n_samples = _check_n_samples(n_samples)
+    if average in ("macro", "weighted"):
+        return _averaged_posterior(name, y_true, y_pred, lam=lam, beta=beta, labels=labels,
+                                   average=average, sample_weight=sample_weight,
+                                   n_samples=n_samples, random_state=random_state)
+    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, pos_label=pos_label,
+                                              average=average, sample_weight=sample_weight)
+    return _exact_posterior(counts, name, lam, beta)
+
+
+_SHARED_DOC = """
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix (multilabel).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
+    prior : float or {{"jeffreys", "uniform"}}, default=0.5
+        Dirichlet concentration λ > 0 of every cell ("jeffreys" = 0.5,
+        "uniform" = 1).{extra}
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"``, in order (as in
+        scikit-learn).
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average="binary"``.
+    average : {{"binary", "micro", "macro", "weighted"}} or None, default="binary"
+        ``"binary"``: the table of `pos_label`; ``"micro"``: the per-label
+        tables pooled (exact); ``None``: one exact posterior per label;
+        ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
+        sampled from the joint K x K Dirichlet posterior for multiclass data
+        (prior λ on each diagonal cell and λ / (K - 1) on each other cell, so
+        that each label's precision, recall and F marginals are exactly the
+        one-vs-rest posteriors) and from independent per-column tables for
+        multilabel data.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; counts become weighted (fractional) sums.
+    n_samples : int, default=20_000
+        Posterior draws for ``"macro"`` / ``"weighted"`` (ignored otherwise).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed for ``"macro"`` / ``"weighted"``.
+"""
+
+
+def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
+                        average="binary", sample_weight=None, n_samples=20_000,
+                        random_state=None):
+    """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (seed 000, eq. 8).
+
+    With no positive prediction (TP + FP = 0) this is the prior, mean 1/2
+    for any λ: the model's answer to the zero-division case, no warning.
+    {shared}
+    Returns
+    -------
+    BetaPosterior or SampledPosterior
+        0-d for ``"binary"`` and ``"micro"``, shape (n_labels,) for
+        ``average=None``; a 0-d `SampledPosterior` for ``"macro"`` and
+        ``"weighted"``.
+
+    See Also
+    --------
+    metric_posterior : The same from counts, for any metric.
+
+    Examples
+    --------
+    >>> from skprobeval import precision_posterior
+    >>> y_true = [1, 1, 1, 0, 0, 1, 0, 0, 0, 1]
+    >>> y_pred = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
+    >>> posterior = precision_posterior(y_true, y_pred)   # TP=3, FP=2
+    >>> round(posterior.mean(), 3), round(posterior.mode(), 3)
+    (0.583, 0.625)
+    >>> precision_posterior([1, 0, 1], [0, 0, 0]).mean()   # no positive prediction
+    0.5
+    >>> precision_posterior([0, 1, 2, 2], [0, 2, 2, 1], average=None)
+    BetaPosterior(a=[1.5, 0.5, 1.5], b=[0.5, 1.5, 1.5])
+    """
+    return _from_predictions("precision", y_true, y_pred, prior=prior, labels=labels,
+                             pos_label=pos_label, average=average, sample_weight=sample_weight,
+                             beta=1.0, n_samples=n_samples, random_state=random_state)
+
+
+def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, average="binary",
+                     sample_weight=None, n_samples=20_000, random_state=None):
+    """Posterior of recall (sensitivity), ``Beta(TP + λ, FN + λ)``.
+
+    With no positive item (TP + FN = 0) this is the prior.
+    {shared}
+    Returns
+    -------
+    BetaPosterior or SampledPosterior
+        As in `precision_posterior`.
+
+    Examples
+    --------
+    >>> from skprobeval import recall_posterior
+    >>> posterior = recall_posterior([1, 1, 1, 0, 0, 1], [1, 1, 0, 0, 1, 0])
+    >>> posterior
+    BetaPosterior(a=2.5, b=2.5)
+    >>> posterior.interval(0.9)
+    CredibleInterval(low=0.1653, high=0.8347)
+    """
+    return _from_predictions("recall", y_true, y_pred, prior=prior, labels=labels,
+                             pos_label=pos_label, average=average, sample_weight=sample_weight,
+                             beta=1.0, n_samples=n_samples, random_state=random_state)
+
+
+def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_label=1,
+                    average="binary", sample_weight=None, n_samples=20_000, random_state=None):
+    """Exact posterior of F-beta (F1 for ``beta=1``).
+
+    ``F1 = 2B / (1 + B)`` with ``B ~ Beta(TP + λ, FP + FN + 2λ)``, exactly;
+    for ``beta != 1`` a one-dimensional integral on fixed quadrature nodes
+    (DESIGN §3), where seed 000 sampled Gamma variates.
+    {shared}
+    Returns
+    -------
+    FBetaPosterior or SampledPosterior
+        As in `precision_posterior`.
+
+    Examples
+    --------
+    >>> from skprobeval import fbeta_posterior
+    >>> y_true = [1, 1, 1, 1, 0, 0, 0, 0, 1, 0]
+    >>> y_pred = [1, 1, 1, 0, 0, 0, 0, 1, 1, 0]
+    >>> f1 = fbeta_posterior(y_true, y_pred)     # TP=4, FP=1, FN=1
+    >>> f1
+    FBetaPosterior(beta=1.0, tp=4.5, fp=1.5, fn=1.5)
+    >>> round(f1.mean(), 3)
+    0.735
+    >>> round(fbeta_posterior(y_true, y_pred, beta=2.0).median(), 3)
+    0.77
+    """
+    beta = check_positive(beta, "beta")
+    name = "f1" if beta == 1.0 else "fbeta"
+    return _from_predictions(name, y_true, y_pred, prior=prior, labels=labels,
+                             pos_label=pos_label, average=average, sample_weight=sample_weight,
+                             beta=beta, n_samples=n_samples, random_state=random_state)
+
+
+def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
+                           average="binary", sample_weight=None, n_samples=20_000,
+                           random_state=None):
+    """Exact posterior of informedness (Youden's J, bookmaker) ``tpr - fpr``.
+
+    ``tpr ~ Beta(TP + λ, FN + λ)`` and ``fpr ~ Beta(FP + λ, TN + λ)`` are
+    independent; the difference is integrated exactly (one-dimensional
+    quadrature).  ``prob_greater(0)`` is the posterior probability that the
+    classifier does better than chance.
+    {shared}
+    Returns
+    -------
+    DifferencePosterior or SampledPosterior
+        As in `precision_posterior`.
+
+    Examples
+    --------
+    >>> from skprobeval import informedness_posterior
+    >>> y_true = [1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+    >>> y_pred = [1, 1, 1, 0, 0, 0, 0, 0, 1, 0]
+    >>> posterior = informedness_posterior(y_true, y_pred)
+    >>> round(posterior.mean(), 3), round(posterior.prob_greater(0.0), 3)
+    (0.486, 0.968)
+    """
+    return _from_predictions("informedness", y_true, y_pred, prior=prior, labels=labels,
+                             pos_label=pos_label, average=average, sample_weight=sample_weight,
+                             beta=1.0, n_samples=n_samples, random_state=random_state)
+
+
+def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
+                         average="binary", sample_weight=None, n_samples=20_000,
+                         random_state=None):
+    """Exact posterior of markedness ``ppv + npv - 1``.
+
+    ``ppv ~ Beta(TP + λ, FP + λ)`` and ``1 - npv ~ Beta(FN + λ, TN + λ)``
+    are independent, so markedness is the difference of two Beta variables.
+    {shared}
+    Returns
+    -------
+    DifferencePosterior or SampledPosterior
+        As in `precision_posterior`.
+
+    Examples
+    --------
+    >>> from skprobeval import markedness_posterior
+    >>> posterior = markedness_posterior([1, 1, 0, 0, 0], [1, 0, 0, 0, 0])
+    >>> posterior
+    DifferencePosterior(first=BetaPosterior(a=1.5, b=0.5), second=BetaPosterior(a=1.5, b=3.5))
+    >>> round(posterior.mean(), 3)
+    0.45
+    """
+    return _from_predictions("markedness", y_true, y_pred, prior=prior, labels=labels,
+                             pos_label=pos_label, average=average, sample_weight=sample_weight,
+                             beta=1.0, n_samples=n_samples, random_state=random_state)
+
+
+for _function in (precision_posterior, recall_posterior, informedness_posterior,
+                  markedness_posterior):
+    _function.__doc__ = _function.__doc__.replace("    {shared}\n",
+                                                  _SHARED_DOC.format(extra="") + "\n")
+fbeta_posterior.__doc__ = fbeta_posterior.__doc__.replace(
+    "    {shared}\n", _SHARED_DOC.format(extra="\n    beta : float, default=1.0\n        Weight "
+                                              "of recall (> 0).") + "\n")
+del _function
+
+
+# ---------------------------------------------------------------------------
+# Classification report
+# ---------------------------------------------------------------------------
+
+_REPORT_METRICS = ("precision", "recall", "f1")
+
+
+def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
+                          sample_weight=None, n_samples=20_000, random_state=None):
+    """Bayesian classification report: posterior means and credible intervals.
+
+    Like `sklearn.metrics.classification_report`, one row per label plus
+    ``"micro avg"``, ``"macro avg"`` and ``"weighted avg"``, but every cell is
+    a posterior summary: the mean and the equal-tailed credible interval of
+    precision, recall and F1 under the Dirichlet(λ) prior (DESIGN §3).
+
+    * Label rows and the micro row are exact (`BetaPosterior`,
+      `FBetaPosterior`); the micro row is the posterior of the pooled counts.
+    * Macro and weighted rows are sampled (`n_samples` draws, seeded by
+      `random_state`): multiclass data draw the K x K table jointly from its
+      Dirichlet posterior (prior λ on the diagonal, λ / (K - 1) off it, so
+      each label's marginal posterior is exactly its row's), multilabel data
+      each column's table independently; all three metrics use the same
+      draws, and the macro mean equals the mean of the label rows up to
+      Monte Carlo error.  "weighted" weights labels by
+      their observed support, as scikit-learn does.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix.
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
+    labels : array-like, default=None
+        Labels to report, in order (default: the sorted labels present; the
+        column indices for multilabel data).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0.
+    confidence : float, default=0.95
+        Mass of the credible intervals, in (0, 1).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    n_samples : int, default=20_000
+        Posterior draws for the macro and weighted rows.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed for the macro and weighted rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: ``str(label)`` for each label, then ``"micro avg"``,
+        ``"macro avg"``, ``"weighted avg"``.  Float columns:
+        ``precision_mean``, ``precision_low``, ``precision_high``,
+        ``recall_mean``, ``recall_low``, ``recall_high``, ``f1_mean``,
+        ``f1_low``, ``f1_high`` (posterior mean and interval bounds) and
+        ``support`` (weighted count of true items; the total on the average
+        rows).  Formatting is left to the caller.
+
+    See Also
+    --------
+    sklearn.metrics.classification_report : The point-estimate report.
+
+    Examples
+    --------
+    >>> from skprobeval import classification_report
+    >>> y_true = ["cat", "cat", "dog", "dog", "dog", "bird", "bird", "cat"]
+    >>> y_pred = ["cat", "dog", "dog", "dog", "cat", "bird", "cat", "cat"]
+    >>> report = classification_report(y_true, y_pred, random_state=0)
+    >>> report.round(2)[["precision_mean", "precision_low", "precision_high", "support"]]
+                  precision_mean  precision_low  precision_high  support
+    bird                    0.75           0.15            1.00      2.0
+    cat                     0.50           0.12            0.88      3.0
+    dog                     0.62           0.18            0.96      3.0
+    micro avg               0.61           0.29            0.88      8.0
+    macro avg               0.62           0.35            0.85      8.0
+    weighted avg            0.61           0.35            0.84      8.0
+    """
+    import pandas as pd
+
+    lam = check_prior(prior)
+    confidence = check_confidence(confidence)
+    n_samples = _check_n_samples(n_samples)
+    rng = check_random_state(random_state)
+    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
+                                              sample_weight=sample_weight)
+    pooled = counts.sum()
+    columns = {}
+    for name in _REPORT_METRICS:
+        per_label = _exact_posterior(counts, name, lam, 1.0)
+        micro = _exact_posterior(pooled, name, lam, 1.0)
+        columns[name] = [
+            (np.asarray(per_label.mean()), *map(np.asarray, per_label.interval(confidence))),
+            (np.asarray([micro.mean()]), *(np.asarray([v]) for v in micro.interval(confidence))),
+        ]
+    cells, support, _ = _joint_label_cells(y_true, y_pred, labels, sample_weight, lam,
+                                           n_samples, rng)
+    tail = (1 - confidence) / 2
+    for name in _REPORT_METRICS:
+        values = _evaluate(get_metric(name).function, cells, {}, "metric")
+        for average in ("macro", "weighted"):
+            draws = _average(values, support, average)
+            low, high = np.quantile(draws, [tail, 1 - tail])
+            columns[name].append((np.asarray([draws.mean()]), np.asarray([low]),
+                                  np.asarray([high])))
+    data = {}
+    for name in _REPORT_METRICS:
+        for position, suffix in enumerate(("mean", "low", "high")):
+            data[f"{name}_{suffix}"] = np.concatenate([part[position] for part in columns[name]])
+    total = float(support.sum())
+    data["support"] = np.concatenate([support, [total, total, total]]).astype(np.float64)
+    index = [str(label) for label in counts.labels.tolist()] + [
+        "micro avg", "macro avg", "weighted avg"]
+    return pd.DataFrame(data, index=index)

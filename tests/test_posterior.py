@@ -1,0 +1,556 @@
+"""Posterior objects (skprobeval._posterior): every closed form by an independent route.
+
+References: scipy.stats.beta (a separate implementation of the Beta functions),
+statsmodels ``proportion_confint(method="jeffreys")``, integrals written out here
+with ``scipy.integrate.quad``, brute-force searches, and 10^6-draw Monte Carlo
+from seed 000's Gamma construction (X ~ Γ(TP + λ), Y ~ Γ(FP + λ), Z ~ Γ(FN + λ)).
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import integrate, optimize, special, stats
+from statsmodels.stats.proportion import proportion_confint
+
+from skprobeval import (
+    BetaPosterior,
+    CredibleInterval,
+    DifferencePosterior,
+    FBetaPosterior,
+    PosteriorSummary,
+    SampledPosterior,
+)
+
+N_DRAWS = 1_000_000
+
+
+# ---------------------------------------------------------------------------
+# Independent references written out here
+# ---------------------------------------------------------------------------
+
+
+def fbeta_cdf_quad(a, b, c, beta, f):
+    """P(F_beta <= f) = E_v[I_g(v)(a, b + c)], v ~ Beta(c, b), by scipy.integrate.quad.
+
+    Written from DESIGN §3 without skprobeval: the v density is integrated on
+    [0, 1] directly (``weight="alg"`` carries the endpoint singularities of
+    parameters < 1).
+    """
+    w = beta * beta
+
+    def inner(v):
+        k = 1 + (w - 1) * v
+        g = f * k / (f * k + (1 + w) * (1 - f))
+        return special.betainc(a, b + c, g)
+
+    if min(b, c) < 1:
+        value = integrate.quad(inner, 0, 1, weight="alg", wvar=(c - 1, b - 1),
+                               epsabs=1e-15, epsrel=1e-13, limit=200)[0]
+        return value / special.beta(c, b)
+
+    def with_density(v):
+        return inner(v) * stats.beta.pdf(v, c, b)
+
+    middle = c / (b + c)
+    return sum(integrate.quad(with_density, lo, hi, epsabs=1e-15, epsrel=1e-13, limit=200)[0]
+               for lo, hi in ((0, middle), (middle, 1)))
+
+
+def difference_cdf_quad(a1, b1, a2, b2, j):
+    """P(X1 - X2 <= j) = E_X1[P(X2 >= X1 - j)] by scipy.integrate.quad (moderate parameters)."""
+    def integrand(x):
+        return stats.beta.pdf(x, a1, b1) * stats.beta.sf(x - j, a2, b2)
+
+    points = [p for p in (j, 1 + j) if 0 < p < 1]
+    return integrate.quad(integrand, 0, 1, points=points or None, epsabs=1e-14,
+                          epsrel=1e-12, limit=200)[0]
+
+
+def gamma_draws(rng, *shapes):
+    return [rng.standard_gamma(s, size=N_DRAWS) for s in shapes]
+
+
+def assert_within_4_se(exact, draws, points):
+    """Mean and cdf at `points` of an exact posterior agree with Monte Carlo draws."""
+    n = draws.shape[0]
+    se_mean = draws.std() / math.sqrt(n)
+    assert abs(exact.mean() - draws.mean()) <= 4 * se_mean
+    var_draws = draws.var()
+    se_var = math.sqrt(np.mean((draws - draws.mean()) ** 4) - var_draws ** 2) / math.sqrt(n)
+    assert abs(exact.var() - var_draws) <= 4 * se_var
+    for x in points:
+        p = exact.cdf(x)
+        se = math.sqrt(max(p * (1 - p), 1e-12) / n)
+        assert abs(p - np.mean(draws <= x)) <= 4 * se + 1e-12
+
+
+# ---------------------------------------------------------------------------
+# Beta
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count, nobs", [(0, 10), (3, 5), (10, 20), (7, 7), (1, 1000), (0, 1),
+                                         (500, 1000)])
+def test_beta_interval_equals_statsmodels_jeffreys(count, nobs):
+    # statsmodels 0.14+: proportion_confint(method="jeffreys") = Beta(x + 1/2, n - x + 1/2)
+    # equal-tailed quantiles via scipy.stats.beta.ppf / isf.
+    low, high = proportion_confint(count, nobs, alpha=0.05, method="jeffreys")
+    ours = BetaPosterior(count + 0.5, nobs - count + 0.5).interval(0.95)
+    assert ours.low == pytest.approx(low, abs=1e-9)
+    assert ours.high == pytest.approx(high, abs=1e-9)
+
+
+def test_beta_interval_vectorised_equals_statsmodels():
+    count = np.array([0, 3, 10, 7, 40])
+    nobs = np.array([10, 5, 20, 7, 41])
+    low, high = proportion_confint(count, nobs, alpha=0.1, method="jeffreys")
+    ours = BetaPosterior(count + 0.5, nobs - count + 0.5).interval(confidence=0.9)
+    np.testing.assert_allclose(ours.low, low, atol=1e-9)
+    np.testing.assert_allclose(ours.high, high, atol=1e-9)
+
+
+@pytest.mark.parametrize("a, b", [(3.5, 2.5), (0.5, 10.5), (40.5, 1.5), (0.3, 0.4), (200.5, 100.5)])
+def test_beta_functions_match_scipy(a, b):
+    # Reference: scipy.stats.beta (boost implementation).
+    posterior = BetaPosterior(a, b)
+    reference = stats.beta(a, b)
+    x = np.array([0.01, 0.2, 0.5, 0.7, 0.99])
+    q = np.array([1e-6, 0.025, 0.5, 0.975, 1 - 1e-6])
+    np.testing.assert_allclose(posterior.cdf(x), reference.cdf(x), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(posterior.sf(x), reference.sf(x), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(posterior.pdf(x), reference.pdf(x), rtol=1e-10)
+    np.testing.assert_allclose(posterior.ppf(q), reference.ppf(q), rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(posterior.isf(q), reference.isf(q), rtol=1e-10, atol=1e-15)
+    assert posterior.mean() == pytest.approx(reference.mean(), rel=1e-14)
+    assert posterior.var() == pytest.approx(reference.var(), rel=1e-12)
+    assert posterior.median() == pytest.approx(reference.median(), rel=1e-12)
+    assert posterior.prob_greater(0.5) == pytest.approx(reference.sf(0.5), rel=1e-12)
+    assert isinstance(posterior.dist, type(reference))
+    assert posterior.dist.mean() == pytest.approx(reference.mean())
+
+
+def test_beta_pdf_large_parameters_match_log_space_formula():
+    # Saddle-point density for counts 1e6..1e12 against mpmath-free log-space
+    # evaluation at moderate 1e6 (where the direct formula is still accurate to ~1e-9).
+    a, b = 1e6 + 0.5, 2e6 + 0.5
+    x = a / (a + b) + np.array([-3, 0, 2]) * math.sqrt(a * b / (a + b) ** 3)
+    direct = np.exp((a - 1) * np.log(x) + (b - 1) * np.log1p(-x) - special.betaln(a, b))
+    np.testing.assert_allclose(BetaPosterior(a, b).pdf(x), direct, rtol=1e-8)
+
+
+def test_seed_000_section_2_2():
+    # Seed 000, section 2.2: system 2 (TP=3, FP=2), Jeffreys prior: mean 58%, mode 63%;
+    # system 1 (TP=10, FP=10): mode = mean = 50%; P(p2 > p1) "around 65%" (Fig. 1 caption:
+    # system 1 outperforms system 2 in as much as 35% of cases).
+    system2 = BetaPosterior(3 + 0.5, 2 + 0.5)
+    system1 = BetaPosterior(10 + 0.5, 10 + 0.5)
+    assert round(system2.mean(), 3) == 0.583
+    assert round(system2.mode(), 3) == 0.625
+    assert system1.mean() == pytest.approx(0.5) and system1.mode() == pytest.approx(0.5)
+    better = DifferencePosterior(system2, system1).prob_greater(0.0)
+    assert better == pytest.approx(0.65, abs=0.01)
+
+
+def test_beta_mode_cases():
+    # (a - 1) / (a + b - 2) inside; endpoints where the density is monotone (seed 000 eq. 9).
+    a = np.array([3.5, 0.5, 1.0, 10.5, 1.0, 0.3, 0.6, 1.0])
+    b = np.array([2.5, 10.5, 3.0, 0.5, 0.5, 0.4, 0.2, 1.0])
+    expected = np.array([2.5 / 4, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.5])
+    np.testing.assert_allclose(BetaPosterior(a, b).mode(), expected)
+
+
+def brute_force_hdi(dist, confidence):
+    """Shortest interval of mass `confidence` by bounded minimisation (scipy only)."""
+    width = optimize.minimize_scalar(lambda p: dist.ppf(p + confidence) - dist.ppf(p),
+                                     bounds=(0, 1 - confidence), method="bounded",
+                                     options={"xatol": 1e-12})
+    return dist.ppf(width.x), dist.ppf(width.x + confidence)
+
+
+@pytest.mark.parametrize("a, b", [(3.5, 2.5), (1.5, 50.5), (30.5, 2.5), (200.5, 10.5)])
+def test_beta_hdi_interior(a, b):
+    low, high = BetaPosterior(a, b).hdi(0.9)
+    dist = stats.beta(a, b)
+    assert dist.cdf(high) - dist.cdf(low) == pytest.approx(0.9, abs=1e-12)
+    assert dist.logpdf(low) == pytest.approx(dist.logpdf(high), abs=1e-9)
+    ref_low, ref_high = brute_force_hdi(dist, 0.9)
+    assert low == pytest.approx(ref_low, abs=1e-5)
+    assert high == pytest.approx(ref_high, abs=1e-5)
+    assert high - low <= ref_high - ref_low + 1e-12
+
+
+def test_beta_hdi_parameters_below_one():
+    # Mode at 0 or 1: the HDI is one-sided; U-shaped: the shorter one-sided interval.
+    dist = stats.beta
+    low, high = BetaPosterior(0.5, 10.5).hdi(0.95)
+    assert low == 0.0 and high == pytest.approx(dist.ppf(0.95, 0.5, 10.5), rel=1e-12)
+    low, high = BetaPosterior(10.5, 0.5).hdi(0.95)
+    assert high == 1.0 and low == pytest.approx(dist.isf(0.95, 10.5, 0.5), rel=1e-12)
+    low, high = BetaPosterior(0.001, 3.001).hdi(0.95)     # prior 1e-3, TP = 0
+    assert low == 0.0 and high == pytest.approx(dist.ppf(0.95, 0.001, 3.001), rel=1e-10)
+    low, high = BetaPosterior(0.3, 0.4).hdi(0.8)
+    options = [(0.0, dist.ppf(0.8, 0.3, 0.4)), (dist.isf(0.8, 0.3, 0.4), 1.0)]
+    shortest = min(options, key=lambda pair: pair[1] - pair[0])
+    assert (low, high) == pytest.approx(shortest, rel=1e-12)
+    # Uniform: any interval of length 0.8; the central one is returned.
+    assert BetaPosterior(1.0, 1.0).hdi(0.8) == pytest.approx((0.1, 0.9))
+    # Vectorised: the same answers element by element.
+    a, b = np.array([0.5, 10.5, 3.5, 1.0]), np.array([10.5, 0.5, 2.5, 4.0])
+    joint = BetaPosterior(a, b).hdi(0.9)
+    for i in range(4):
+        single = BetaPosterior(a[i], b[i]).hdi(0.9)
+        assert joint.low[i] == pytest.approx(single.low, abs=1e-15)
+        assert joint.high[i] == pytest.approx(single.high, abs=1e-15)
+
+
+def test_beta_extreme_counts_and_tiny_prior():
+    # Counts 1e12 with a == b: symmetric, so the HDI is the equal-tailed interval and both
+    # are mean +- z sd up to O(1/n) (normal limit; kurtosis correction ~1e-12).
+    n = 1e12
+    posterior = BetaPosterior(n + 0.5, n + 0.5)
+    sd = math.sqrt(posterior.var())
+    z = stats.norm.isf(0.025)
+    low, high = posterior.interval(0.95)
+    assert low == pytest.approx(0.5 - z * sd, abs=1e-6 * sd)
+    assert high == pytest.approx(0.5 + z * sd, abs=1e-6 * sd)
+    assert posterior.hdi(0.95) == pytest.approx((low, high), abs=1e-6 * sd)
+    assert posterior.cdf(0.5 - sd) == pytest.approx(stats.norm.cdf(-1), abs=1e-8)
+    # Skewed: TP = 1e12, FP = 3 -> 1 - precision ~ Gamma(3.5) / 1e12 (relative error ~1e-12).
+    skewed = BetaPosterior(1e12 + 0.5, 3.5)
+    q = np.array([0.05, 0.5, 0.95])
+    gamma_quantiles = stats.gamma.isf(q, 3.5) / (1e12 + 4)
+    np.testing.assert_allclose(1 - np.asarray(skewed.ppf(q)), gamma_quantiles, rtol=1e-4)
+    # Tiny prior on empty cells: finite and exactly the prior.
+    tiny = BetaPosterior(1e-3, 1e-3)
+    assert tiny.mean() == 0.5
+    assert np.all(np.isfinite(tiny.interval(0.95))) and np.all(np.isfinite(tiny.hdi(0.95)))
+    assert tiny.cdf(0.5) == pytest.approx(0.5, abs=1e-14)
+
+
+def test_beta_monte_carlo(rng):
+    x, y = gamma_draws(rng, 3.5, 2.5)
+    assert_within_4_se(BetaPosterior(3.5, 2.5), x / (x + y), [0.3, 0.6, 0.9])
+
+
+# ---------------------------------------------------------------------------
+# F1 and F-beta
+# ---------------------------------------------------------------------------
+
+F_CASES = [(8.5, 2.5, 4.5), (3.5, 2.5, 1.5), (0.5, 0.5, 0.5), (50.5, 10.5, 30.5),
+           (1.5, 20.5, 0.5), (200.5, 3.5, 7.5)]
+
+
+@pytest.mark.parametrize("tp, fp, fn", F_CASES)
+def test_f1_equals_beta_transform(tp, fp, fn):
+    # F1 = 2B/(1+B), B ~ Beta(TP+λ, FP+FN+2λ): cdf(f) = I_{f/(2-f)}, ppf(q) = 2 b_q / (1 + b_q).
+    posterior = FBetaPosterior(tp, fp, fn)
+    b = stats.beta(tp, fp + fn)
+    f = np.linspace(0.01, 0.99, 9)
+    np.testing.assert_allclose(posterior.cdf(f), b.cdf(f / (2 - f)), atol=1e-9)
+    q = np.array([0.001, 0.025, 0.5, 0.975, 0.999])
+    bq = b.ppf(q)
+    np.testing.assert_allclose(posterior.ppf(q), 2 * bq / (1 + bq), atol=1e-9)
+    # pdf by the change of variable y = f / (2 - f), dy/df = 2 / (2 - f)^2.
+    x = np.array([0.05, 0.3, 0.6, 0.8])
+    np.testing.assert_allclose(posterior.pdf(x), b.pdf(x / (2 - x)) * 2 / (2 - x) ** 2,
+                               rtol=1e-9)
+
+
+@pytest.mark.parametrize("beta", [0.5, 2.0])
+@pytest.mark.parametrize("tp, fp, fn", F_CASES)
+def test_fbeta_cdf_equals_quadrature(tp, fp, fn, beta):
+    posterior = FBetaPosterior(tp, fp, fn, beta=beta)
+    for q in (0.01, 0.3, 0.7, 0.99):
+        f = posterior.ppf(q)
+        assert posterior.cdf(f) == pytest.approx(q, abs=1e-12)
+        assert posterior.cdf(f) == pytest.approx(fbeta_cdf_quad(tp, fp, fn, beta, f), abs=1e-8)
+    assert posterior.sf(0.4) == pytest.approx(1 - fbeta_cdf_quad(tp, fp, fn, beta, 0.4), abs=1e-8)
+
+
+@pytest.mark.parametrize("tp, fp, fn", [(3.001, 0.001, 2.001), (10.001, 3.001, 0.001),
+                                        (5.001, 0.101, 0.001)])
+def test_fbeta_tiny_prior_equals_quadrature(tp, fp, fn):
+    # λ = 1e-3 on empty cells: the v density is singular at an endpoint (quad weight="alg").
+    posterior = FBetaPosterior(tp, fp, fn, beta=2.0)
+    for q in (0.1, 0.5):
+        f = posterior.ppf(q)
+        assert posterior.cdf(f) == pytest.approx(fbeta_cdf_quad(tp, fp, fn, 2.0, f), abs=1e-8)
+
+
+def test_fbeta_quadrature_path_continuous_at_beta_one():
+    # beta = next float after 1 takes the quadrature path; it must agree with the
+    # closed-form F1, also for counts of 1e12 and a prior of 1e-3.
+    just_above_one = float(np.nextafter(1.0, 2.0))
+    for tp, fp, fn in [(8.5, 2.5, 4.5), (1e12 + 0.5, 3e11 + 0.5, 2e11 + 0.5),
+                       (3.001, 0.001, 5.001)]:
+        exact = FBetaPosterior(tp, fp, fn)
+        quadrature = FBetaPosterior(tp, fp, fn, beta=just_above_one)
+        x = np.asarray(exact.ppf([0.05, 0.5, 0.95]))
+        np.testing.assert_allclose(quadrature.cdf(x), [0.05, 0.5, 0.95], atol=1e-8)
+        assert quadrature.mean() == pytest.approx(exact.mean(), rel=1e-10)
+        assert quadrature.std() == pytest.approx(exact.std(), rel=1e-6)
+
+
+def density_maximum(posterior):
+    """Grid search, then a bounded scalar minimisation of -pdf around the best point."""
+    grid = np.linspace(0, 1, 1001)
+    best = grid[np.nanargmax(np.asarray(posterior.pdf(grid)))]
+    lo, hi = max(best - 0.002, 0.0), min(best + 0.002, 1.0)
+    result = optimize.minimize_scalar(lambda x: -posterior.pdf(x), bounds=(lo, hi),
+                                      method="bounded", options={"xatol": 1e-10})
+    return result.x if -result.fun >= posterior.pdf(best) else best
+
+
+def test_f_mode_is_density_maximum():
+    # F1: closed-form mode (root of 2x^2 + (2a + b - 5) x - 2(a - 1)); F2: golden section.
+    for tp, fp, fn in [(8.5, 2.5, 4.5), (200.5, 100.5, 50.5), (1.0, 0.6, 0.6)]:
+        for beta in (1.0, 2.0):
+            posterior = FBetaPosterior(tp, fp, fn, beta=beta)
+            assert posterior.mode() == pytest.approx(density_maximum(posterior), abs=1e-6)
+    assert FBetaPosterior(0.5, 3.5, 2.5).mode() == 0.0       # TP = 0, λ = 1/2: density at 0
+    assert FBetaPosterior(3.5, 0.2, 0.3).mode() == 1.0       # FP + FN + 2λ < 1
+
+
+@pytest.mark.parametrize("beta", [1.0, 2.0, 0.5])
+@pytest.mark.parametrize("tp, fp, fn", [(8.5, 2.5, 4.5), (0.5, 3.5, 1.5), (40.5, 10.5, 20.5)])
+def test_fbeta_monte_carlo(rng, tp, fp, fn, beta):
+    # Seed 000's Gamma construction, 10^6 draws.
+    x, y, z = gamma_draws(rng, tp, fp, fn)
+    w = beta * beta
+    draws = (1 + w) * x / ((1 + w) * x + w * z + y)
+    posterior = FBetaPosterior(tp, fp, fn, beta=beta)
+    assert_within_4_se(posterior, draws, np.quantile(draws, [0.05, 0.5, 0.9]))
+
+
+def test_fbeta_hdi_equal_density_and_mass():
+    for beta in (1.0, 2.0):
+        posterior = FBetaPosterior(8.5, 2.5, 4.5, beta=beta)
+        low, high = posterior.hdi(0.9)
+        assert posterior.cdf(high) - posterior.cdf(low) == pytest.approx(0.9, abs=1e-10)
+        assert posterior.logpdf(low) == pytest.approx(posterior.logpdf(high), abs=1e-6)
+        equal_tailed = posterior.interval(0.9)
+        assert high - low < equal_tailed.high - equal_tailed.low
+    # TP = 0 with λ = 1/2: density unbounded at 0, one-sided HDI.
+    low, high = FBetaPosterior(0.5, 3.5, 2.5, beta=2.0).hdi(0.9)
+    assert low == 0.0 and high == pytest.approx(FBetaPosterior(0.5, 3.5, 2.5, beta=2.0).ppf(0.9))
+
+
+def test_fbeta_extreme_counts():
+    # 1e12 counts: finite, centred on the point estimate, sd from the normal limit.
+    posterior = FBetaPosterior(5e11 + 0.5, 2e11 + 0.5, 3e11 + 0.5, beta=2.0)
+    point = 5 * 5e11 / (5 * 5e11 + 4 * 3e11 + 2e11)
+    summary = posterior.summary()
+    assert summary.mean == pytest.approx(point, abs=1e-12)
+    assert summary.mode == pytest.approx(point, abs=1e-10)
+    z = stats.norm.isf(0.025)
+    assert summary.low == pytest.approx(summary.mean - z * summary.std, abs=1e-3 * summary.std)
+    assert summary.high == pytest.approx(summary.mean + z * summary.std, abs=1e-3 * summary.std)
+    assert np.all(np.isfinite([summary.hdi_low, summary.hdi_high]))
+
+
+def test_fbeta_vectorised_equals_elementwise():
+    tp = np.array([8.5, 0.5, 40.5])
+    fp = np.array([2.5, 3.5, 10.5])
+    fn = np.array([4.5, 1.5, 20.5])
+    for beta in (1.0, 2.0):
+        joint = FBetaPosterior(tp, fp, fn, beta=beta)
+        assert joint.shape == (3,)
+        interval = joint.interval(0.9)
+        means = joint.mean()
+        assert isinstance(means, np.ndarray) and means.shape == (3,)
+        for i in range(3):
+            single = FBetaPosterior(tp[i], fp[i], fn[i], beta=beta)
+            assert isinstance(single.mean(), float)
+            assert means[i] == pytest.approx(single.mean(), rel=1e-13)
+            assert interval.low[i] == pytest.approx(single.interval(0.9).low, rel=1e-12)
+            assert joint[i].cdf(0.5) == pytest.approx(single.cdf(0.5), rel=1e-13)
+        # Broadcasting x against the parameters, as scipy does.
+        grid = np.linspace(0.1, 0.9, 5)[:, None]
+        assert np.shape(joint.cdf(grid)) == (5, 3)
+        np.testing.assert_allclose(np.asarray(joint.cdf(grid))[:, 1],
+                                   FBetaPosterior(0.5, 3.5, 1.5, beta=beta).cdf(grid[:, 0]),
+                                   rtol=1e-13)
+
+
+# ---------------------------------------------------------------------------
+# Difference of two Betas (informedness, markedness)
+# ---------------------------------------------------------------------------
+
+DIFFERENCE_CASES = [(21.5, 9.5, 14.5, 56.5), (3.5, 0.5, 1.5, 40.5), (0.5, 0.5, 0.5, 0.5),
+                    (0.5, 3.5, 3.5, 0.5), (5.5, 5.5, 100.5, 1e4)]
+
+
+@pytest.mark.parametrize("a1, b1, a2, b2", DIFFERENCE_CASES)
+def test_difference_cdf_equals_quadrature(a1, b1, a2, b2):
+    posterior = DifferencePosterior(BetaPosterior(a1, b1), BetaPosterior(a2, b2))
+    for j in (-0.5, -0.05, 0.2, 0.6):
+        reference = difference_cdf_quad(a1, b1, a2, b2, j)
+        assert posterior.cdf(j) == pytest.approx(reference, abs=1e-9)
+        assert posterior.sf(j) == pytest.approx(1 - reference, abs=1e-9)
+    # Closed-form moments: E = E1 - E2, Var = Var1 + Var2.
+    assert posterior.mean() == pytest.approx(a1 / (a1 + b1) - a2 / (a2 + b2), rel=1e-14)
+    assert posterior.var() == pytest.approx(stats.beta.var(a1, b1) + stats.beta.var(a2, b2))
+    for q in (0.025, 0.5, 0.975):
+        assert posterior.cdf(posterior.ppf(q)) == pytest.approx(q, abs=1e-11)
+
+
+@pytest.mark.parametrize("tp, fp, fn, tn", [(21, 14, 9, 56), (0, 0, 0, 0), (3, 1, 0, 40)])
+def test_informedness_and_markedness_monte_carlo(rng, tp, fp, fn, tn):
+    lam = 0.5
+    x_tp, x_fp, x_fn, x_tn = gamma_draws(rng, tp + lam, fp + lam, fn + lam, tn + lam)
+    tpr, fpr = x_tp / (x_tp + x_fn), x_fp / (x_fp + x_tn)
+    ppv, npv = x_tp / (x_tp + x_fp), x_tn / (x_tn + x_fn)
+    informedness = DifferencePosterior(BetaPosterior(tp + lam, fn + lam),
+                                       BetaPosterior(fp + lam, tn + lam))
+    markedness = DifferencePosterior(BetaPosterior(tp + lam, fp + lam),
+                                     BetaPosterior(fn + lam, tn + lam))
+    assert_within_4_se(informedness, tpr - fpr, [-0.2, 0.0, 0.4])
+    assert_within_4_se(markedness, ppv + npv - 1, [-0.2, 0.0, 0.4])
+
+
+def test_difference_chance_probability_and_hdi():
+    # Powers' guessing table (TP=12, FP=28, FN=18, TN=42): informedness 0, so
+    # P(J > 0) is near 1/2; the half-informed table is far above chance.
+    guess = DifferencePosterior(BetaPosterior(12.5, 18.5), BetaPosterior(28.5, 42.5))
+    assert guess.prob_greater(0.0) == pytest.approx(0.5, abs=0.05)
+    informed = DifferencePosterior(BetaPosterior(21.5, 9.5), BetaPosterior(14.5, 56.5))
+    assert informed.prob_greater(0.0) > 0.9999
+    low, high = informed.hdi(0.95)
+    assert informed.cdf(high) - informed.cdf(low) == pytest.approx(0.95, abs=1e-9)
+    assert informed.logpdf(low) == pytest.approx(informed.logpdf(high), abs=1e-6)
+    assert low < informed.mode() < high
+
+
+def test_difference_extreme_counts():
+    # Both terms symmetric (a == b): the difference is symmetric and, at 1e12, normal up
+    # to O(1/n).
+    n = 1e12
+    posterior = DifferencePosterior(BetaPosterior(n, n), BetaPosterior(n, n))
+    sd = posterior.std()
+    z = stats.norm.isf(0.025)
+    assert posterior.interval(0.95) == pytest.approx((-z * sd, z * sd), abs=1e-4 * sd)
+    assert posterior.cdf(0.0) == pytest.approx(0.5, abs=1e-8)
+    tiny = DifferencePosterior(BetaPosterior(2.001, 0.001), BetaPosterior(3.001, 2.001))
+    # tpr is ~1 almost surely: J ~ 1 - fpr, so P(J <= 0.2) ~ P(fpr >= 0.8).
+    assert tiny.cdf(0.2) == pytest.approx(stats.beta.sf(0.8, 3.001, 2.001), abs=2e-3)
+    assert np.all(np.isfinite(tiny.interval(0.95)))
+
+
+# ---------------------------------------------------------------------------
+# Sampled
+# ---------------------------------------------------------------------------
+
+
+def test_sampled_posterior_summaries(rng):
+    draws = rng.beta(3.5, 2.5, size=200_000)
+    posterior = SampledPosterior(draws)
+    assert posterior.n_samples == 200_000 and posterior.shape == ()
+    assert posterior.mean() == pytest.approx(draws.mean())
+    assert posterior.mc_error == pytest.approx(draws.std(ddof=1) / math.sqrt(draws.size))
+    assert posterior.interval(0.9) == pytest.approx(tuple(np.quantile(draws, [0.05, 0.95])))
+    assert posterior.cdf(0.5) == pytest.approx(np.mean(draws <= 0.5))
+    # The sample HDI is the shortest interval holding 90% of the draws ...
+    low, high = posterior.hdi(0.9)
+    ordered = np.sort(draws)
+    count = math.ceil(0.9 * draws.size)
+    assert high - low == pytest.approx(np.min(ordered[count - 1:] - ordered[:draws.size - count + 1]))
+    # ... and estimates the exact one.
+    exact_low, exact_high = BetaPosterior(3.5, 2.5).hdi(0.9)
+    assert (low, high) == pytest.approx((exact_low, exact_high), abs=0.01)
+    assert posterior.mode() == pytest.approx(0.625, abs=0.05)
+    assert posterior.pdf(0.6) == pytest.approx(stats.beta.pdf(0.6, 3.5, 2.5), rel=0.05)
+    summary = posterior.summary(0.9)
+    assert summary.mc_error == posterior.mc_error
+
+
+def test_sampled_posterior_per_label_and_rvs(rng):
+    draws = np.column_stack([rng.beta(3.5, 2.5, size=5000), rng.beta(30, 10, size=5000)])
+    posterior = SampledPosterior(draws)
+    assert posterior.shape == (2,)
+    np.testing.assert_allclose(posterior.mean(), draws.mean(axis=0))
+    np.testing.assert_allclose(posterior.ppf(0.5), np.median(draws, axis=0))
+    assert posterior[1].mean() == pytest.approx(draws[:, 1].mean())
+    first = posterior.rvs(size=(4, 2), random_state=3)
+    assert first.shape == (4, 2)
+    np.testing.assert_array_equal(first, posterior.rvs(size=(4, 2), random_state=3))
+    with pytest.raises(ValueError, match="`samples`"):
+        SampledPosterior([0.1, np.nan, 0.3])
+    with pytest.raises(ValueError, match="`samples`"):
+        SampledPosterior([0.1])
+
+
+# ---------------------------------------------------------------------------
+# Common API, types and bad input
+# ---------------------------------------------------------------------------
+
+
+def test_interval_pair_and_reprs():
+    interval = BetaPosterior(3.5, 2.5).interval()
+    assert isinstance(interval, CredibleInterval) and isinstance(interval, tuple)
+    low, high = interval
+    assert (low, high) == (interval.low, interval.high)
+    assert isinstance(low, float)
+    assert repr(BetaPosterior(3.5, 2.5)) == "BetaPosterior(a=3.5, b=2.5)"
+    assert "np.float64" not in repr(interval)
+    assert repr(FBetaPosterior([1.5, 2.5], 0.5, 0.5, beta=2)) == \
+        "FBetaPosterior(beta=2.0, tp=[1.5, 2.5], fp=[0.5, 0.5], fn=[0.5, 0.5])"
+    summary = BetaPosterior(3.5, 2.5).summary()
+    assert isinstance(summary, PosteriorSummary)
+    assert set(summary.to_dict()) == {"mean", "median", "mode", "std", "low", "high",
+                                      "hdi_low", "hdi_high", "confidence", "mc_error"}
+    assert summary.mc_error is None
+
+
+@pytest.mark.parametrize("posterior", [
+    BetaPosterior(3.5, 2.5), FBetaPosterior(3.5, 2.5, 1.5), FBetaPosterior(3.5, 2.5, 1.5, beta=2),
+    DifferencePosterior(BetaPosterior(3.5, 1.5), BetaPosterior(2.5, 4.5)),
+], ids=["beta", "f1", "f2", "difference"])
+def test_common_api(posterior):
+    for name in ("mean", "median", "mode", "var", "std"):
+        assert isinstance(getattr(posterior, name)(), float)
+    draw = posterior.rvs(random_state=0)
+    assert isinstance(draw, float)
+    assert posterior.rvs(random_state=0) == draw
+    draws = posterior.rvs(size=(2000,), random_state=1)
+    assert draws.shape == (2000,)
+    low, high = posterior.interval(0.99)
+    assert np.all((draws >= low - 0.5) & (draws <= high + 0.5))
+    assert posterior.prob_greater(0.3) == posterior.sf(0.3)
+    assert posterior.cdf(0.3) + posterior.sf(0.3) == pytest.approx(1.0, abs=1e-12)
+    assert posterior.ppf(0.0) == posterior._support[0] and posterior.ppf(1.0) == posterior._support[1]
+    assert math.isnan(posterior.ppf(1.5))
+    for confidence in (0.0, 1.0, 1.5, -0.1):
+        with pytest.raises(ValueError, match="`confidence`"):
+            posterior.interval(confidence)
+        with pytest.raises(ValueError, match="`confidence`"):
+            posterior.hdi(confidence)
+    with pytest.raises(ValueError, match="`size`"):
+        BetaPosterior([1.0, 2.0], 1.0).rvs(size=3)
+
+
+def test_bad_parameters():
+    with pytest.raises(ValueError, match="`a`"):
+        BetaPosterior(0.0, 1.0)
+    with pytest.raises(ValueError, match="`b`"):
+        BetaPosterior(1.0, np.inf)
+    with pytest.raises(ValueError, match="`beta`.*-1"):
+        FBetaPosterior(1.0, 1.0, 1.0, beta=-1.0)
+    with pytest.raises(ValueError, match="`beta`"):
+        FBetaPosterior(1.0, 1.0, 1.0, beta=0.0)
+    with pytest.raises(ValueError, match="`fn`"):
+        FBetaPosterior(1.0, 1.0, -2.0)
+    with pytest.raises(TypeError, match="`second`"):
+        DifferencePosterior(BetaPosterior(1, 1), 0.5)
+
+
+def test_no_warnings_on_edge_values():
+    posteriors = [BetaPosterior(0.5, 0.5), FBetaPosterior(0.5, 0.5, 0.5, beta=2.0),
+                  DifferencePosterior(BetaPosterior(0.5, 0.5), BetaPosterior(0.5, 0.5))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for posterior in posteriors:
+            posterior.cdf([-2.0, -1.0, 0.0, 1.0, 2.0])
+            posterior.pdf([-2.0, 0.0, 1.0, 2.0])
+            posterior.summary()
