@@ -1,28 +1,107 @@
 """The command line, end to end through a subprocess."""
 
+import json
 import subprocess
 import sys
 
+import numpy as np
+import pandas as pd
 import pytest
 
 
-def run(*args):
+def run(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "skprobeval", *args], capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, cwd=cwd)
 
 
-def test_demo_prints_counts_and_metrics():
-    result = run("demo", "--dataset", "iris")
+def test_demo_prints_the_report_and_writes_plots(tmp_path):
+    result = run("demo", "--output-dir", str(tmp_path / "plots"))
     assert result.returncode == 0, result.stderr
-    assert "informedness" in result.stdout
-    assert "logistic_regression" in result.stdout
+    for part in ("Summary", "logistic_regression", "random_forest", "gaussian_nb",
+                 "paired Dirichlet", "t-test"):
+        assert part in result.stdout
+    for name in ("posteriors.png", "pairwise.png", "random_ap_baseline.png"):
+        assert (tmp_path / "plots" / name).stat().st_size > 1000
 
 
-@pytest.mark.parametrize("args", [("demo", "--dataset", "nope"), ("no-such-command",),
-                                  ("demo", "--random-state", "x")])
-def test_bad_arguments_exit_2_with_one_line(args):
+def test_demo_multiclass_dataset():
+    result = run("demo", "--dataset", "iris", "--cv", "3")
+    assert result.returncode == 0, result.stderr
+    assert "class 0 against the rest" in result.stdout
+
+
+@pytest.fixture
+def predictions_csv(tmp_path):
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 2, size=200)
+    frame = pd.DataFrame({
+        "label": truth,
+        "good": np.where(rng.random(200) < 0.9, truth, 1 - truth),
+        "poor": np.where(rng.random(200) < 0.6, truth, 1 - truth),
+    })
+    path = tmp_path / "predictions.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_compare_text(predictions_csv):
+    result = run("compare", str(predictions_csv), "--truth", "label")
+    assert result.returncode == 0, result.stderr
+    assert "Posteriors of f1" in result.stdout and "good" in result.stdout
+
+
+def test_compare_json_probabilities(predictions_csv):
+    result = run("compare", str(predictions_csv), "--truth", "label", "--format", "json",
+                 "--metric", "precision", "--prior", "uniform")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["metric"] == "precision"
+    assert set(payload["summary"]) == {"good", "poor"}
+    forward = payload["pairwise"]["good"]["poor"]
+    backward = payload["pairwise"]["poor"]["good"]
+    assert forward + backward == pytest.approx(1.0)
+    assert forward > 0.99
+
+
+@pytest.mark.parametrize("fmt, marker", [("markdown", "|---"), ("csv", "system,tp,fp")])
+def test_compare_other_formats(predictions_csv, fmt, marker):
+    result = run("compare", str(predictions_csv), "--truth", "label", "--systems", "good",
+                 "poor", "--format", fmt)
+    assert result.returncode == 0, result.stderr
+    assert marker in result.stdout
+
+
+def test_random_ap():
+    result = run("random-ap", "10", "4")
+    assert result.returncode == 0, result.stderr
+    # Seed 002: RandomAPExact(10, 4) = 0.5285979.
+    assert "0.5285979" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("demo", "--dataset", "nope"),
+    ("no-such-command",),
+    ("demo", "--cv", "1"),
+    ("compare", "missing.csv", "--truth", "label"),
+    ("compare", "PREDICTIONS", "--truth", "nope"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--systems", "ghost"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--metric", "f7"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--prior", "-1"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--prior", "lots"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--pos-label", "yes"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--format", "xml"),
+    ("compare", "BINARY", "--truth", "label"),
+    ("random-ap", "10", "11"),
+    ("random-ap", "10", "x"),
+    ("random-ap", "0", "0"),
+])
+def test_bad_input_exits_2_with_one_line(args, predictions_csv, tmp_path):
+    binary = tmp_path / "binary.csv"
+    binary.write_bytes(b"\x00\x01\x02\xff\xfe")
+    args = [str(predictions_csv) if a == "PREDICTIONS" else str(binary) if a == "BINARY" else a
+            for a in args]
     result = run(*args)
-    assert result.returncode == 2
+    assert result.returncode == 2, result.stdout
     assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith("skprobeval: error:")

@@ -1,0 +1,198 @@
+"""Plots (the ``plot`` extra: matplotlib, imported only when a function runs).
+
+Every function takes ``ax=None`` (a new figure's axes by default), returns
+the Axes it drew on, and never touches global rcParams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._baseline import random_average_precision
+from ._validation import check_confidence, fail
+
+__all__ = ["plot_pairwise", "plot_posteriors", "plot_random_ap_baseline"]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # pragma: no cover - exercised without matplotlib only
+        raise ImportError(
+            "Plotting needs matplotlib: install the plot extra, "
+            "`pip install 'skprobeval[plot]'`."
+        ) from error
+    return plt
+
+
+def _axes(ax):
+    if ax is not None:
+        return ax
+    _, ax = _pyplot().subplots()
+    return ax
+
+
+def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, ax=None):
+    """Posterior densities with their equal-tailed credible intervals (seed 000, Fig. 1).
+
+    Parameters
+    ----------
+    posteriors : dict of str to posterior, or a posterior
+        Exact posteriors (with a ``pdf``) of single tables, by name.
+    confidence : float, default=0.95
+        Level of the shaded interval.
+    support : (float, float), default=None
+        Range of the x axis; by default the range holding all but 0.1% of
+        every posterior's mass.
+    n_points : int, default=401
+        Grid size of each curve.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skprobeval import ConfusionCounts, metric_posterior
+    >>> from skprobeval.plotting import plot_posteriors
+    >>> system_1 = metric_posterior(ConfusionCounts(tp=10, fp=10, fn=0, tn=0), "precision")
+    >>> system_2 = metric_posterior(ConfusionCounts(tp=3, fp=2, fn=0, tn=0), "precision")
+    >>> ax = plot_posteriors({"system 1": system_1, "system 2": system_2})
+    >>> ax.get_xlabel()
+    'value'
+    """
+    confidence = check_confidence(confidence)
+    if not isinstance(posteriors, dict):
+        posteriors = {"posterior": posteriors}
+    for name, posterior in posteriors.items():
+        if not hasattr(posterior, "pdf"):
+            fail("posteriors", "posteriors with a pdf", name)
+    if support is None:
+        low_end = min(float(np.min(p.ppf(0.0005))) for p in posteriors.values())
+        high_end = max(float(np.max(p.ppf(0.9995))) for p in posteriors.values())
+        pad = 0.05 * (high_end - low_end)
+        low_end, high_end = low_end - pad, high_end + pad
+    else:
+        low_end, high_end = support
+    ax = _axes(ax)
+    grid = np.linspace(low_end, high_end, n_points)
+    inner = grid[1:-1]
+    for name, posterior in posteriors.items():
+        density = np.asarray(posterior.pdf(inner), dtype=float)
+        if density.ndim != 1:
+            fail("posteriors", "posteriors of single tables (0-d parameters)", name)
+        line, = ax.plot(inner, density, label=name)
+        interval = posterior.interval(confidence)
+        mask = (inner >= float(interval.low)) & (inner <= float(interval.high))
+        ax.fill_between(inner[mask], density[mask], alpha=0.2, color=line.get_color())
+    ax.set_xlim(low_end, high_end)
+    ax.set_xlabel("value")
+    ax.set_ylabel("posterior density")
+    ax.legend(title=f"{confidence:.0%} interval shaded")
+    return ax
+
+
+def plot_pairwise(pairwise, *, ax=None, cmap="RdBu_r"):
+    """Heatmap of P(row better than column).
+
+    Parameters
+    ----------
+    pairwise : pandas.DataFrame or ComparisonReport
+        A square table of probabilities (``ComparisonReport.pairwise`` or
+        the result of `pairwise_comparison`); a report's ``pairwise`` is used.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    cmap : str, default="RdBu_r"
+        Colormap (0.5 is neutral).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skprobeval.plotting import plot_pairwise
+    >>> table = pd.DataFrame([[float("nan"), 0.9], [0.1, float("nan")]],
+    ...                      index=["a", "b"], columns=["a", "b"])
+    >>> ax = plot_pairwise(table)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['a', 'b']
+    """
+    table = getattr(pairwise, "pairwise", pairwise)
+    values = np.asarray(table, dtype=float)
+    if values.ndim != 2 or values.shape[0] != values.shape[1]:
+        fail("pairwise", "a square table of probabilities", pairwise)
+    ax = _axes(ax)
+    image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=cmap)
+    names = [str(name) for name in getattr(table, "index", range(values.shape[0]))]
+    ax.set_xticks(range(len(names)), labels=names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), labels=names)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if np.isfinite(values[i, j]):
+                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center",
+                        color="white" if abs(values[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    ax.set_title("P(row better than column)")
+    ax.figure.colorbar(image, ax=ax)
+    return ax
+
+
+def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), ax=None):
+    """Exact expected AP of a random ranking minus the prevalence approximation (seed 002, Fig. 1).
+
+    For each prevalence p, the curve shows ``E[AP] - p`` across collection
+    sizes N (``n_relevant = round(p N)``): the usual baseline p is always
+    too low, by more than 0.01 below N of a few hundred.
+
+    Parameters
+    ----------
+    n_items : array-like of int, default=None
+        Collection sizes; by default 20 to 2000 on a log grid.
+    prevalences : sequence of float, default=(0.05, 0.1, 0.2, 0.4)
+        Shares of relevant items, one curve each.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skprobeval.plotting import plot_random_ap_baseline
+    >>> ax = plot_random_ap_baseline()
+    >>> len(ax.get_lines())
+    4
+    """
+    if n_items is None:
+        n_items = np.unique(np.geomspace(20, 2000, 60).astype(int))
+    n_items = np.asarray(n_items, dtype=np.int64)
+    ax = _axes(ax)
+    for prevalence in prevalences:
+        if not 0 < prevalence < 1:
+            fail("prevalences", "shares in the open interval (0, 1)", prevalences)
+        sizes, gaps = [], []
+        for n in n_items:
+            relevant = int(round(prevalence * n))
+            if 1 <= relevant <= n:
+                result = random_average_precision(int(n), relevant)
+                sizes.append(n)
+                gaps.append(result.mean - relevant / n)
+        ax.plot(sizes, gaps, label=f"p = {prevalence:g}")
+    ax.set_xscale("log")
+    ax.set_xlabel("number of items N")
+    ax.set_ylabel("exact E[AP] - prevalence")
+    ax.set_title("Random-ranking AP: exact minus approximate baseline")
+    ax.legend()
+    return ax

@@ -1,0 +1,178 @@
+"""compare_estimators, compare_cv_results and compare_predictions."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, cross_validate
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
+
+from skprobeval import (
+    ComparisonReport,
+    ConfusionCounts,
+    PairedComparison,
+    PairedCounts,
+    compare_cv_results,
+    compare_estimators,
+    compare_predictions,
+    correlated_ttest,
+    metric_posterior,
+)
+from skprobeval._report import SUMMARY_COLUMNS
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(n_samples=300, n_features=10, flip_y=0.1, random_state=0)
+
+
+def _models():
+    return {"logreg": LogisticRegression(), "nb": GaussianNB(),
+            "tree": DecisionTreeClassifier(max_depth=3, random_state=0)}
+
+
+@pytest.fixture(scope="module")
+def report(data):
+    X, y = data
+    return compare_estimators(_models(), X, y, cv=4, n_samples=5000)
+
+
+def test_tables_are_numeric_dataframes(report):
+    assert isinstance(report, ComparisonReport)
+    assert list(report.summary.columns) == list(SUMMARY_COLUMNS)
+    assert all(pd.api.types.is_float_dtype(t) for t in report.summary.dtypes)
+    for table in (report.pairwise, report.pairwise_metric):
+        assert list(table.index) == list(table.columns) == ["logreg", "nb", "tree"]
+        assert all(pd.api.types.is_float_dtype(t) for t in table.dtypes)
+        assert np.isnan(np.diag(table.to_numpy())).all()
+    assert list(report.ttest.columns) == ["first", "second", "prob_first_better",
+                                          "prob_equivalent", "prob_second_better",
+                                          "mean_difference"]
+    assert len(report.per_fold) == 3 * 4
+
+
+def test_pooled_counts_cover_every_item(report, data):
+    _, y = data
+    cells = report.summary[["tp", "fp", "fn", "tn"]].sum(axis=1)
+    np.testing.assert_allclose(cells, y.shape[0])
+    folds = report.per_fold.groupby("estimator")[["tp", "fp", "fn", "tn"]].sum()
+    np.testing.assert_allclose(folds.loc[report.summary.index].to_numpy(),
+                               report.summary[["tp", "fp", "fn", "tn"]].to_numpy())
+
+
+def test_pairwise_probabilities_are_complementary(report):
+    for table in (report.pairwise, report.pairwise_metric):
+        values = table.to_numpy()
+        off = ~np.eye(3, dtype=bool)
+        np.testing.assert_allclose((values + values.T)[off], 1.0, atol=1e-12)
+
+
+def test_summary_agrees_with_direct_posteriors(report):
+    row = report.summary.loc["nb"]
+    counts = ConfusionCounts(row["tp"], row["fp"], row["fn"], row["tn"])
+    posterior = metric_posterior(counts, "f1")
+    assert row["mean"] == pytest.approx(posterior.mean())
+    assert row["low"] == pytest.approx(posterior.interval(0.95).low)
+    assert row["prob_better_than_chance"] == pytest.approx(
+        metric_posterior(counts, "informedness").prob_greater(0.0))
+    assert 0 < row["random_average_precision"] < row["average_precision"] <= 1
+
+
+def test_ttest_rows_use_fold_scores(report):
+    folds = report.per_fold
+    first = folds[folds.estimator == "logreg"]["score"].to_numpy()
+    second = folds[folds.estimator == "tree"]["score"].to_numpy()
+    row = report.ttest[(report.ttest["first"] == "logreg") & (report.ttest["second"] == "tree")]
+    expected = correlated_ttest(first, second, test_fraction=0.25)
+    assert float(row["prob_first_better"].iloc[0]) == pytest.approx(expected.prob_first_better)
+
+
+def test_identical_random_state_identical_report(data):
+    X, y = data
+    first = compare_estimators(_models(), X, y, cv=3, random_state=7, n_samples=4000)
+    second = compare_estimators(_models(), X, y, cv=3, random_state=7, n_samples=4000)
+    pd.testing.assert_frame_equal(first.summary, second.summary)
+    pd.testing.assert_frame_equal(first.pairwise_metric, second.pairwise_metric)
+    pd.testing.assert_frame_equal(first.ttest, second.ttest)
+
+
+def test_repeated_cv_divides_pooled_counts_by_repeats(data):
+    X, y = data
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0)
+    report = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
+                                cv=cv, n_samples=4000)
+    assert report.n_repeats == 2
+    np.testing.assert_allclose(report.summary[["tp", "fp", "fn", "tn"]].sum(axis=1), y.shape[0])
+    assert report.per_fold["repeat"].nunique() == 2
+
+
+def test_pairwise_is_the_pooled_paired_comparison(report, data):
+    # Out-of-fold predictions concatenated = paired counts pooled over folds.
+    X, y = data
+    splits = list(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
+    predictions = {}
+    for name, model in (("logreg", LogisticRegression()), ("nb", GaussianNB())):
+        result = cross_validate(model, X, y, cv=splits, return_estimator=True,
+                                return_indices=True)
+        predictions[name] = [est.predict(X[test]) for est, test in
+                             zip(result["estimator"], result["indices"]["test"])]
+    pooled = sum(PairedCounts.from_predictions(y[test], a, b) for (_, test), a, b in
+                 zip(splits, predictions["logreg"], predictions["nb"]))
+    expected = PairedComparison.from_counts(pooled).prob_first_better
+    assert report.pairwise.loc["logreg", "nb"] == pytest.approx(expected)
+
+
+def test_compare_cv_results_equals_compare_estimators(data, report):
+    X, y = data
+    splits = list(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
+    results = {}
+    for name, model in _models().items():
+        result = cross_validate(model, X, y, cv=splits, return_estimator=True,
+                                return_indices=True)
+        result["predictions"] = [est.predict(X[test]) for est, test in
+                                 zip(result["estimator"], result["indices"]["test"])]
+        results[name] = result
+    from_results = compare_cv_results(results, y, n_samples=5000)
+    pd.testing.assert_frame_equal(from_results.summary.iloc[:, :9], report.summary.iloc[:, :9])
+    pd.testing.assert_frame_equal(from_results.pairwise, report.pairwise)
+
+
+def test_presentations(report):
+    text = str(report)
+    assert "Summary" in text and "logreg" in text
+    markdown = report.to_markdown()
+    assert markdown.count("|---") >= 4 and "### Summary (f1)" in markdown
+    assert "<table" in report.to_html()
+
+
+def test_verbose_progress(data, capsys):
+    X, y = data
+    compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y, cv=2,
+                       verbose=True, n_samples=2000)
+    err = capsys.readouterr().err
+    assert "[1/2] logreg" in err and "fold 2/2" in err
+
+
+def test_compare_predictions_single_test_set():
+    y_true = np.array([1, 1, 0, 0, 1, 0, 1, 1, 0, 1])
+    summary, pairwise, pairwise_metric = compare_predictions(
+        y_true, {"a": y_true.copy(), "b": 1 - y_true})
+    assert summary.loc["a", "tp"] == 6 and summary.loc["b", "tp"] == 0
+    assert pairwise.loc["a", "b"] == pytest.approx(
+        PairedComparison.from_counts(PairedCounts(10, 0, 0)).prob_first_better)
+    assert pairwise_metric.loc["a", "b"] > 0.99
+
+
+@pytest.mark.parametrize("estimators", [{}, {"only": GaussianNB()}, [GaussianNB(), GaussianNB()]])
+def test_bad_estimators(estimators, data):
+    X, y = data
+    with pytest.raises(ValueError, match="`estimators` must be a dict of at least two"):
+        compare_estimators(estimators, X, y)
+
+
+def test_bad_cv(data):
+    X, y = data
+    with pytest.raises(ValueError, match="`cv` must be"):
+        compare_estimators(_models(), X, y, cv=1)
