@@ -25,3 +25,13 @@ def test_all_is_sorted_and_complete():
     assert len(set(names)) == len(names)
     for name in names:
         assert hasattr(skprobeval, name)
+
+
+def test_every_public_name_is_in_the_api_reference():
+    import pathlib
+    import re
+
+    api = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.rst"
+    listed = set(re.findall(r"^   (\w+)$", api.read_text(), flags=re.MULTILINE))
+    missing = set(PUBLIC) - listed
+    assert not missing, f"not in docs/api.rst: {sorted(missing)}"
