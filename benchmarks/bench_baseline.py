@@ -20,22 +20,11 @@ Run ``python -m benchmarks.bench_baseline`` (or ``--quick``).
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 
+from benchmarks._timing import best_time_and_value as best_time
 from skprobeval import random_average_precision, random_average_precision_reference
-
-
-def best_time(function, repeat, number=1):
-    """Best wall time per call over ``repeat`` rounds of ``number`` calls, and the value."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            value = function()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best, value
 
 
 def variance_by_sums(n_items, n_relevant):

@@ -22,10 +22,10 @@ Run ``python -m benchmarks.bench_compare`` (or ``--quick``).
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 
+from benchmarks._timing import best_time
 from skprobeval import ConfusionCounts, PairedComparison, PairedCounts, compare_independent
 
 # Seed 000, Table 2: (first better, second better) for the 13 categories of the
@@ -39,16 +39,6 @@ TABLE_2 = [
     (3, 2), (0, 3),
 ]
 N_DOCUMENTS = 3299
-
-
-def best_time(function, repeat):
-    """Best wall time of ``repeat`` calls, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def _paired_monte_carlo(n1, n2, n3, n_draws, rng, rope=0.0):

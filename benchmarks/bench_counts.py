@@ -16,22 +16,12 @@ Run ``python -m benchmarks.bench_counts`` (or ``--quick``).
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 from sklearn.metrics import multilabel_confusion_matrix
 
+from benchmarks._timing import best_time
 from skprobeval import ConfusionCounts
-
-
-def best_time(function, repeat):
-    """Best wall time of ``repeat`` calls, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def _labels(kind, n, rng):

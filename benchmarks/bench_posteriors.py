@@ -19,22 +19,12 @@ Run ``python -m benchmarks.bench_posteriors`` (or ``--quick``).
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
+from benchmarks._timing import best_time
 from skprobeval import BetaPosterior, FBetaPosterior
-
-
-def best_time(function, repeat):
-    """Best wall time of ``repeat`` calls, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def _loop_summaries(a, b, confidence, with_hdi):
