@@ -215,8 +215,10 @@ def _joint_bincount(codes_true, codes_pred, size, weight):
         for start in range(0, n, _CHUNK):
             stop = min(start + _CHUNK, n)
             codes = buffer[: stop - start]
-            np.multiply(codes_true[start:stop], size, out=codes, casting="unsafe")
-            np.add(codes, codes_pred[start:stop], out=codes, casting="unsafe")
+            # Widen to intp first: narrow label dtypes (uint8, int16) would overflow.
+            codes[...] = codes_true[start:stop]
+            codes *= size
+            codes += codes_pred[start:stop]
             counts += np.bincount(codes, minlength=cells)
             if weight is not None:
                 weighted += np.bincount(codes, weights=weight[start:stop], minlength=cells)
@@ -549,6 +551,10 @@ class ConfusionCounts:
                 "`average`='binary'; choose `average` None, 'micro' (or, in the "
                 "metric functions, 'macro' or 'weighted')."
             )
+        if present_labels.shape[0] and _label_kind(np.asarray([pos_label])) != _label_kind(
+                present_labels):
+            fail("pos_label", f"a label of the data's kind ({_label_kind(present_labels)})",
+                 pos_label)
         is_member = _label_in(pos_label, present_labels)
         if not is_member and present_labels.shape[0] == 2:
             fail("pos_label", f"one of the labels present {present_labels.tolist()!r}", pos_label)

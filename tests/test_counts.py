@@ -229,3 +229,23 @@ def test_many_distinct_labels_use_margins(seed):
     np.testing.assert_allclose(_as_mcm(ours), theirs, atol=1e-9)
     with pytest.raises(ValueError, match="Too many distinct labels"):
         multiclass_confusion_matrix(y_true, y_pred)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32])
+def test_narrow_integer_dtypes(dtype, seed):
+    # K * y_true + y_pred must be formed in a wide type: uint8 labels with 30
+    # classes overflow otherwise.  Reference: sklearn on the same labels.
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 30, size=2000).astype(dtype)
+    y_pred = rng.integers(0, 30, size=2000).astype(dtype)
+    y_true[:2] = [0, 29]
+    ours = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    np.testing.assert_allclose(_as_mcm(ours), multilabel_confusion_matrix(y_true, y_pred))
+    sparse_labels = np.array([0, 1, 120, 3], dtype=dtype)
+    counts = ConfusionCounts.from_predictions(sparse_labels, sparse_labels, average=None)
+    assert counts.labels.tolist() == [0, 1, 3, 120]
+
+
+def test_string_pos_label_on_integer_labels_is_rejected():
+    with pytest.raises(ValueError, match="`pos_label` must be a label of the data's kind"):
+        ConfusionCounts.from_predictions([0, 1, 1], [0, 1, 0], pos_label="1")
