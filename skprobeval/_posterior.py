@@ -464,8 +464,12 @@ def _solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-
             step = value / slope
             newton = xa - step
             tol = xtol + rtol * np.abs(xa)
-            # A Newton step below the tolerance: converged where we stand.
-            tiny_step = np.isfinite(step) & (np.abs(step) <= tol)
+            # A Newton step below the tolerance: converged where we stand, unless the
+            # residual is still large (a density spike makes the step tiny far from the
+            # root); then keep bisecting.
+            scale = np.where(np.isfinite(slope), 4.0 * np.abs(slope) * tol, 0.0)
+            small_residual = np.abs(value) <= np.maximum(1e-8, scale)
+            tiny_step = np.isfinite(step) & (np.abs(step) <= tol) & small_residual
             ok = (np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
                   & (np.abs(step) <= 0.5 * previous[active]))
             mid = lo_a + 0.5 * (hi_a - lo_a)
@@ -473,7 +477,7 @@ def _solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-
             x_new = np.where(tiny_step | (value == 0), xa, x_new)
         taken = np.abs(x_new - xa)
         # A Newton step of relative size 1e-8 leaves an error near 1e-16.
-        quadratic = ok & (taken <= xtol + newton_rtol * np.abs(x_new))
+        quadratic = ok & small_residual & (taken <= xtol + newton_rtol * np.abs(x_new))
         done = ((value == 0) | ~np.isfinite(value) | tiny_step | (hi_a - lo_a <= tol)
                 | quadratic)
         x[active] = x_new

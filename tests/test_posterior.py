@@ -554,3 +554,19 @@ def test_no_warnings_on_edge_values():
             posterior.cdf([-2.0, -1.0, 0.0, 1.0, 2.0])
             posterior.pdf([-2.0, 0.0, 1.0, 2.0])
             posterior.summary()
+
+
+@pytest.mark.parametrize("metric", ["informedness", "markedness"])
+def test_difference_quantiles_with_tiny_prior_match_sampling(metric, seed):
+    # Empty table, prior 1e-3: each rate is nearly a coin on {0, 1}, so the difference
+    # has near-atoms at -1, 0 and 1 and a density spike at 0.  The quantile solver must
+    # not stop at the spike (a regression: it returned ppf(0.025) = -8e-305).
+    # Reference: sample quantiles of 400 000 draws.
+    from skprobeval import ConfusionCounts, metric_posterior
+
+    posterior = metric_posterior(ConfusionCounts(0, 0, 0, 0), metric, prior=1e-3)
+    draws = posterior.rvs(size=400_000, random_state=seed)
+    levels = np.array([0.025, 0.1, 0.5, 0.9, 0.975])
+    np.testing.assert_allclose(posterior.ppf(levels), np.quantile(draws, levels), atol=1e-6)
+    low, high = posterior.interval(0.95)
+    assert low == pytest.approx(-1.0, abs=1e-9) and high == pytest.approx(1.0, abs=1e-9)
