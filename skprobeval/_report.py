@@ -11,9 +11,11 @@ pandas is imported lazily.
 from __future__ import annotations
 
 import sys
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.base import clone
 from sklearn.model_selection import check_cv, cross_validate
 
@@ -114,7 +116,8 @@ class ComparisonReport:
             parts = [
                 f"metric: {self.metric}; {self.confidence:.0%} credible intervals; "
                 f"rope: {self.rope:g}; repeats: {self.n_repeats}",
-                "", "Summary (pooled over folds):", self.summary.to_string(),
+                "", "Summary (pooled over folds):",
+                self.summary.to_string(formatters=_counts_formatters(self.summary)),
                 "", "P(row right more often than column), paired Dirichlet:",
                 self.pairwise.to_string(),
                 "", f"P(row {self.metric} > column {self.metric}), paired 8-cell Dirichlet:",
@@ -175,11 +178,17 @@ class ComparisonReport:
 
 
 def _format_number(value):
-    """Whole numbers (counts) without decimals, other numbers with four."""
-    value = float(value)
-    if value.is_integer() and abs(value) >= 2:
-        return f"{value:.0f}"
-    return f"{value:.4f}"
+    """Four decimals (probabilities, metrics)."""
+    return f"{float(value):.4f}"
+
+
+def _counts_formatters(frame):
+    """Whole-number count columns print without decimals."""
+    formatters = {}
+    for column in ("tp", "fp", "fn", "tn"):
+        if column in frame and np.all(np.mod(frame[column].to_numpy(dtype=float), 1) == 0):
+            formatters[column] = "{:.0f}".format
+    return formatters
 
 
 def _markdown_table(frame, index):
@@ -210,20 +219,43 @@ def _repeats(splits, n_items):
     return int(tested[0])
 
 
-def _scores_of(estimator, X):
-    """Positive-class scores for average precision, or None."""
+def _scores_of(estimator, X, pos_label):
+    """Scores that rank `pos_label` first (for average precision), or None.
+
+    ``decision_function`` of a binary classifier scores ``classes_[1]``; it is
+    negated when `pos_label` is ``classes_[0]``.  ``predict_proba`` gives the
+    column of `pos_label`.
+    """
+    classes = list(getattr(estimator, "classes_", []))
+    if len(classes) != 2 or pos_label not in classes:
+        return None
+    column = classes.index(pos_label)
     for method in ("decision_function", "predict_proba"):
         if hasattr(estimator, method):
             try:
-                values = np.asarray(getattr(estimator, method)(X))
+                values = np.asarray(getattr(estimator, method)(X), dtype=float)
             except (AttributeError, NotImplementedError, ValueError):
                 continue
             if values.ndim == 2:
                 if values.shape[1] != 2:
                     return None
-                values = values[:, 1]
-            return values
+                return values[:, column]
+            return values if column == 1 else -values
     return None
+
+
+def _check_binary_target(y, pos_label):
+    """The labels as an array, checked to be binary with `pos_label` among them."""
+    y_array = np.asarray(y)
+    if y_array.ndim != 1 or y_array.shape[0] == 0:
+        fail("y", "a non-empty 1-d array of binary labels", y)
+    classes = np.unique(y_array)
+    if classes.shape[0] > 2:
+        fail("y", "binary (the reports compare one positive class)", y,
+             shown=f"{classes.shape[0]} classes {classes.tolist()[:6]!r}")
+    if not np.any(classes == np.asarray(pos_label, dtype=object)):
+        fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
+    return y_array
 
 
 def _index(X, rows):
@@ -316,7 +348,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0
     confidence = check_confidence(confidence)
     check_prior(prior)
     spec = get_metric(metric)
-    y_array = np.asarray(y)
+    y_array = _check_binary_target(y, pos_label)
     if isinstance(cv, (int, np.integer)):
         from sklearn.model_selection import StratifiedKFold
 
@@ -341,7 +373,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0
                                                result["indices"]["test"])):
             X_test = _index(X, test)
             fold_predictions.append(np.asarray(fitted.predict(X_test)))
-            fold_scores.append(_scores_of(fitted, X_test))
+            fold_scores.append(_scores_of(fitted, X_test, pos_label))
             if verbose:
                 print(f"    fold {k + 1}/{len(splits)} done", file=sys.stderr)
         predictions[name] = _fold_records(name, y_array, splits, fold_predictions, fold_scores,
@@ -351,22 +383,32 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0
                          n_samples=n_samples, random_state=random_state)
 
 
-def compare_cv_results(results, y, *, metric="f1", prior=0.5, rope=0.0, confidence=0.95,
-                       pos_label=1, n_samples=20_000, random_state=0):
+def compare_cv_results(results, *, y=None, X=None, metric="f1", prior=0.5, rope=0.0,
+                       confidence=0.95, pos_label=1, n_samples=20_000, random_state=0):
     """Compare estimators from `cross_validate` results the user already holds.
 
-    Each result is the dict returned by ``cross_validate(...,
-    return_indices=True)`` on the same splits, with one entry added:
-    ``"predictions"``, a list of the out-of-fold predictions (one array per
-    fold, aligned with ``indices["test"]``), and optionally ``"scores"``
-    (positive-class scores per fold, for average precision).
+    Each value of `results` is the dict returned by
+    ``cross_validate(..., return_indices=True)`` for one estimator, on the same
+    splits.  What the report can hold depends on what the results carry:
+
+    * out-of-fold predictions — a ``"predictions"`` entry (one array per fold,
+      aligned with ``indices["test"]``), or ``return_estimator=True`` and `X`
+      so that the fitted fold estimators predict their test rows — give the
+      full report, paired comparisons included (`y` is needed);
+    * only the counts of ``scoring=CountsScorer()`` (``test_tp``,
+      ``test_fp``, ...) give the summary, the per-fold table and the t-tests;
+      the paired tables, which need item-level predictions, are then NaN and
+      a warning says so.
 
     Parameters
     ----------
     results : dict of str to dict
-        Per estimator: ``{"indices": {"test": [...]}, "predictions": [...]}``.
-    y : array-like of shape (n_samples,)
-        The labels the results were computed on.
+        Per estimator, the result of `cross_validate` (see above).
+    y : array-like of shape (n_samples,), default=None
+        The binary labels the results were computed on (needed with predictions).
+    X : array-like of shape (n_samples, n_features), default=None
+        The features, to predict with ``result["estimator"]`` when the results
+        hold fitted estimators but no ``"predictions"``.
     metric, prior, rope, confidence, pos_label, n_samples, random_state
         As in `compare_estimators`.
 
@@ -376,60 +418,139 @@ def compare_cv_results(results, y, *, metric="f1", prior=0.5, rope=0.0, confiden
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.model_selection import cross_validate, StratifiedKFold
     >>> from sklearn.naive_bayes import GaussianNB
-    >>> from skprobeval import compare_cv_results
+    >>> from skprobeval import CountsScorer, compare_cv_results
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
-    >>> results = {}
-    >>> for name, model in {"logreg": LogisticRegression(max_iter=5000),
-    ...                     "nb": GaussianNB()}.items():
-    ...     cv = cross_validate(model, X, y, cv=splits, return_estimator=True,
-    ...                         return_indices=True)
-    ...     cv["predictions"] = [est.predict(X[test]) for est, test
-    ...                          in zip(cv["estimator"], cv["indices"]["test"])]
-    ...     results[name] = cv
-    >>> report = compare_cv_results(results, y)
+    >>> results = {name: cross_validate(model, X, y, cv=splits, scoring=CountsScorer(),
+    ...                                 return_estimator=True, return_indices=True)
+    ...            for name, model in {"logreg": LogisticRegression(max_iter=5000),
+    ...                                "nb": GaussianNB()}.items()}
+    >>> report = compare_cv_results(results, y=y, X=X)
     >>> list(report.summary.index)
     ['logreg', 'nb']
+    >>> round(float(report.pairwise.loc["logreg", "nb"]), 3)
+    0.872
     """
     if not isinstance(results, dict) or len(results) < 2:
         fail("results", "a dict of at least two named cross-validation results", results)
-    y_array = np.asarray(y)
     confidence = check_confidence(confidence)
+    check_prior(prior)
     spec = get_metric(metric)
-    reference_tests = None
-    predictions = {}
     for name, result in results.items():
+        if not isinstance(result, dict):
+            fail("results", "dicts returned by cross_validate", {name: result})
+    tests = {name: _test_indices(name, result) for name, result in results.items()}
+    usable = {name: "predictions" in result or ("estimator" in result and X is not None)
+              for name, result in results.items()}
+    if all(usable.values()):
+        if y is None:
+            fail("y", "the labels the results were computed on", y)
+        y_array = _check_binary_target(y, pos_label)
+        reference = next(iter(tests.values()))
+        if reference is None:
+            fail("results", "results with 'indices' (cross_validate(..., return_indices=True))",
+                 sorted(next(iter(results.values()))))
+        records = {}
+        for name, result in results.items():
+            if tests[name] is None or len(tests[name]) != len(reference) or any(
+                    not np.array_equal(a, b) for a, b in zip(tests[name], reference)):
+                fail("results", "results on the same splits (same indices['test'])", name)
+            if any(t.max(initial=-1) >= y_array.shape[0] for t in reference):
+                fail("y", f"as long as the data the results index ({y_array.shape[0]} given)",
+                     y, shown=f"length {y_array.shape[0]}")
+            if "predictions" in result:
+                fold_predictions = [np.asarray(p) for p in result["predictions"]]
+                scores = result.get("scores")
+                scores = [None] * len(reference) if scores is None else list(scores)
+            else:
+                fold_predictions, scores = [], []
+                for fitted, test in zip(result["estimator"], reference):
+                    X_test = _index(X, test)
+                    fold_predictions.append(np.asarray(fitted.predict(X_test)))
+                    scores.append(_scores_of(fitted, X_test, pos_label))
+            if len(fold_predictions) != len(reference) or any(
+                    p.shape[0] != t.shape[0] for p, t in zip(fold_predictions, reference)):
+                fail("results", f"one prediction array per test fold for {name!r}",
+                     len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
+            records[name] = (fold_predictions, scores)
+        splits = [(None, t) for t in reference]
+        n_repeats = _repeats(splits, y_array.shape[0])
+        n_per_repeat = len(splits) // n_repeats
+        fold_records = {name: _fold_records(name, y_array, splits, p, sc, n_per_repeat)
+                        for name, (p, sc) in records.items()}
+        return _build_report(fold_records, y_array, spec.name, prior=prior, rope=rope,
+                             confidence=confidence, pos_label=pos_label, n_repeats=n_repeats,
+                             n_samples=n_samples, random_state=random_state)
+    return _counts_only_report(results, tests, spec, prior=prior, rope=rope,
+                               confidence=confidence, random_state=random_state)
+
+
+def _test_indices(name, result):
+    indices = result.get("indices")
+    if indices is None:
+        return None
+    try:
+        return [np.asarray(t) for t in indices["test"]]
+    except (KeyError, TypeError):
+        fail("results", "'indices' as returned by cross_validate(..., return_indices=True)",
+             {name: indices})
+
+
+def _counts_only_report(results, tests, spec, *, prior, rope, confidence, random_state):
+    """Summary, per-fold table and t-tests from CountsScorer counts alone."""
+    import pandas as pd
+
+    rng = check_random_state(random_state)
+    names = list(results)
+    rows, per_fold, fold_scores = [], [], {}
+    n_folds = None
+    for name in names:
+        result = results[name]
         try:
-            tests = [np.asarray(t) for t in result["indices"]["test"]]
-            fold_predictions = [np.asarray(p) for p in result["predictions"]]
-        except (KeyError, TypeError):
-            fail("results", "dicts with 'indices' (return_indices=True) and 'predictions' "
-                 "(one array per fold)", {name: sorted(result)}) if isinstance(result, dict) \
-                else fail("results", "dicts of cross-validation results", result)
-        if len(tests) != len(fold_predictions):
-            fail("results", f"{len(tests)} prediction arrays for {name!r} (one per fold)",
-                 len(fold_predictions), shown=f"{len(fold_predictions)}")
-        if reference_tests is None:
-            reference_tests = tests
-        elif len(tests) != len(reference_tests) or any(
-                not np.array_equal(a, b) for a, b in zip(tests, reference_tests)):
-            fail("results", "results on the same splits", name)
-        scores = result.get("scores") or [None] * len(tests)
-        splits = [(None, t) for t in tests]
-        predictions[name] = (splits, fold_predictions, scores)
-    splits = [(None, t) for t in reference_tests]
-    n_repeats = _repeats(splits, y_array.shape[0])
-    n_per_repeat = len(splits) // n_repeats
-    records = {name: _fold_records(name, y_array, s, p, sc, n_per_repeat)
-               for name, (s, p, sc) in predictions.items()}
-    return _build_report(records, y_array, spec.name, prior=prior, rope=rope,
-                         confidence=confidence, pos_label=pos_label, n_repeats=n_repeats,
-                         n_samples=n_samples, random_state=random_state)
+            cells = [np.asarray(result[f"test_{cell}"], dtype=float)
+                     for cell in ("tp", "fp", "fn", "tn")]
+        except KeyError:
+            fail("results", "cross_validate results with out-of-fold 'predictions', fitted "
+                 "'estimator's and X, or scoring=CountsScorer() counts", {name: sorted(result)})
+        if n_folds is None:
+            n_folds = cells[0].shape[0]
+        elif cells[0].shape[0] != n_folds:
+            fail("results", "results on the same splits (same number of folds)", name)
+        n_repeats = 1
+        if tests[name] is not None:
+            n_items = max(int(t.max(initial=-1)) for t in tests[name]) + 1
+            n_repeats = _repeats([(None, t) for t in tests[name]], n_items)
+        counts = ConfusionCounts(*(c.sum() / n_repeats for c in cells))
+        rows.append(_summary_row(counts, spec, prior=prior, confidence=confidence, rng=rng))
+        scores = np.asarray(spec(*cells), dtype=float)
+        fold_scores[name] = scores
+        for k in range(n_folds):
+            per_fold.append({"estimator": name, "repeat": k // (n_folds // n_repeats),
+                             "fold": k % (n_folds // n_repeats), "tp": cells[0][k],
+                             "fp": cells[1][k], "fn": cells[2][k], "tn": cells[3][k],
+                             "score": scores[k]})
+    warnings.warn("The results hold counts only: the paired comparisons (pairwise, "
+                  "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
+                  "return_estimator=True results, or add 'predictions'.", UserWarning,
+                  stacklevel=3)
+    summary = pd.DataFrame(rows, index=pd.Index(names, name="estimator"),
+                           columns=list(SUMMARY_COLUMNS[:9]))
+    summary["average_precision"] = np.nan
+    summary["random_average_precision"] = np.nan
+    pairwise = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
+                            columns=pd.Index(names, name="second"))
+    fold_sizes = sum(np.asarray(results[names[0]][f"test_{c}"], dtype=float)
+                     for c in ("tp", "fp", "fn", "tn"))
+    test_fraction = float(fold_sizes.mean() / (fold_sizes.sum() / n_repeats))
+    ttest = _ttest_table(fold_scores, spec.name, test_fraction=test_fraction, rope=rope,
+                         runs=n_repeats)
+    return ComparisonReport(summary=summary, pairwise=pairwise, pairwise_metric=pairwise.copy(),
+                            ttest=ttest, per_fold=pd.DataFrame(per_fold), metric=spec.name,
+                            confidence=confidence, rope=float(rope), n_repeats=n_repeats)
 
 
 def _summary_row(counts, spec, *, prior, confidence, rng):
@@ -522,6 +643,42 @@ def compare_predictions(y_true, predictions, *, metric="f1", prior=0.5, rope=0.0
     return summary, pairwise, pairwise_metric
 
 
+def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
+    """Correlated t-test of fold scores for every pair of estimators.
+
+    A pair whose fold scores include an undefined metric (0/0 on a fold, for
+    example precision of a fold with no predicted positive) gets NaN
+    probabilities and an `UndefinedMetricWarning`, never a silent number.
+    """
+    import pandas as pd
+
+    names = list(fold_scores)
+    rows = []
+    undefined = [name for name in names if not np.all(np.isfinite(fold_scores[name]))]
+    if undefined:
+        warnings.warn(
+            f"{metric} is undefined on some folds of {undefined!r} (0/0); the t-tests of "
+            "those estimators are NaN. Pooled counts and paired comparisons are unaffected.",
+            UndefinedMetricWarning, stacklevel=4)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            row = {"first": first, "second": second}
+            if first in undefined or second in undefined:
+                row.update(prob_first_better=np.nan, prob_equivalent=np.nan,
+                           prob_second_better=np.nan, mean_difference=np.nan)
+            else:
+                ttest = correlated_ttest(fold_scores[first], fold_scores[second],
+                                         test_fraction=test_fraction, rope=rope, runs=runs)
+                row.update(prob_first_better=ttest.prob_first_better,
+                           prob_equivalent=ttest.prob_equivalent,
+                           prob_second_better=ttest.prob_second_better,
+                           mean_difference=float(ttest.mean))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["first", "second", "prob_first_better",
+                                       "prob_equivalent", "prob_second_better",
+                                       "mean_difference"])
+
+
 def _build_report(records, y, metric, *, prior, rope, confidence, pos_label, n_repeats,
                   n_samples, random_state):
     """Assemble a ComparisonReport from per-fold predictions of every estimator.
@@ -570,19 +727,8 @@ def _build_report(records, y, metric, *, prior, rope, confidence, pos_label, n_r
     for column, values in ap_columns.items():
         summary[column] = np.asarray(values, dtype=float)
     test_fraction = float(np.mean([len(r["test"]) for r in first_records])) / y.shape[0]
-    ttest_rows = []
-    for i, first in enumerate(names):
-        for second in names[i + 1:]:
-            ttest = correlated_ttest(fold_scores[first], fold_scores[second],
-                                     test_fraction=test_fraction, rope=rope, runs=n_repeats)
-            ttest_rows.append({"first": first, "second": second,
-                               "prob_first_better": ttest.prob_first_better,
-                               "prob_equivalent": ttest.prob_equivalent,
-                               "prob_second_better": ttest.prob_second_better,
-                               "mean_difference": float(ttest.mean)})
-    ttest_frame = pd.DataFrame(ttest_rows, columns=["first", "second", "prob_first_better",
-                                                    "prob_equivalent", "prob_second_better",
-                                                    "mean_difference"])
+    ttest_frame = _ttest_table(fold_scores, spec.name, test_fraction=test_fraction, rope=rope,
+                               runs=n_repeats)
     per_fold = pd.DataFrame(per_fold_rows, columns=["estimator", "repeat", "fold", "tp", "fp",
                                                     "fn", "tn", "score"])
     return ComparisonReport(summary=summary, pairwise=pairwise, pairwise_metric=pairwise_metric,

@@ -402,44 +402,34 @@ class CountsScorer:
         return f"CountsScorer(labels={self.labels!r}, pos_label={self.pos_label!r})"
 
 
-_SPLIT_KEY = re.compile(r"^split(\d+)_test_(tp|fp|fn|tn)((?:_.+)?)$")
+_SPLIT_KEY = re.compile(r"^split(\d+)_test_(tp|fp|fn|tn)(_.+)?$")
 
 
-def counts_from_cv_results(cv_results, *, labels=None):
-    """Pooled and per-split confusion counts recorded by `CountsScorer`.
+def _pooled_counts(cv_results):
+    """Each candidate's counts pooled over splits (and over labels, micro).
 
-    Parameters
-    ----------
-    cv_results : dict
-        ``GridSearchCV.cv_results_`` (keys ``split<k>_test_tp`` ...).
-    labels : array-like, default=None
-        The labels given to `CountsScorer` (per-label keys).
+    Reads the ``split<k>_test_<cell>`` keys that `CountsScorer` (or its
+    `~CountsScorer.as_scoring` dict) leaves in ``GridSearchCV.cv_results_``;
+    per-label keys ``split<k>_test_<cell>_<label>`` are pooled over labels.
 
     Returns
     -------
     ConfusionCounts
-        Cells of shape ``(n_candidates,)`` (binary) or
-        ``(n_candidates, n_labels)`` summed over splits, as float arrays in a
-        `ConfusionCounts`-like 4-tuple ``(tp, fp, fn, tn)``.
+        Cells of shape ``(n_candidates,)``.
     """
-    splits = {}
+    sums = {}
     for key in cv_results:
         match = _SPLIT_KEY.match(key)
         if match:
-            splits.setdefault(int(match.group(1)), set()).add(key)
-    if not splits:
-        fail("cv_results", "results recorded with scoring=CountsScorer() "
-             "(keys like 'split0_test_tp')", sorted(cv_results)[:6])
-    suffixes = [""] if labels is None else [f"_{label}" for label in labels]
-    cells = []
-    for cell in _CELLS:
-        total = 0.0
-        for split in sorted(splits):
-            columns = [np.asarray(cv_results[f"split{split}_test_{cell}{suffix}"], dtype=float)
-                       for suffix in suffixes]
-            total = total + np.stack(columns, axis=-1)
-        cells.append(total if labels is not None else total[..., 0])
-    return tuple(cells)
+            values = np.asarray(cv_results[key], dtype=float)
+            sums[match.group(2)] = sums.get(match.group(2), 0.0) + values
+    if set(sums) != set(_CELLS):
+        fail("cv_results", "results recorded with scoring=CountsScorer() (keys like "
+             "'split0_test_tp')", sorted(cv_results)[:6])
+    if not all(np.all(np.isfinite(sums[cell])) for cell in _CELLS):
+        raise ValueError("`cv_results` holds failed fits (NaN counts); "
+                         "PosteriorRefit cannot rank them: set error_score='raise'.")
+    return ConfusionCounts(*(sums[cell] for cell in _CELLS))
 
 
 class PosteriorRefit:
@@ -448,7 +438,11 @@ class PosteriorRefit:
     With ``scoring=CountsScorer()`` (or a dict holding
     ``CountsScorer().as_scoring()``), each candidate's fold counts are pooled
     (evidence adds up, seed 000 section 3) and the candidate whose posterior
-    `statistic` of `metric` is highest is refit.  The default — the lower
+    `statistic` of `metric` is highest is refit.  Per-label counts
+    (``CountsScorer(labels=...)``) are pooled over labels as well (micro).
+    For metrics where lower is better (fallout, error, silence, noise,
+    e_measure) the statistic is negated before ranking, so use
+    ``statistic="upper"`` to prefer the candidate that is surely good.  The default — the lower
     bound of a 90% credible interval — prefers the candidate that is surely
     good over one that is good on average but uncertain.
 
@@ -503,8 +497,7 @@ class PosteriorRefit:
         """
         threshold = _check_statistic(self.statistic, self.threshold)
         spec = get_metric(self.metric)
-        tp, fp, fn, tn = counts_from_cv_results(cv_results)
-        counts = ConfusionCounts(tp, fp, fn, tn)
+        counts = _pooled_counts(cv_results)
         posterior = metric_posterior(counts, spec.name, prior=self.prior, beta=self.beta,
                                      random_state=0)
         values = np.asarray(posterior_statistic(posterior, self.statistic,

@@ -173,6 +173,9 @@ def _read_table(args):
         raise _UsageError(f"system column(s) {missing!r} not in {list(frame.columns)!r}")
     if not systems:
         raise _UsageError("no system columns to compare")
+    if len(set(systems)) != len(systems) or args.truth in systems:
+        raise _UsageError(f"--systems must name distinct columns other than the truth; "
+                          f"got {systems!r}")
     if frame.shape[0] == 0:
         raise _UsageError(f"{args.file!r} has no rows")
     columns = [args.truth, *systems]
@@ -193,9 +196,18 @@ def _pos_label(text, truth):
             raise _UsageError(f"--pos-label {text!r} is not an integer label of the truth "
                               "column") from None
     if truth.dtype.kind == "f":
-        return float(text)
+        try:
+            return float(text)
+        except ValueError:
+            raise _UsageError(f"--pos-label {text!r} is not a number label of the truth "
+                              "column") from None
     if truth.dtype.kind == "b":
-        return text.lower() in ("1", "true")
+        if text.lower() in ("1", "true"):
+            return True
+        if text.lower() in ("0", "false"):
+            return False
+        raise _UsageError(f"--pos-label {text!r} is not a label of the boolean truth column "
+                          "(true/false)")
     values = set(np.asarray(truth).astype(str))
     if text not in values:
         raise _UsageError(f"--pos-label {text!r} is not among the truth labels "
@@ -235,6 +247,8 @@ def _compare(args, out):
         print(summary.to_csv().rstrip("\n"), file=out)
         print(file=out)
         print(pairwise.to_csv().rstrip("\n"), file=out)
+        print(file=out)
+        print(pairwise_metric.to_csv().rstrip("\n"), file=out)
     elif args.format == "markdown":
         from ._report import _markdown_table
 
@@ -253,7 +267,9 @@ def _compare(args, out):
                                "display.float_format", _format_number):
             print(f"Posteriors of {metric} ({args.confidence:.0%} credible intervals):",
                   file=out)
-            print(summary.to_string(), file=out)
+            from ._report import _counts_formatters
+
+            print(summary.to_string(formatters=_counts_formatters(summary)), file=out)
             print("\nP(row right more often than column), paired Dirichlet:", file=out)
             print(pairwise.to_string(), file=out)
             print(f"\nP(row {metric} > column {metric}), paired 8-cell Dirichlet:", file=out)
@@ -271,9 +287,9 @@ def _random_ap(args, out):
 
     result = random_average_precision(args.n_items, args.n_relevant)
     print(f"N = {args.n_items}, R = {args.n_relevant}", file=out)
-    print(f"exact expected AP of a random ranking: {result.mean:.7f}", file=out)
-    print(f"standard deviation:                    {result.std:.7f}", file=out)
-    print(f"prevalence approximation R/N:          {result.prevalence:.7f}", file=out)
+    print(f"exact expected AP of a random ranking: {result.mean:.7g}", file=out)
+    print(f"standard deviation:                    {result.std:.7g}", file=out)
+    print(f"prevalence approximation R/N:          {result.prevalence:.7g}", file=out)
     return 0
 
 
@@ -298,9 +314,9 @@ def main(argv=None):
     >>> from skprobeval.cli import main
     >>> main(["random-ap", "5", "2"])
     N = 5, R = 2
-    exact expected AP of a random ranking: 0.5925000
+    exact expected AP of a random ranking: 0.5925
     standard deviation:                    0.2104377
-    prevalence approximation R/N:          0.4000000
+    prevalence approximation R/N:          0.4
     0
     """
     from . import __version__
@@ -318,7 +334,7 @@ def main(argv=None):
     except _UsageError as error:
         print(f"skprobeval: error: {error}", file=sys.stderr)
         return 2
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, IndexError, KeyError, OverflowError) as error:
         # Validation errors of the library: one line, no traceback.
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         print(f"skprobeval: error: {message}", file=sys.stderr)

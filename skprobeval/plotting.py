@@ -71,13 +71,17 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
     for name, posterior in posteriors.items():
         if not hasattr(posterior, "pdf"):
             fail("posteriors", "posteriors with a pdf", name)
+        if np.ndim(posterior.mean()) != 0:
+            fail("posteriors", "posteriors of single tables (0-d parameters)", name)
     if support is None:
         low_end = min(float(np.min(p.ppf(0.0005))) for p in posteriors.values())
         high_end = max(float(np.max(p.ppf(0.9995))) for p in posteriors.values())
         pad = 0.05 * (high_end - low_end)
         low_end, high_end = low_end - pad, high_end + pad
     else:
-        low_end, high_end = support
+        low_end, high_end = (float(v) for v in support)
+        if not low_end < high_end:
+            fail("support", "an increasing pair (low, high)", support)
     ax = _axes(ax)
     grid = np.linspace(low_end, high_end, n_points)
     inner = grid[1:-1]
@@ -125,7 +129,9 @@ def plot_pairwise(pairwise, *, ax=None, cmap="RdBu_r"):
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['a', 'b']
     """
-    table = getattr(pairwise, "pairwise", pairwise)
+    from ._report import ComparisonReport
+
+    table = pairwise.pairwise if isinstance(pairwise, ComparisonReport) else pairwise
     values = np.asarray(table, dtype=float)
     if values.ndim != 2 or values.shape[0] != values.shape[1]:
         fail("pairwise", "a square table of probabilities", pairwise)
@@ -177,11 +183,12 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
     """
     if n_items is None:
         n_items = np.unique(np.geomspace(20, 2000, 60).astype(int))
-    n_items = np.asarray(n_items, dtype=np.int64)
-    ax = _axes(ax)
+    n_items = np.atleast_1d(np.asarray(n_items, dtype=np.int64))
     for prevalence in prevalences:
         if not 0 < prevalence < 1:
             fail("prevalences", "shares in the open interval (0, 1)", prevalences)
+    ax = _axes(ax)
+    for prevalence in prevalences:
         sizes, gaps = [], []
         for n in n_items:
             relevant = int(round(prevalence * n))

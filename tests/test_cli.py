@@ -63,6 +63,18 @@ def test_compare_json_probabilities(predictions_csv):
     assert forward > 0.99
 
 
+def test_compare_boolean_truth(tmp_path):
+    path = tmp_path / "boolean.csv"
+    path.write_text("truth,a,b\nTrue,True,False\nFalse,False,False\nTrue,True,True\n")
+    positive = run("compare", str(path), "--truth", "truth", "--pos-label", "true",
+                   "--format", "json")
+    negative = run("compare", str(path), "--truth", "truth", "--pos-label", "false",
+                   "--format", "json")
+    assert positive.returncode == negative.returncode == 0
+    assert json.loads(positive.stdout)["summary"]["a"]["tp"] == 2
+    assert json.loads(negative.stdout)["summary"]["a"]["tp"] == 1
+
+
 @pytest.mark.parametrize("fmt, marker", [("markdown", "|---"), ("csv", "system,tp,fp")])
 def test_compare_other_formats(predictions_csv, fmt, marker):
     result = run("compare", str(predictions_csv), "--truth", "label", "--systems", "good",
@@ -91,6 +103,9 @@ def test_random_ap():
     ("compare", "PREDICTIONS", "--truth", "label", "--pos-label", "yes"),
     ("compare", "PREDICTIONS", "--truth", "label", "--format", "xml"),
     ("compare", "BINARY", "--truth", "label"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--systems", "good", "good"),
+    ("compare", "PREDICTIONS", "--truth", "label", "--systems", "label", "good"),
+    ("compare", "BOOLEAN", "--truth", "truth", "--pos-label", "yes"),
     ("random-ap", "10", "11"),
     ("random-ap", "10", "x"),
     ("random-ap", "0", "0"),
@@ -98,8 +113,11 @@ def test_random_ap():
 def test_bad_input_exits_2_with_one_line(args, predictions_csv, tmp_path):
     binary = tmp_path / "binary.csv"
     binary.write_bytes(b"\x00\x01\x02\xff\xfe")
-    args = [str(predictions_csv) if a == "PREDICTIONS" else str(binary) if a == "BINARY" else a
-            for a in args]
+    boolean = tmp_path / "boolean.csv"
+    boolean.write_text("truth,a,b\nTrue,True,False\nFalse,False,False\nTrue,True,True\n")
+    files = {"PREDICTIONS": str(predictions_csv), "BINARY": str(binary),
+             "BOOLEAN": str(boolean)}
+    args = [files.get(a, a) for a in args]
     result = run(*args)
     assert result.returncode == 2, result.stdout
     assert "Traceback" not in result.stderr

@@ -50,7 +50,23 @@ def test_plot_without_ax_makes_a_figure():
     plt.close(ax.figure)
 
 
+def test_report_and_scalar_inputs():
+    ax = plot_random_ap_baseline(100)
+    assert len(ax.get_lines()) == 4
+    plt.close(ax.figure)
+    table = pd.DataFrame([[float("nan"), 0.7], [0.3, float("nan")]], index=["pairwise", "b"],
+                         columns=["pairwise", "b"])
+    ax = plot_pairwise(table)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["pairwise", "b"]
+    plt.close(ax.figure)
+
+
 def test_bad_plot_input():
+    per_label = metric_posterior(ConfusionCounts([3, 4], [1, 2], [2, 1], [5, 5]), "precision")
+    with pytest.raises(ValueError, match="`posteriors` must be posteriors of single tables"):
+        plot_posteriors({"per label": per_label})
+    with pytest.raises(ValueError, match="`support` must be an increasing pair"):
+        plot_posteriors(_posteriors(), support=(1.0, 0.0))
     with pytest.raises(ValueError, match="`pairwise` must be a square table"):
         plot_pairwise(pd.DataFrame([[0.5, 0.5, 0.5]]))
     with pytest.raises(ValueError, match="`prevalences` must be"):

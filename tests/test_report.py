@@ -134,7 +134,7 @@ def test_compare_cv_results_equals_compare_estimators(data, report):
         result["predictions"] = [est.predict(X[test]) for est, test in
                                  zip(result["estimator"], result["indices"]["test"])]
         results[name] = result
-    from_results = compare_cv_results(results, y, n_samples=5000)
+    from_results = compare_cv_results(results, y=y, n_samples=5000)
     pd.testing.assert_frame_equal(from_results.summary.iloc[:, :9], report.summary.iloc[:, :9])
     pd.testing.assert_frame_equal(from_results.pairwise, report.pairwise)
 
@@ -176,3 +176,57 @@ def test_bad_cv(data):
     X, y = data
     with pytest.raises(ValueError, match="`cv` must be"):
         compare_estimators(_models(), X, y, cv=1)
+
+
+def test_compare_cv_results_from_fitted_estimators_and_counts(data, report):
+    # Fitted fold estimators + X give the same report; counts alone give the summary
+    # and t-tests, with the paired tables NaN and a warning.
+    from skprobeval import CountsScorer
+
+    X, y = data
+    splits = list(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
+    results = {name: cross_validate(model, X, y, cv=splits, scoring=CountsScorer(),
+                                    return_estimator=True, return_indices=True)
+               for name, model in _models().items()}
+    fitted = compare_cv_results(results, y=y, X=X, n_samples=5000)
+    pd.testing.assert_frame_equal(fitted.summary, report.summary)
+    pd.testing.assert_frame_equal(fitted.pairwise, report.pairwise)
+    with pytest.warns(UserWarning, match="counts only"):
+        counted = compare_cv_results(results)
+    pd.testing.assert_frame_equal(counted.summary.iloc[:, :9], report.summary.iloc[:, :9])
+    assert counted.pairwise.isna().all().all()
+    pd.testing.assert_frame_equal(counted.ttest, report.ttest)
+
+
+def test_undefined_fold_metric_gives_nan_ttest_with_warning(data):
+    from sklearn.dummy import DummyClassifier
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    X, y = data
+    with pytest.warns(UndefinedMetricWarning, match="undefined on some folds"):
+        report = compare_estimators(
+            {"never": DummyClassifier(strategy="constant", constant=0),
+             "logreg": LogisticRegression()}, X, y, cv=3, metric="precision", n_samples=2000)
+    assert report.ttest[["prob_first_better", "prob_second_better"]].isna().all().all()
+    # The prior answers the 0/0 pooled precision: mean 1/2.
+    assert report.summary.loc["never", "mean"] == pytest.approx(0.5)
+
+
+def test_average_precision_uses_the_positive_class_scores(data):
+    X, y = data
+    flipped = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
+                                 cv=3, pos_label=0, n_samples=2000)
+    relabelled = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X,
+                                    1 - y, cv=3, n_samples=2000)
+    np.testing.assert_allclose(flipped.summary["average_precision"],
+                               relabelled.summary["average_precision"])
+    assert (flipped.summary["average_precision"] > flipped.summary[
+        "random_average_precision"]).all()
+
+
+def test_multiclass_target_and_bad_pos_label_are_rejected(data):
+    X, y = data
+    with pytest.raises(ValueError, match="`y` must be binary"):
+        compare_estimators(_models(), X, np.arange(y.shape[0]) % 3)
+    with pytest.raises(ValueError, match="`pos_label` must be one of the labels"):
+        compare_estimators(_models(), X, np.where(y == 1, "yes", "no"))

@@ -183,3 +183,21 @@ def test_counts_in_a_multi_metric_dict(data):
 def test_bad_scorer_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         make_posterior_scorer("f1", **kwargs)
+
+
+def test_posterior_refit_with_per_label_counts():
+    # Multiclass: CountsScorer(labels=...) keys are pooled over labels (micro).
+    X, y = make_classification(n_samples=240, n_classes=3, n_informative=4, random_state=0)
+    search = GridSearchCV(LogisticRegression(max_iter=1000), {"C": [0.001, 1.0]}, cv=3,
+                          scoring=CountsScorer(labels=[0, 1, 2]),
+                          refit=PosteriorRefit("f1")).fit(X, y)
+    results = search.cv_results_
+    cells = [sum(results[f"split{k}_test_{c}_{label}"] for k in range(3) for label in range(3))
+             for c in ("tp", "fp", "fn", "tn")]
+    lower = metric_posterior(ConfusionCounts(*cells), "f1").interval(0.9).low
+    assert search.best_index_ == int(np.argmax(lower))
+
+
+def test_posterior_refit_rejects_results_without_counts():
+    with pytest.raises(ValueError, match="`cv_results` must be results recorded"):
+        PosteriorRefit()({"split0_test_score": np.array([0.5])})
