@@ -26,7 +26,7 @@ from ._counts import ConfusionCounts, PairedCounts
 from ._metrics import get_metric
 from ._sklearn import CountsScorer
 from ._ranking import average_precision
-from ._validation import check_confidence, check_prior, check_random_state, fail
+from ._validation import check_confidence, check_positive, check_prior, check_random_state, fail
 
 __all__ = ["ComparisonReport", "compare_cv_results", "compare_estimators", "compare_predictions"]
 
@@ -273,7 +273,8 @@ def _fold_records(name, y, splits, fold_predictions, fold_scores, n_splits_per_r
     return records
 
 
-def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0.0,
+def compare_estimators(estimators, X, y, *, cv=5, metric="f1", beta=1.0, prior=0.5,
+                       rope=0.0,
                        confidence=0.95, pos_label=1, n_jobs=None, random_state=0,
                        n_samples=20_000, verbose=False):
     """Cross-validate several classifiers on the same splits and compare them.
@@ -301,7 +302,11 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0
     cv : int or cross-validation splitter, default=5
         An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``.
     metric : str, default="f1"
-        A registered metric name.
+        A registered metric name.  ``prob_first_better`` and the t-test read
+        "the first has the higher value": for metrics where lower is better
+        (fallout, error, silence, noise, e_measure) that is the worse one.
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
     prior : float or {"jeffreys", "uniform"}, default=0.5
         Dirichlet concentration.
     rope : float, default=0.0
@@ -347,6 +352,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0
         fail("estimators", "a dict of at least two named estimators", estimators)
     confidence = check_confidence(confidence)
     check_prior(prior)
+    beta = check_positive(beta, "beta")
     spec = get_metric(metric)
     y_array = _check_binary_target(y, pos_label)
     if isinstance(cv, (int, np.integer)):
@@ -378,12 +384,14 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", prior=0.5, rope=0
                 print(f"    fold {k + 1}/{len(splits)} done", file=sys.stderr)
         predictions[name] = _fold_records(name, y_array, splits, fold_predictions, fold_scores,
                                           n_per_repeat)
-    return _build_report(predictions, y_array, spec.name, prior=prior, rope=rope,
+    return _build_report(predictions, y_array, spec.name, beta=beta, prior=prior,
+                         rope=rope,
                          confidence=confidence, pos_label=pos_label, n_repeats=n_repeats,
                          n_samples=n_samples, random_state=random_state)
 
 
-def compare_cv_results(results, *, y=None, X=None, metric="f1", prior=0.5, rope=0.0,
+def compare_cv_results(results, *, y=None, X=None, metric="f1", beta=1.0, prior=0.5,
+                       rope=0.0,
                        confidence=0.95, pos_label=1, n_samples=20_000, random_state=0):
     """Compare estimators from `cross_validate` results the user already holds.
 
@@ -409,7 +417,7 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", prior=0.5, rope=
     X : array-like of shape (n_samples, n_features), default=None
         The features, to predict with ``result["estimator"]`` when the results
         hold fitted estimators but no ``"predictions"``.
-    metric, prior, rope, confidence, pos_label, n_samples, random_state
+    metric, beta, prior, rope, confidence, pos_label, n_samples, random_state
         As in `compare_estimators`.
 
     Returns
@@ -439,6 +447,7 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", prior=0.5, rope=
         fail("results", "a dict of at least two named cross-validation results", results)
     confidence = check_confidence(confidence)
     check_prior(prior)
+    beta = check_positive(beta, "beta")
     spec = get_metric(metric)
     for name, result in results.items():
         if not isinstance(result, dict):
@@ -482,10 +491,11 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", prior=0.5, rope=
         n_per_repeat = len(splits) // n_repeats
         fold_records = {name: _fold_records(name, y_array, splits, p, sc, n_per_repeat)
                         for name, (p, sc) in records.items()}
-        return _build_report(fold_records, y_array, spec.name, prior=prior, rope=rope,
+        return _build_report(fold_records, y_array, spec.name, beta=beta, prior=prior,
+                             rope=rope,
                              confidence=confidence, pos_label=pos_label, n_repeats=n_repeats,
                              n_samples=n_samples, random_state=random_state)
-    return _counts_only_report(results, tests, spec, prior=prior, rope=rope,
+    return _counts_only_report(results, tests, spec, beta=beta, prior=prior, rope=rope,
                                confidence=confidence, random_state=random_state)
 
 
@@ -500,7 +510,7 @@ def _test_indices(name, result):
              {name: indices})
 
 
-def _counts_only_report(results, tests, spec, *, prior, rope, confidence, random_state):
+def _counts_only_report(results, tests, spec, *, beta, prior, rope, confidence, random_state):
     """Summary, per-fold table and t-tests from CountsScorer counts alone."""
     import pandas as pd
 
@@ -525,8 +535,9 @@ def _counts_only_report(results, tests, spec, *, prior, rope, confidence, random
             n_items = max(int(t.max(initial=-1)) for t in tests[name]) + 1
             n_repeats = _repeats([(None, t) for t in tests[name]], n_items)
         counts = ConfusionCounts(*(c.sum() / n_repeats for c in cells))
-        rows.append(_summary_row(counts, spec, prior=prior, confidence=confidence, rng=rng))
-        scores = np.asarray(spec(*cells), dtype=float)
+        rows.append(_summary_row(counts, spec, beta=beta, prior=prior, confidence=confidence,
+                                 rng=rng))
+        scores = np.asarray(spec(*cells, **_params(spec, beta)), dtype=float)
         fold_scores[name] = scores
         for k in range(n_folds):
             per_fold.append({"estimator": name, "repeat": k // (n_folds // n_repeats),
@@ -553,22 +564,28 @@ def _counts_only_report(results, tests, spec, *, prior, rope, confidence, random
                             confidence=confidence, rope=float(rope), n_repeats=n_repeats)
 
 
-def _summary_row(counts, spec, *, prior, confidence, rng):
+def _params(spec, beta):
+    """Keyword parameters of a metric: F-beta's and the E-measure's beta."""
+    return {"beta": beta} if "beta" in spec.params else {}
+
+
+def _summary_row(counts, spec, *, beta, prior, confidence, rng):
     """Pooled counts, point value, posterior mean and interval, P(better than chance)."""
-    posterior = metric_posterior(counts, spec.name, prior=prior, random_state=rng)
+    posterior = metric_posterior(counts, spec.name, prior=prior, beta=beta, random_state=rng)
     interval = posterior.interval(confidence)
     chance = metric_posterior(counts, "informedness", prior=prior)
     return {
         "tp": float(counts.tp), "fp": float(counts.fp), "fn": float(counts.fn),
         "tn": float(counts.tn),
-        "point": float(spec(counts.tp, counts.fp, counts.fn, counts.tn)),
+        "point": float(spec(counts.tp, counts.fp, counts.fn, counts.tn,
+                            **_params(spec, beta))),
         "mean": float(posterior.mean()), "low": float(interval.low),
         "high": float(interval.high),
         "prob_better_than_chance": float(chance.prob_greater(0.0)),
     }
 
 
-def compare_predictions(y_true, predictions, *, metric="f1", prior=0.5, rope=0.0,
+def compare_predictions(y_true, predictions, *, metric="f1", beta=1.0, prior=0.5, rope=0.0,
                         confidence=0.95, pos_label=1, sample_weight=None, n_samples=20_000,
                         random_state=0):
     """Posteriors and paired comparisons of several systems' predictions on one test set.
@@ -579,7 +596,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", prior=0.5, rope=0.0
         True binary labels.
     predictions : dict of str to array-like of shape (n_samples,)
         Each system's predicted labels, by name (at least one).
-    metric, prior, rope, confidence, pos_label, n_samples, random_state
+    metric, beta, prior, rope, confidence, pos_label, n_samples, random_state
         As in `compare_estimators`.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights.
@@ -613,6 +630,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", prior=0.5, rope=0.0
     if not isinstance(predictions, dict) or not predictions:
         fail("predictions", "a dict of named prediction arrays", predictions)
     confidence = check_confidence(confidence)
+    beta = check_positive(beta, "beta")
     spec = get_metric(metric)
     rng = check_random_state(random_state)
     names = list(predictions)
@@ -620,7 +638,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", prior=0.5, rope=0.0
     for name in names:
         counts = ConfusionCounts.from_predictions(y_true, predictions[name], pos_label=pos_label,
                                                   sample_weight=sample_weight)
-        rows.append(_summary_row(counts, spec, prior=prior, confidence=confidence, rng=rng))
+        rows.append(_summary_row(counts, spec, beta=beta, prior=prior, confidence=confidence,
+                                 rng=rng))
     summary = pd.DataFrame(rows, index=pd.Index(names, name="system"),
                            columns=list(SUMMARY_COLUMNS[:9]))
     pairwise = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
@@ -635,7 +654,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", prior=0.5, rope=0.0
             pairwise.loc[first, second] = comparison.prob_first_better
             pairwise.loc[second, first] = comparison.prob_second_better
             metric_comparison = compare_paired_metric(
-                y_true, predictions[first], predictions[second], metric=spec.name,
+                y_true, predictions[first], predictions[second], metric=spec.name, beta=beta,
                 prior=prior, rope=rope, n_samples=n_samples, random_state=rng,
                 sample_weight=sample_weight, pos_label=pos_label)
             pairwise_metric.loc[first, second] = metric_comparison.prob_first_better
@@ -679,7 +698,7 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
                                        "mean_difference"])
 
 
-def _build_report(records, y, metric, *, prior, rope, confidence, pos_label, n_repeats,
+def _build_report(records, y, metric, *, beta, prior, rope, confidence, pos_label, n_repeats,
                   n_samples, random_state):
     """Assemble a ComparisonReport from per-fold predictions of every estimator.
 
@@ -697,7 +716,8 @@ def _build_report(records, y, metric, *, prior, rope, confidence, pos_label, n_r
                     for name in names}
     weight = None if n_repeats == 1 else np.full(truth.shape[0], 1.0 / n_repeats)
     summary, pairwise, pairwise_metric = compare_predictions(
-        truth, concatenated, metric=metric, prior=prior, rope=rope, confidence=confidence,
+        truth, concatenated, metric=metric, beta=beta, prior=prior, rope=rope,
+        confidence=confidence,
         pos_label=pos_label, sample_weight=weight, n_samples=n_samples,
         random_state=random_state)
     summary.index.name = "estimator"
@@ -709,7 +729,8 @@ def _build_report(records, y, metric, *, prior, rope, confidence, pos_label, n_r
             y_test = y[record["test"]]
             counts = ConfusionCounts.from_predictions(y_test, record["y_pred"],
                                                       pos_label=pos_label)
-            value = float(spec(counts.tp, counts.fp, counts.fn, counts.tn))
+            value = float(spec(counts.tp, counts.fp, counts.fn, counts.tn,
+                               **_params(spec, beta)))
             scores.append(value)
             per_fold_rows.append({"estimator": name, "repeat": record["repeat"],
                                   "fold": record["fold"], "tp": float(counts.tp),

@@ -224,6 +224,8 @@ def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, thre
     beta = check_positive(beta, "beta")
     if average not in ("binary", "micro", "macro", "weighted"):
         fail("average", "one of 'binary', 'micro', 'macro' or 'weighted'", average)
+    if average in ("macro", "weighted") and spec.name not in set(_AVERAGED) | {"f1", "fbeta"}:
+        fail("average", f"'binary' or 'micro' for metric {spec.name!r}", average)
     kwargs = {"metric": spec.name, "statistic": statistic, "confidence": confidence,
               "threshold": threshold, "prior": prior, "beta": beta, "average": average,
               "pos_label": pos_label, "labels": labels}

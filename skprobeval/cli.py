@@ -6,8 +6,8 @@ Sub-commands:
     Cross-validate three scikit-learn classifiers on a dataset bundled with
     scikit-learn and print the full comparison report; with matplotlib
     installed and ``--output-dir``, write the plots as PNG files.
-``compare FILE.csv --truth COLUMN [--systems COL ...] [--metric f1] [--prior 0.5]
-[--format text|markdown|csv|json]``
+``compare FILE.csv --truth COLUMN [--systems COL ...] [--metric f1] [--beta 1]
+[--prior 0.5] [--format text|markdown|csv|json]``
     Posteriors and pairwise comparisons of the systems' columns of a CSV.
 ``random-ap N R``
     The exact expected average precision of a random ranking (mean, std)
@@ -57,6 +57,8 @@ def _build_parser():
     compare.add_argument("--systems", nargs="+", default=None,
                          help="system columns (default: every other column)")
     compare.add_argument("--metric", default="f1", help="metric name (default: f1)")
+    compare.add_argument("--beta", type=float, default=1.0,
+                         help="beta of --metric fbeta (default: 1)")
     compare.add_argument("--prior", default="0.5",
                          help="Dirichlet prior: a number > 0, jeffreys or uniform (default: 0.5)")
     compare.add_argument("--pos-label", default="1", help="positive label (default: 1)")
@@ -232,7 +234,8 @@ def _compare(args, out):
     truth = frame[args.truth].to_numpy()
     predictions = {name: frame[name].to_numpy() for name in systems}
     summary, pairwise, pairwise_metric = compare_predictions(
-        truth, predictions, metric=args.metric, prior=_prior(args.prior), rope=args.rope,
+        truth, predictions, metric=args.metric, beta=args.beta, prior=_prior(args.prior),
+        rope=args.rope,
         confidence=args.confidence, pos_label=_pos_label(args.pos_label, frame[args.truth]))
     metric = args.metric
     if args.format == "json":

@@ -230,3 +230,17 @@ def test_multiclass_target_and_bad_pos_label_are_rejected(data):
         compare_estimators(_models(), X, np.arange(y.shape[0]) % 3)
     with pytest.raises(ValueError, match="`pos_label` must be one of the labels"):
         compare_estimators(_models(), X, np.where(y == 1, "yes", "no"))
+
+
+def test_fbeta_reports_use_beta(data):
+    # F2 on the pooled counts by hand: (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp).
+    X, y = data
+    report = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
+                                cv=3, metric="fbeta", beta=2.0, n_samples=2000)
+    row = report.summary.loc["nb"]
+    expected = 5 * row["tp"] / (5 * row["tp"] + 4 * row["fn"] + row["fp"])
+    assert row["point"] == pytest.approx(expected)
+    assert row["mean"] == pytest.approx(metric_posterior(
+        ConfusionCounts(row["tp"], row["fp"], row["fn"], row["tn"]), "fbeta", beta=2.0).mean())
+    with pytest.raises(ValueError, match="`beta` must be a finite number > 0"):
+        compare_estimators(_models(), X, y, metric="fbeta", beta=0.0)

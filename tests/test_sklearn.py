@@ -201,3 +201,8 @@ def test_posterior_refit_with_per_label_counts():
 def test_posterior_refit_rejects_results_without_counts():
     with pytest.raises(ValueError, match="`cv_results` must be results recorded"):
         PosteriorRefit()({"split0_test_score": np.array([0.5])})
+
+
+def test_unsupported_average_is_rejected_when_building_the_scorer():
+    with pytest.raises(ValueError, match="`average` must be 'binary' or 'micro' for metric"):
+        make_posterior_scorer("accuracy", average="macro")
