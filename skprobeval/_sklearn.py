@@ -233,8 +233,7 @@ def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, thre
                        greater_is_better=spec.name not in _LOSSES, **kwargs)
 
 
-def confusion_count(y_true, y_pred, *, cell="tp", label=None, pos_label=1, labels=None,
-                    sample_weight=None):
+def confusion_count(y_true, y_pred, *, cell="tp", label=None, pos_label=1, sample_weight=None):
     """One cell of a confusion table, as a number (the function behind `CountsScorer`).
 
     Parameters
@@ -248,15 +247,13 @@ def confusion_count(y_true, y_pred, *, cell="tp", label=None, pos_label=1, label
         `pos_label`.
     pos_label : int, float, bool or str, default=1
         Positive class of the binary table.
-    labels : array-like, default=None
-        Unused unless `label` is given: the labels counted, so that a label
-        absent from a fold still counts as zero.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
 
     Returns
     -------
     float
+        A label absent from the data counts as an all-negative table.
 
     Examples
     --------
