@@ -21,14 +21,14 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from ._counts import ConfusionCounts, multiclass_confusion_matrix
-from ._metrics import MetricSpec, get_metric
+from ._counts import ConfusionCounts, _plain, joint_codes
+from ._joint import JointTable, average_values, dirichlet
+from ._metrics import MetricSpec, check_average, get_metric, label_weights
 from ._posterior import (
     BetaPosterior,
     DifferencePosterior,
     FBetaPosterior,
     SampledPosterior,
-    _log_gamma_variates,
 )
 from ._validation import (
     check_confidence,
@@ -48,7 +48,7 @@ __all__ = [
     "recall_posterior",
 ]
 
-_AVERAGES = ("binary", "micro", "macro", "weighted", None)
+_AVERAGES = ("binary", "micro", "macro", "weighted", "powers", None)
 
 # Exact Beta marginals: metric -> (cells of the first parameter, cells of the second).
 # Each parameter is the sum of its cells' counts plus λ per cell (aggregation property).
@@ -77,7 +77,8 @@ _CELLS_PER_CHUNK = 1 << 22
 
 def _check_average(average):
     if average not in _AVERAGES:
-        fail("average", "one of 'binary', 'micro', 'macro', 'weighted' or None", average)
+        fail("average", "one of 'binary', 'micro', 'macro', 'weighted', 'powers' or None",
+             average)
     return average
 
 
@@ -136,37 +137,17 @@ def _exact_posterior(counts, name, lam, beta):
 # ---------------------------------------------------------------------------
 
 
-def _dirichlet(alpha, n_samples, rng):
-    """Draws of Dirichlet(alpha) over the last axis: shape (n_samples,) + alpha.shape.
-
-    Gamma variates are drawn in log space (exact for concentrations far below
-    1) and normalised; cell probabilities are floored at the smallest normal
-    float so that ratios of two underflowed cells stay defined.
-    """
-    size = (n_samples,) + alpha.shape
-    log_g = _log_gamma_variates(rng, np.broadcast_to(alpha, size), size)
-    log_g -= log_g.max(axis=-1, keepdims=True)
-    cells = np.exp(log_g)
-    cells /= cells.sum(axis=-1, keepdims=True)
-    return np.maximum(cells, np.finfo(np.float64).tiny)
-
-
 def _sample_cells(counts, lam, n_samples, rng):
     """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet."""
     alpha = np.stack([counts.tp, counts.fp, counts.fn, counts.tn], axis=-1) + lam
-    draws = _dirichlet(alpha, n_samples, rng)
+    draws = dirichlet(alpha, n_samples, rng)
     return tuple(np.moveaxis(draws, -1, 0))
 
 
 def _evaluate(function, cells, params, name):
     with np.errstate(all="ignore"):
         values = np.asarray(function(*cells, **params), dtype=np.float64)
-    bad = ~np.isfinite(values)
-    if np.any(bad):
-        fail(name, "a function of the four cells that is finite on every posterior draw",
-             name, shown=f"{int(bad.sum())} non-finite value(s) among "
-                         f"{values.size} draws")
-    return values
+    return _finite(values, name)
 
 
 def _metric_function(metric, beta):
@@ -178,75 +159,87 @@ def _metric_function(metric, beta):
     return spec.function, params, spec.name
 
 
-def _joint_prior(size, lam):
-    """Concentrations of the K x K prior: λ on the diagonal, λ / (K - 1) elsewhere.
+def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random_state,
+                         system=1):
+    """Posterior of `metric` averaged over labels, from encoded labels.
 
-    By the aggregation property every label's (TP, FP, FN) cells then carry
-    λ each, so the per-label precision, recall and F posteriors implied by the
-    joint table are exactly the one-vs-rest posteriors (Beta(TP + λ, FP + λ),
-    ...), and a macro average's mean is the mean of the label rows.  For K = 2
-    this is the 4-cell Dirichlet(λ) prior itself.
+    The one model behind every average: binary data, per-label rows and
+    micro averages are exact wherever the metric has an exact form; macro,
+    weighted and Powers averages are sampled from the joint Dirichlet of
+    `skprobeval._joint` (the K x K table of single-label data, independent
+    columns of multilabel data).
     """
-    prior = np.full((size, size), lam / max(size - 1, 1))
-    np.fill_diagonal(prior, lam)
-    return prior
-
-
-def _joint_label_cells(y_true, y_pred, labels, sample_weight, lam, n_samples, rng):
-    """Per-label (tp, fp, fn, tn) draws of the requested labels, and their supports.
-
-    Multiclass: the K x K table (every label present or requested) is drawn
-    jointly from Dirichlet(cm + prior) (see `_joint_prior`), in chunks.  Multilabel: each column's
-    4-cell table independently.  Yields ``(cells, support)`` with cells of
-    shape (n_samples, R).
-    """
-    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
-                                              sample_weight=sample_weight)
-    support = counts.tp + counts.fn
-    if _is_multilabel(y_true):
-        return _sample_cells(counts, lam, n_samples, rng), support, counts
-    requested = counts.labels
-    _, present = multiclass_confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
-    chosen = set(requested.tolist())
-    extra = [label for label in present.tolist() if label not in chosen]
-    ordered = np.concatenate([requested, np.asarray(extra)]) if extra else requested
-    matrix, _ = multiclass_confusion_matrix(y_true, y_pred, labels=ordered,
-                                            sample_weight=sample_weight)
-    size = matrix.shape[0]
-    n_req = requested.shape[0]
-    alpha = (matrix + _joint_prior(size, lam)).ravel()
-    chunk = max(1, _CELLS_PER_CHUNK // alpha.shape[0])
-    parts = []
-    for start in range(0, n_samples, chunk):
-        draws = _dirichlet(alpha, min(chunk, n_samples - start), rng)
-        table = draws.reshape(-1, size, size)
-        diag = np.diagonal(table, axis1=1, axis2=2)
-        rows = table.sum(axis=2)
-        cols = table.sum(axis=1)
-        tp = diag[:, :n_req]
-        fp = cols[:, :n_req] - tp
-        fn = rows[:, :n_req] - tp
-        tn = np.maximum(1.0 - tp - fp - fn, 0.0)
-        parts.append((tp, np.maximum(fp, 0.0), np.maximum(fn, 0.0), tn))
-    cells = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
-    return cells, support, counts
-
-
-def _average(values, support, average):
-    """Macro or support-weighted mean over the label axis (axis 1)."""
-    if average == "weighted" and support.sum() > 0:
-        return values @ (support / support.sum())
-    return values.mean(axis=1)
-
-
-def _averaged_posterior(name, y_true, y_pred, *, lam, beta, labels, average, sample_weight,
-                        n_samples, random_state):
+    function, params, name = _metric_function(metric, beta)
+    check_micro_labels(joint, name, average)
+    counts = joint.counts(system)
+    if joint.kind == "binary" or average is None:
+        return metric_posterior(counts, name, prior=lam, beta=beta, n_samples=n_samples,
+                                random_state=random_state)
+    if average == "micro":
+        if joint.kind == "multilabel":
+            return metric_posterior(counts.sum(), name, prior=lam, beta=beta,
+                                    n_samples=n_samples, random_state=random_state)
+        exact = _micro_multiclass(joint, counts, name, lam)
+        if exact is not None:
+            return exact
     rng = check_random_state(random_state)
-    cells, support, _ = _joint_label_cells(y_true, y_pred, labels, sample_weight, lam,
-                                           n_samples, rng)
-    function, params, _ = _metric_function(name, beta)
-    values = _evaluate(function, cells, params, "metric")
-    return SampledPosterior(_average(values, support, average))
+    table = JointTable(_single(joint, system), lam)
+    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
+    weights = label_weights(counts, average, name)
+    parts = [average_values(function, params, cells, average, weights,
+                            share_of_right=every and name in _SHARE_OF_RIGHT)
+             for (cells,) in table.sample(n_samples, rng)]
+    return SampledPosterior(_finite(np.concatenate(parts), "metric"))
+
+
+# Micro averages of single-label multiclass data that are the share of items
+# right: each wrong item is one false positive and one false negative.
+_SHARE_OF_RIGHT = frozenset({"precision", "recall", "f1", "fbeta", "accuracy"})
+
+
+def _micro_multiclass(joint, counts, name, lam):
+    """Exact micro posteriors of single-label multiclass data, or None.
+
+    Under the K x K prior (λ on the diagonal, λ/(K-1) off it) sums of
+    disjoint cells are Beta: over the R requested labels, pooled precision is
+    Beta(ΣTP + Rλ, ΣFP + Rλ) and pooled recall Beta(ΣTP + Rλ, ΣFN + Rλ); with
+    every label, precision = recall = F = accuracy = the diagonal's share,
+    Beta(right + Kλ, wrong + Kλ).
+    """
+    size = joint.n_requested
+    tp, fp, fn = (float(np.sum(c)) for c in (counts.tp, counts.fp, counts.fn))
+    if joint.n_requested == joint.n_classes:
+        if name in _SHARE_OF_RIGHT:
+            return BetaPosterior(tp + size * lam, fp + size * lam)
+        if name == "error":
+            return BetaPosterior(fp + size * lam, tp + size * lam)
+    if name == "precision":
+        return BetaPosterior(tp + size * lam, fp + size * lam)
+    if name == "recall":
+        return BetaPosterior(tp + size * lam, fn + size * lam)
+    return None
+
+
+def check_micro_labels(joint, metric, average):
+    """Micro accuracy of single-label data is the share of items right: every label."""
+    if (average == "micro" and joint.kind == "multiclass" and metric in ("accuracy", "error")
+            and joint.n_requested != joint.n_classes):
+        fail("labels", f"None (every label) for metric {metric!r} with average='micro': it is "
+             "the share of items right", _plain(joint.classes[:joint.n_requested]))
+
+
+def _single(joint, system):
+    """The codes of the truth and one system."""
+    return type(joint)(joint.kind, [joint.codes[0], joint.codes[system]], joint.classes,
+                       joint.n_requested, joint.weight)
+
+
+def _finite(values, name):
+    bad = ~np.isfinite(values)
+    if np.any(bad):
+        fail(name, "a function of the four cells that is finite on every posterior draw",
+             name, shown=f"{int(bad.sum())} non-finite value(s) among {values.size} draws")
+    return values
 
 
 # ---------------------------------------------------------------------------
@@ -334,15 +327,20 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
 def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average,
                       sample_weight, beta, n_samples, random_state):
     lam = check_prior(prior)
-    average = _check_average(average)
+    average = check_average(_check_average(average), name if name != "fbeta" else "fbeta")
     n_samples = _check_n_samples(n_samples)
-    if average in ("macro", "weighted"):
-        return _averaged_posterior(name, y_true, y_pred, lam=lam, beta=beta, labels=labels,
-                                   average=average, sample_weight=sample_weight,
-                                   n_samples=n_samples, random_state=random_state)
-    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, pos_label=pos_label,
-                                              average=average, sample_weight=sample_weight)
-    return _exact_posterior(counts, name, lam, beta)
+    if average == "binary":
+        counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
+                                                  sample_weight=sample_weight)
+        return _exact_posterior(counts, name, lam, beta)
+    if average is None:
+        counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
+                                                  sample_weight=sample_weight)
+        return _exact_posterior(counts, name, lam, beta)
+    joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
+                        sample_weight=sample_weight, names=["y_true", "y_pred"])
+    return posterior_from_codes(joint, name, average=average, lam=lam, beta=beta,
+                                n_samples=n_samples, random_state=random_state)
 
 
 _SHARED_DOC = """
@@ -360,21 +358,24 @@ _SHARED_DOC = """
         scikit-learn).
     pos_label : int, float, bool or str, default=1
         The positive class when ``average="binary"``.
-    average : {{"binary", "micro", "macro", "weighted"}} or None, default="binary"
-        ``"binary"``: the table of `pos_label`; ``"micro"``: the per-label
-        tables pooled (exact); ``None``: one exact posterior per label;
+    average : {{"binary", "micro", "macro", "weighted", "powers"}} or None, default="binary"
+        ``"binary"``: the table of `pos_label`; ``None``: one exact
+        posterior per label; ``"micro"``: the per-label tables pooled, exact
+        (for single-label multiclass data with every label, precision =
+        recall = F = the share of items right, Beta(right + Kλ, wrong + Kλ));
         ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
         sampled from the joint K x K Dirichlet posterior for multiclass data
         (prior λ on each diagonal cell and λ / (K - 1) on each other cell, so
         that each label's precision, recall and F marginals are exactly the
         one-vs-rest posteriors) and from independent per-column tables for
-        multilabel data.
+        multilabel data; ``"powers"`` (informedness and markedness only):
+        Powers' weighting by predicted (true) share, sampled likewise.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.
     n_samples : int, default=20_000
-        Posterior draws for ``"macro"`` / ``"weighted"`` (ignored otherwise).
+        Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
-        Seed for ``"macro"`` / ``"weighted"``.
+        Seed of the sampled averages.
 """
 
 
@@ -556,7 +557,10 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     precision, recall and F1 under the Dirichlet(λ) prior (DESIGN §3).
 
     * Label rows and the micro row are exact (`BetaPosterior`,
-      `FBetaPosterior`); the micro row is the posterior of the pooled counts.
+      `FBetaPosterior`); for single-label multiclass data the micro row is
+      the share of items right (micro precision = recall = F1 = accuracy),
+      Beta(right + Kλ, wrong + Kλ), for multilabel data the posterior of the
+      pooled counts.
     * Macro and weighted rows are sampled (`n_samples` draws, seeded by
       `random_state`): multiclass data draw the K x K table jointly from its
       Dirichlet posterior (prior λ on the diagonal, λ / (K - 1) off it, so
@@ -612,7 +616,7 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     bird                    0.75           0.15            1.00      2.0
     cat                     0.50           0.12            0.88      3.0
     dog                     0.62           0.18            0.96      3.0
-    micro avg               0.61           0.29            0.88      8.0
+    micro avg               0.59           0.30            0.85      8.0
     macro avg               0.62           0.35            0.85      8.0
     weighted avg            0.61           0.35            0.84      8.0
     """
@@ -622,26 +626,32 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     confidence = check_confidence(confidence)
     n_samples = _check_n_samples(n_samples)
     rng = check_random_state(random_state)
-    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
-                                              sample_weight=sample_weight)
-    pooled = counts.sum()
+    joint = joint_codes(y_true, [y_pred], average=None, labels=labels,
+                        sample_weight=sample_weight, names=["y_true", "y_pred"])
+    counts = joint.counts()
+    support = np.asarray(counts.tp + counts.fn, dtype=float)
     columns = {}
     for name in _REPORT_METRICS:
         per_label = _exact_posterior(counts, name, lam, 1.0)
-        micro = _exact_posterior(pooled, name, lam, 1.0)
+        micro = posterior_from_codes(joint, name, average="micro", lam=lam, beta=1.0,
+                                     n_samples=n_samples, random_state=rng)
         columns[name] = [
             (np.asarray(per_label.mean()), *map(np.asarray, per_label.interval(confidence))),
             (np.asarray([micro.mean()]), *(np.asarray([v]) for v in micro.interval(confidence))),
         ]
-    cells, support, _ = _joint_label_cells(y_true, y_pred, labels, sample_weight, lam,
-                                           n_samples, rng)
+    draws = {(name, average): [] for name in _REPORT_METRICS for average in ("macro", "weighted")}
+    for (cells,) in JointTable(joint, lam).sample(n_samples, rng):
+        for name in _REPORT_METRICS:
+            for average in ("macro", "weighted"):
+                draws[name, average].append(average_values(
+                    get_metric(name).function, {}, cells, average,
+                    label_weights(counts, average, name)))
     tail = (1 - confidence) / 2
     for name in _REPORT_METRICS:
-        values = _evaluate(get_metric(name).function, cells, {}, "metric")
         for average in ("macro", "weighted"):
-            draws = _average(values, support, average)
-            low, high = np.quantile(draws, [tail, 1 - tail])
-            columns[name].append((np.asarray([draws.mean()]), np.asarray([low]),
+            values = np.concatenate(draws[name, average])
+            low, high = np.quantile(values, [tail, 1 - tail])
+            columns[name].append((np.asarray([values.mean()]), np.asarray([low]),
                                   np.asarray([high])))
     data = {}
     for name in _REPORT_METRICS:

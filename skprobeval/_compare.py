@@ -11,8 +11,10 @@ that this difference exceeds the region of practical equivalence ``rope``.
   independent of ``W ~ Beta(a1, a2)``.
 * `compare_independent`: ``P(M_A > M_B)`` for systems tested on different
   data, exact by quadrature where the metric has an exact posterior.
-* `compare_paired_metric`: the 8-cell joint Dirichlet (label x prediction A x
-  prediction B), so that ``P(F_A > F_B)`` respects the pairing (sampled).
+* `compare_paired_metric`: the joint Dirichlet of (true label, prediction A,
+  prediction B) -- 8 cells for a binary table, K x K x K for K classes -- so
+  that ``P(F_A > F_B)`` (also of macro and micro averages) respects the
+  pairing (sampled).
 * `correlated_ttest`: the Bayesian correlated t-test over cross-validation
   folds (Benavoli et al. 2017; the Nadeau-Bengio variance correction).
 * `pairwise_comparison`: the paired model for every pair of many systems.
@@ -41,8 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from ._counts import ConfusionCounts, PairedCounts, _check_pair, _format_array
-from ._metrics import get_metric
+from ._counts import ConfusionCounts, PairedCounts, _check_pair, _format_array, joint_codes
+from ._bayes import check_micro_labels
+from ._joint import JointTable, average_values, dirichlet
+from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._posterior import (
     BetaPosterior,
     CredibleInterval,
@@ -843,13 +847,6 @@ def _prob_posterior_greater(first, second):
     return out
 
 
-def _dirichlet_draws(alphas, n_samples, rng):
-    """Normalised Dirichlet draws: alphas (..., C) -> array (n_samples, ..., C)."""
-    gammas = rng.standard_gamma(alphas, size=(n_samples,) + alphas.shape)
-    with np.errstate(invalid="ignore"):
-        return gammas / gammas.sum(axis=-1, keepdims=True)
-
-
 _CHUNK = 1 << 16
 
 
@@ -862,8 +859,8 @@ def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_samples,
     defined = np.zeros(counts_a.shape)
     for start in range(0, n_samples, _CHUNK):
         size = min(_CHUNK, n_samples - start)
-        da = _dirichlet_draws(cells_a, size, rng)
-        db = _dirichlet_draws(cells_b, size, rng)
+        da = dirichlet(cells_a, size, rng)
+        db = dirichlet(cells_b, size, rng)
         with np.errstate(all="ignore"):
             diff = (spec.function(*np.moveaxis(da, -1, 0), **params)
                     - spec.function(*np.moveaxis(db, -1, 0), **params))
@@ -1001,43 +998,32 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
 
 
 # ---------------------------------------------------------------------------
-# Paired metric comparison: the 8-cell joint Dirichlet
+# Paired metric comparison: the joint Dirichlet of (true label, A, B)
 # ---------------------------------------------------------------------------
 
-# Cell index = 4 * label + 2 * prediction_a + prediction_b (1 = positive).
-_A_CELLS = {"tp": [6, 7], "fp": [2, 3], "fn": [4, 5], "tn": [0, 1]}
-_B_CELLS = {"tp": [5, 7], "fp": [1, 3], "fn": [4, 6], "tn": [0, 2]}
 
+def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="binary",
+                          labels=None, prior=0.5, rope=0.0, beta=1.0, pos_label=1,
+                          n_samples=100_000, random_state=None, sample_weight=None):
+    """Paired comparison of a metric (F1, macro F1, ...) of two systems on the same items.
 
-def _joint_cells(y_true, y_pred_a, y_pred_b, pos_label, sample_weight):
-    """Weighted counts of the 8 cells (label, prediction A, prediction B)."""
-    y_true_, y_a, multilabel_a = _check_pair(y_true, y_pred_a, "y_true", "y_pred_a")
-    _, y_b, multilabel_b = _check_pair(y_true, y_pred_b, "y_true", "y_pred_b")
-    if multilabel_a or multilabel_b:
-        fail("y_true", "1-d binary labels (compare_paired_metric compares one binary table)",
-             y_true, shown="a multilabel indicator matrix")
-    weight = check_sample_weight(sample_weight, y_true_.shape[0])
-    # Binary targets and a valid pos_label are checked (and reported) by the
-    # counting code, with scikit-learn's messages.
-    ConfusionCounts.from_predictions(y_true_, y_a, pos_label=pos_label, sample_weight=weight)
-    ConfusionCounts.from_predictions(y_true_, y_b, pos_label=pos_label, sample_weight=weight)
-    codes = (4 * (y_true_ == pos_label).astype(np.intp) + 2 * (y_a == pos_label)
-             + (y_b == pos_label))
-    return np.bincount(codes, weights=weight, minlength=8).astype(np.float64)
+    Every item falls into one cell of the table (true label, prediction of
+    A, prediction of B): 8 cells for a binary table, K x K x K for K
+    classes.  A Dirichlet posterior over these cells gives both systems'
+    confusion tables jointly, so ``P(M_A - M_B > rope)`` respects the
+    pairing: a small but consistent advantage counts for more than the same
+    difference between independent samples.  The difference is **first (A)
+    minus second (B)**.  Sampled (seeded), with the Monte Carlo standard
+    error in ``mc_error``.
 
-
-def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", prior=0.5, rope=0.0,
-                          beta=1.0, pos_label=1, n_samples=100_000, random_state=None,
-                          sample_weight=None):
-    """Paired comparison of a metric (F1, ...) of two systems on the same items.
-
-    Every item falls into one of 8 cells (true label, prediction of A,
-    prediction of B).  A Dirichlet(cells + lam) posterior over the 8 cell
-    probabilities gives both systems' confusion tables jointly, so
-    ``P(M_A - M_B > rope)`` respects the pairing: a small but consistent
-    advantage counts for more than the same difference between independent
-    samples.  The difference is **first (A) minus second (B)**.  Sampled
-    (seeded), with the Monte Carlo standard error in ``mc_error``.
+    The prior (λ = `prior`) is spread so that each system's own table gets
+    exactly its one-system prior, and every "who is right" outcome has mass:
+    λ/2 on each cell where both are right; λ / (2(K - 1)) on each cell where
+    only A is right, only B is right, or both give the same wrong label;
+    none where both are wrong with different labels (the user guide's page
+    on comparisons derives it).  For a binary table all 8
+    cells get λ/2.  Multilabel indicator targets: one 8-cell table per
+    column, independent of the others.
 
     Two systems that agree on every item are the same classifier on these
     data: their metric difference is identically 0, and the result is
@@ -1045,31 +1031,43 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", prior=0.5,
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True binary labels.
-    y_pred_a, y_pred_b : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred_a, y_pred_b : array-like of the same shape as `y_true`
         Predictions of the first and second system.
     metric : str, default="f1"
         A name from `available_metrics`.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        As in `sklearn.metrics.f1_score`: ``"binary"`` compares the table of
+        `pos_label`; ``"micro"`` the pooled tables (for single-label
+        multiclass data and every label: the share of items right);
+        ``"macro"`` the mean over labels; ``"weighted"`` the mean weighted by
+        the observed support; ``"powers"`` (informedness and markedness
+        only) Powers' weighting by predicted (true) share; ``None`` one
+        comparison per label.
+    labels : array-like, default=None
+        Labels to average over, in order (they must occur in the data); by
+        default every label (the column indices for multilabel data).
     prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration of each of the 8 cells.
+        λ of each system's table (see above).
     rope : float, default=0.0
         Region of practical equivalence for the metric difference.
     beta : float, default=1.0
         F-beta / E-measure weight (for ``metric="fbeta"`` or ``"e_measure"``).
     pos_label : int, float, bool or str, default=1
-        The positive class.
+        The positive class of ``average="binary"``.
     n_samples : int, default=100_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
         Seed (identical seeds give identical results).
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative item weights.
+        Non-negative item weights; they act as counts.
 
     Returns
     -------
     MetricComparison
-        With ``paired=True``; probabilities are floats.
+        With ``paired=True``; probabilities are floats, or arrays of shape
+        ``(n_labels,)`` for ``average=None``.
 
     See Also
     --------
@@ -1089,35 +1087,70 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", prior=0.5,
     ('sampled', 0.9)
     >>> compare_paired_metric(y_true, y_a, y_a, rope=0.01).prob_equivalent
     1.0
+
+    Three classes, macro F1:
+
+    >>> y_true = rng.integers(0, 3, size=300)
+    >>> y_a = np.where(rng.random(300) < 0.8, y_true, rng.integers(0, 3, size=300))
+    >>> y_b = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 3, size=300))
+    >>> result = compare_paired_metric(y_true, y_a, y_b, average="macro", n_samples=20_000,
+    ...                                random_state=0)
+    >>> round(result.prob_first_better, 2), result.mc_error < 0.005
+    (0.85, True)
     """
     spec = get_metric(metric)
+    average = check_average(average, spec.name)
     lam = check_prior(prior)
     rope = _check_rope(rope)
     beta = check_positive(beta, "beta")
     n_samples = _check_n_samples(n_samples)
     rng = check_random_state(random_state)
-    cells = _joint_cells(y_true, y_pred_a, y_pred_b, pos_label, sample_weight)
-    if cells[[1, 2, 5, 6]].sum() == 0:
+    joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
+                        pos_label=pos_label, sample_weight=sample_weight,
+                        names=["y_true", "y_pred_a", "y_pred_b"])
+    return paired_metric_from_codes(joint, spec, average=average, lam=lam, rope=rope, beta=beta,
+                                    n_samples=n_samples, rng=rng)
+
+
+def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples, rng):
+    """`compare_paired_metric` on validated, encoded labels (truth and two systems)."""
+    check_micro_labels(joint, spec.name, average)
+    table = JointTable(joint, lam)
+    shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
+    if not table.any_difference:
         # No item where the predictions differ: delta is identically 0.
-        return MetricComparison(spec.name, True, "exact", 0.0, 1.0, 0.0, 0.0, rope, 0)
+        return MetricComparison(spec.name, True, "exact", _out(np.zeros(shape)),
+                                _out(np.ones(shape)), _out(np.zeros(shape)),
+                                _out(np.zeros(shape)), rope, 0)
     params = {"beta": beta} if "beta" in spec.params else {}
-    alphas = cells + lam
+    combine = "binary" if joint.kind == "binary" else average
+    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
+    share = every and spec.name in SHARE_OF_RIGHT | {"error"}
+    weights = [label_weights(joint.counts(system), combine, spec.name) for system in (1, 2)]
     above = below = defined = 0
-    for start in range(0, n_samples, _CHUNK):
-        size = min(_CHUNK, n_samples - start)
-        draws = _dirichlet_draws(alphas, size, rng)
-        tables = [[draws[:, cells_].sum(axis=1) for cells_ in table.values()]
-                  for table in (_A_CELLS, _B_CELLS)]
-        with np.errstate(all="ignore"):
-            diff = spec.function(*tables[0], **params) - spec.function(*tables[1], **params)
-        above += int((diff > rope).sum())
-        below += int((diff < -rope).sum())
-        defined += int((~np.isnan(diff)).sum())
-    first, second = above / defined, below / defined
-    equivalent = max(0.0, 1.0 - first - second)
-    error = max(math.sqrt(p * (1.0 - p) / defined) for p in (first, equivalent, second))
-    return MetricComparison(spec.name, True, "sampled", first, equivalent, second, error, rope,
-                            n_samples)
+    for cells_a, cells_b in table.sample(n_samples, rng):
+        if combine == "binary":
+            values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
+                      for cells in (cells_a, cells_b)]
+        else:
+            values = [average_values(spec.function, params, cells, combine, w,
+                                     share_of_right=share)
+                      for cells, w in zip((cells_a, cells_b), weights)]
+        if spec.name == "error" and share and combine == "micro":
+            values = [1.0 - v for v in values]
+        with np.errstate(invalid="ignore"):
+            diff = values[0] - values[1]
+        above = above + (diff > rope).sum(axis=0)
+        below = below + (diff < -rope).sum(axis=0)
+        defined = defined + (~np.isnan(diff)).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        first = np.asarray(above / defined, dtype=float)
+        second = np.asarray(below / defined, dtype=float)
+    equivalent = np.clip(1.0 - first - second, 0.0, 1.0)
+    error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
+        [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
+    return MetricComparison(spec.name, True, "sampled", _out(first), _out(equivalent),
+                            _out(second), _out(error), rope, n_samples)
 
 
 # ---------------------------------------------------------------------------

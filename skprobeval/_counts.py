@@ -14,7 +14,8 @@ import scipy.sparse as sp
 
 from ._validation import check_count_array, check_sample_weight, fail
 
-__all__ = ["ConfusionCounts", "PairedCounts", "multiclass_confusion_matrix"]
+__all__ = ["ConfusionCounts", "JointCodes", "PairedCounts", "joint_codes",
+           "multiclass_confusion_matrix"]
 
 _AVERAGES = ("binary", "micro", None)
 
@@ -361,6 +362,178 @@ def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=No
     tally = _tally(y_true, y_pred, weight)
     labels = _check_labels_argument(labels, tally.classes[tally.present])
     return _square_table(tally, labels)
+
+
+def _plain(values):
+    """Labels as plain Python values (no ``np.str_('cat')`` in messages)."""
+    return [value.item() if isinstance(value, np.generic) else value for value in values]
+
+
+@dataclass(frozen=True, slots=True)
+class JointCodes:
+    """Labels of a truth and several predictions, encoded for joint tables.
+
+    Private: the comparison layer builds its K x K (one system) and K x K x K
+    (two systems) Dirichlet tables from these codes.
+
+    Attributes
+    ----------
+    kind : {"binary", "multiclass", "multilabel"}
+    codes : list of ndarray
+        ``"binary"`` / ``"multiclass"``: one int array of shape (n,) per input
+        (truth first), each item's label as an index into `classes`.
+        ``"multilabel"``: one bool array of shape (n, L) per input.
+    classes : ndarray
+        The labels indexing the codes, requested labels first (binary: the
+        positive label, then the rest; multilabel: the column indices).
+    n_requested : int
+        How many leading `classes` the averages run over.
+    weight : ndarray of shape (n,) or None
+        Validated sample weights.
+    """
+
+    kind: str
+    codes: list
+    classes: np.ndarray
+    n_requested: int
+    weight: np.ndarray | None
+
+    @property
+    def n_classes(self):
+        """Labels in the joint table (2 for binary data)."""
+        return 2 if self.kind == "binary" else int(self.classes.shape[0])
+
+    def counts(self, system=1):
+        """One-vs-rest counts of the requested labels for one prediction (1 = the first).
+
+        Returns
+        -------
+        ConfusionCounts
+            0-d cells for binary data, ``(n_requested,)`` cells otherwise.
+        """
+        truth, pred = self.codes[0], self.codes[system]
+        weight = self.weight
+        n_req = self.n_requested
+        if self.kind == "multilabel":
+            truth, pred = truth[:, :n_req], pred[:, :n_req]
+            w = np.ones(truth.shape[0]) if weight is None else weight
+            tp = w @ (truth & pred)
+            fp = w @ (~truth & pred)
+            fn = w @ (truth & ~pred)
+            tn = w @ (~truth & ~pred)
+            return ConfusionCounts(tp, fp, fn, tn, labels=self.classes[:n_req])
+        size = self.n_classes
+        right = truth == pred
+        diag = np.bincount(truth[right], weights=None if weight is None else weight[right],
+                           minlength=size)[:n_req].astype(np.float64)
+        row = np.bincount(truth, weights=weight, minlength=size)[:n_req].astype(np.float64)
+        col = np.bincount(pred, weights=weight, minlength=size)[:n_req].astype(np.float64)
+        total = float(truth.shape[0] if weight is None else weight.sum())
+        fp, fn = col - diag, row - diag
+        tn = np.maximum(total - diag - fp - fn, 0.0)
+        if self.kind == "binary":
+            return ConfusionCounts(diag[0], fp[0], fn[0], tn[0])
+        return ConfusionCounts(diag, fp, fn, tn, labels=self.classes[:n_req])
+
+    def right(self, system=1):
+        """Whether each item is right (multilabel: every label right), as bools."""
+        truth, pred = self.codes[0], self.codes[system]
+        if self.kind == "multilabel":
+            n_req = self.n_requested
+            return np.all(truth[:, :n_req] == pred[:, :n_req], axis=1)
+        return truth == pred
+
+
+def _dense_indicator(y):
+    return np.asarray(y.toarray() if sp.issparse(y) else y, dtype=bool)
+
+
+def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_weight=None,
+                names=None):
+    """Validate a truth and predictions together and encode their labels.
+
+    ``average="binary"`` needs at most two labels with `pos_label` among
+    them, as scikit-learn; any other average takes multiclass or multilabel
+    data, and `labels` (a subset to average over, in order) must occur in
+    the data.
+    """
+    names = names or ["y_true"] + [f"y_pred_{i}" for i in range(len(y_preds))]
+    checked = [_check_pair(y_true, y_pred, names[0], name)
+               for y_pred, name in zip(y_preds, names[1:])]
+    truth = checked[0][0]
+    preds = [pred for _, pred, _ in checked]
+    multilabel = checked[0][2]
+    weight = check_sample_weight(sample_weight, truth.shape[0])
+    if multilabel:
+        if average == "binary":
+            fail("average", "'micro', 'macro', 'weighted' or None for multilabel targets "
+                 "('binary' compares one positive class)", average)
+        dense = [_dense_indicator(y) for y in [truth, *preds]]
+        n_labels = dense[0].shape[1]
+        columns = np.arange(n_labels)
+        if labels is None:
+            requested = columns
+        else:
+            requested = _check_labels_argument(labels, columns)
+            if requested.dtype.kind not in "iu" or np.any(
+                    (requested < 0) | (requested >= n_labels)):
+                fail("labels", f"column indices of the indicator matrix (0 to {n_labels - 1})",
+                     labels)
+        order = np.concatenate([requested, np.setdiff1d(columns, requested)])
+        return JointCodes("multilabel", [d[:, order] for d in dense], order,
+                          int(requested.shape[0]), weight)
+    arrays = [truth, *preds]
+    kinds = {_array_kind(y) for y in arrays}
+    if len(kinds) > 1:
+        raise ValueError(
+            f"Mix of label input types (string and number) among {', '.join(names)}: "
+            "all must hold labels of one kind."
+        )
+    everything = np.concatenate(arrays)
+    size = _fast_path_size(everything, everything)
+    if size is not None:
+        codes_all, classes = everything.astype(np.intp), np.arange(size)
+        if everything.dtype.kind == "b":
+            classes = np.array([False, True])
+        seen = np.bincount(codes_all, minlength=size) > 0
+        keep = np.flatnonzero(seen)
+        remap = np.full(size, -1, dtype=np.intp)
+        remap[keep] = np.arange(keep.shape[0])
+        codes_all, classes = remap[codes_all], classes[keep]
+    else:
+        codes_all, _, classes = _encode(everything, everything[:1])
+    n = truth.shape[0]
+    codes = [codes_all[i * n:(i + 1) * n] for i in range(len(arrays))]
+    if average == "binary":
+        if classes.shape[0] > 2:
+            fail("average", "'micro', 'macro', 'weighted' or None for multiclass targets "
+                 "('binary' compares one positive class)", average,
+                 shown=f"'binary' with {classes.shape[0]} labels "
+                       f"{_plain(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
+        _, position_found = _positions(classes, np.asarray([pos_label]))
+        if not position_found[0] or (isinstance(pos_label, str) != (_label_kind(classes)
+                                                                   == "string")):
+            fail("pos_label", f"one of the labels {_plain(classes)}", pos_label)
+        positive = int(np.searchsorted(classes, pos_label))
+        binary = [np.where(code == positive, 0, 1).astype(np.intp) for code in codes]
+        rest = classes[classes != classes[positive]]
+        out = np.asarray([classes[positive], rest[0] if rest.shape[0] else classes[positive]])
+        return JointCodes("binary", binary, out, 1, weight)
+    if labels is None:
+        return JointCodes("multiclass", codes, classes, int(classes.shape[0]), weight)
+    requested = _check_labels_argument(labels, classes)
+    positions, found = _positions(classes, requested)
+    if not np.all(found):
+        missing = _plain(requested[~found])
+        fail("labels", f"labels that occur in the data {_plain(classes[:10])}"
+             f"{' ...' if classes.shape[0] > 10 else ''}", labels,
+             shown=f"{missing} absent")
+    rest = np.setdiff1d(np.arange(classes.shape[0]), positions)
+    order = np.concatenate([positions, rest])
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(order.shape[0])
+    return JointCodes("multiclass", [inverse[code] for code in codes], classes[order],
+                      int(requested.shape[0]), weight)
 
 
 # ---------------------------------------------------------------------------

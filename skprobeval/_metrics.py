@@ -364,6 +364,68 @@ def _weighted_mean(values, weights):
     return float(np.average(values, weights=weights))
 
 
+# Metrics with Powers' multiclass weighting (average="powers"): the one-vs-rest
+# value of each label weighted by how often it is predicted (informedness, the
+# bookmaker) or how often it is true (markedness).
+POWERS_WEIGHTS = {
+    "informedness": lambda counts: counts.tp + counts.fp,
+    "markedness": lambda counts: counts.tp + counts.fn,
+}
+# Metrics that, micro-averaged over every label of single-label multiclass
+# data, are the share of items right (scikit-learn's accuracy_score): each
+# wrong item is one false positive and one false negative.
+SHARE_OF_RIGHT = frozenset({"precision", "recall", "f1", "fbeta", "accuracy"})
+
+
+def check_average(average, metric):
+    """Validate `average` for a registered metric name ("powers" only where defined)."""
+    options = ["binary", "micro", "macro", "weighted", None]
+    if metric in POWERS_WEIGHTS:
+        options.append("powers")
+    if average not in options:
+        fail("average", f"one of {', '.join(repr(o) for o in options)} for metric {metric!r}",
+             average)
+    return average
+
+
+def label_weights(counts, average, metric):
+    """Observed label weights of a ``"weighted"`` or ``"powers"`` average, else None."""
+    if average == "weighted":
+        return np.asarray(counts.tp + counts.fn, dtype=float)
+    if average == "powers":
+        return np.asarray(POWERS_WEIGHTS[metric](counts), dtype=float)
+    return None
+
+
+def averaged_value(spec, counts, average, params, *, kind="multiclass", every_label=True,
+                   zero_division="warn", stacklevel=3):
+    """A metric of per-label counts averaged as scikit-learn averages it.
+
+    ``counts`` holds one-vs-rest tables (``(R,)`` cells) except for
+    ``kind="binary"`` (one table).  ``"micro"`` pools the tables; on
+    single-label multiclass data with every label, precision, recall, F and
+    accuracy are then the share of items right (scikit-learn's
+    ``accuracy_score``) and error its complement.  Undefined label values
+    follow `zero_division`; ``average=None`` returns the per-label array.
+    """
+    if kind == "binary" or average == "binary":
+        values = np.asarray(spec(counts.tp, counts.fp, counts.fn, counts.tn, **params))
+        return float(_apply_zero_division(values, spec, zero_division, stacklevel + 1))
+    if average == "micro":
+        if kind == "multiclass" and every_label and spec.name in SHARE_OF_RIGHT | {"error"}:
+            total = float(counts.n.flat[0]) if counts.n.size else 0.0
+            right = float(counts.tp.sum()) / total if total > 0 else float("nan")
+            return 1.0 - right if spec.name == "error" else right
+        pooled = counts.sum()
+        values = np.asarray(spec(pooled.tp, pooled.fp, pooled.fn, pooled.tn, **params))
+        return float(_apply_zero_division(values, spec, zero_division, stacklevel + 1))
+    values = np.asarray(spec(counts.tp, counts.fp, counts.fn, counts.tn, **params), dtype=float)
+    values = _apply_zero_division(values, spec, zero_division, stacklevel + 1)
+    if average is None:
+        return values
+    return _weighted_mean(values, label_weights(counts, average, spec.name))
+
+
 def _score(spec, y_true, y_pred, *, labels, pos_label, average, sample_weight, zero_division,
            params, extra_averages=(), powers_weight=None):
     """Shared body of the ``*_score`` wrappers: count once, evaluate, average."""

@@ -1,10 +1,13 @@
-"""Model-comparison reports from scikit-learn cross-validation.
+"""Model-comparison reports from scikit-learn cross-validation or one test set.
 
 `compare_estimators` freezes the splits once, runs scikit-learn's
 `~sklearn.model_selection.cross_validate` for every estimator (no
 hand-written cross-validation), and turns the out-of-fold predictions into
 pooled counts, posteriors, paired comparisons and per-fold t-tests.
-`compare_cv_results` does the same from results the user already holds.
+`compare_cv_results` does the same from results the user already holds, and
+`compare_predictions` from predictions on one test set.  All three go
+through one builder and return a `ComparisonReport`, for binary, multiclass
+and multilabel targets alike (``average`` as in `sklearn.metrics.f1_score`).
 pandas is imported lazily.
 """
 
@@ -15,58 +18,90 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.base import clone
-from sklearn.model_selection import check_cv, cross_validate
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
 
 from ._baseline import random_average_precision
-from ._bayes import informedness_posterior, metric_posterior
-from ._compare import PairedComparison, compare_paired_metric, correlated_ttest
-from ._counts import ConfusionCounts, PairedCounts
-from ._metrics import get_metric
-from ._sklearn import CountsScorer
+from ._bayes import _check_n_samples, check_micro_labels, metric_posterior, posterior_from_codes
+from ._compare import PairedComparison, correlated_ttest, paired_metric_from_codes
+from ._counts import ConfusionCounts, JointCodes, PairedCounts, _plain, joint_codes
+from ._metrics import _weighted_mean, averaged_value, check_average, get_metric
 from ._ranking import average_precision
 from ._validation import check_confidence, check_positive, check_prior, check_random_state, fail
 
 __all__ = ["ComparisonReport", "compare_cv_results", "compare_estimators", "compare_predictions"]
 
 SUMMARY_COLUMNS = (
-    "tp", "fp", "fn", "tn", "point", "mean", "low", "high", "prob_better_than_chance",
-    "average_precision", "random_average_precision",
+    "tp", "fp", "fn", "tn", "point", "mean", "low", "high", "mc_error",
+    "prob_better_than_chance", "average_precision", "random_average_precision",
 )
+_COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
+_PAIR_COLUMNS = (
+    "prob_first_right_more_often", "prob_equally_often", "prob_second_right_more_often",
+    "prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
+)
+_TTEST_COLUMNS = ("first", "second", "prob_first_better", "prob_equivalent",
+                  "prob_second_better", "mean_difference")
 
 
 @dataclass(frozen=True, slots=True)
 class ComparisonReport:
-    """Tables comparing several estimators on the same cross-validation splits.
+    """Tables comparing several classifiers on the same items.
 
-    Every table is a pandas DataFrame with numeric columns only.
+    Returned by `compare_estimators`, `compare_cv_results` and
+    `compare_predictions`.  Every table is a pandas DataFrame; the numeric
+    columns are floats.  With ``average=None`` the summary has one row per
+    (estimator, label) and the pair, t-test and per-fold tables a ``label``
+    column.
 
     Attributes
     ----------
     summary : pandas.DataFrame
-        One row per estimator (index: the estimator names).  Columns:
-        ``tp, fp, fn, tn`` (pooled counts over folds, divided by the number of
-        repeats), ``point`` (the metric on the pooled counts), ``mean``,
-        ``low``, ``high`` (posterior mean and equal-tailed credible interval
-        at `confidence`), ``prob_better_than_chance`` (P(informedness > 0)),
+        One row per estimator (index ``estimator``).  Columns:
+        ``tp, fp, fn, tn`` (pooled counts over folds, divided by the number
+        of repeats; for an average over labels, summed over the labels'
+        one-vs-rest tables); ``point`` (the metric of the pooled out-of-fold
+        predictions, equal to scikit-learn's with the same ``average``);
+        ``mean``, ``low``, ``high`` (posterior mean and equal-tailed credible
+        interval at `confidence`); ``mc_error`` (Monte Carlo standard error
+        of a sampled posterior's mean, 0 for exact ones);
+        ``prob_better_than_chance`` (P(informedness > 0): the binary or
+        per-label informedness, Powers' multiclass bookmaker otherwise);
         ``average_precision`` (mean over folds of the average precision of
-        the estimator's scores, NaN without scores) and
-        ``random_average_precision`` (the exact expected AP of a random
-        ranking of the same folds).
+        the estimator's scores, averaged over labels as ``average`` says; NaN
+        without scores) and ``random_average_precision`` (the exact expected
+        AP of a random ranking of the same folds).
+    per_label : pandas.DataFrame
+        One row per (estimator, label): the one-vs-rest counts, ``point``
+        and the exact one-vs-rest posterior's ``mean``, ``low``, ``high``.
     pairwise : pandas.DataFrame
-        ``pairwise.loc[a, b]`` = P(a is right more often than b) from the
-        paired Dirichlet comparison pooled over folds; NaN on the diagonal.
+        ``pairwise.loc[a, b]`` = P(a is right more often than b by more than
+        `rope`) from the paired Dirichlet on per-item correctness (exact; a
+        multilabel item is right when all its labels are); NaN on the
+        diagonal.  With ``rope > 0``, ``loc[a, b] + loc[b, a] < 1``: the rest
+        is P(practically equivalent), in `pairs`.
     pairwise_metric : pandas.DataFrame
-        ``pairwise_metric.loc[a, b]`` = P(metric of a > metric of b) from the
-        joint 8-cell Dirichlet of the paired predictions (sampled, seeded).
+        ``pairwise_metric.loc[a, b]`` = P(metric of a > metric of b by more
+        than `rope`) from the joint Dirichlet of (true label, prediction of
+        a, prediction of b), sampled and seeded.  Per label (index
+        ``(label, first)``) with ``average=None``.
+    pairs : pandas.DataFrame
+        One row per pair ``first``, ``second``: both paired comparisons with
+        all three probabilities (``prob_first_right_more_often``,
+        ``prob_equally_often``, ``prob_second_right_more_often`` and
+        ``prob_first_better``, ``prob_equivalent``, ``prob_second_better``
+        of the metric) and the metric comparison's ``mc_error``.
     ttest : pandas.DataFrame
-        One row per pair: columns ``first``, ``second`` (names),
-        ``prob_first_better``, ``prob_equivalent``, ``prob_second_better``,
-        ``mean_difference`` from the correlated Bayesian t-test of fold scores.
+        One row per pair: ``first``, ``second``, ``prob_first_better``,
+        ``prob_equivalent``, ``prob_second_better``, ``mean_difference`` from
+        the correlated Bayesian t-test of the fold scores (no rows for a
+        single test set).
     per_fold : pandas.DataFrame
         Long table: ``estimator``, ``repeat``, ``fold``, ``tp``, ``fp``,
-        ``fn``, ``tn``, ``score`` (the metric of the fold).
+        ``fn``, ``tn``, ``score`` (the averaged metric of the fold; labels
+        undefined on a fold are left out of its average, as scikit-learn's
+        ``zero_division=np.nan`` does).
     metric : str
         The metric compared.
     confidence : float
@@ -75,11 +110,27 @@ class ComparisonReport:
         Region of practical equivalence of the comparisons.
     n_repeats : int
         How many times each item was tested (pooled counts are divided by it).
+    predictions : dict of str to ndarray
+        Each estimator's out-of-fold predictions in the original item order,
+        of shape ``(n_repeats, n_samples)`` (``(n_repeats, n_samples,
+        n_labels)`` for multilabel targets).
+    average : str or None
+        How labels are combined (as in `sklearn.metrics.f1_score`).
+    labels : list or None
+        The labels averaged over (None: every label; the positive label for
+        ``"binary"``).
+    n_samples : int
+        Posterior draws of every sampled figure.
+    posteriors : dict of str to posterior
+        Each estimator's posterior of the (averaged) metric, behind the
+        summary's ``mean``, ``low`` and ``high`` (empty for a report built
+        from counts alone).
 
     See Also
     --------
     compare_estimators : Builds the report from estimators.
     compare_cv_results : Builds it from cross-validation results.
+    compare_predictions : Builds it from predictions on one test set.
 
     Examples
     --------
@@ -107,24 +158,55 @@ class ComparisonReport:
     rope: float
     n_repeats: int = 1
     predictions: dict = field(default_factory=dict, repr=False)
+    average: str | None = "binary"
+    labels: list | None = None
+    per_label: object = None
+    pairs: object = None
+    n_samples: int = 0
+    posteriors: dict = field(default_factory=dict, repr=False)
+
+    # -- presentation -----------------------------------------------------
+
+    @property
+    def metric_label(self):
+        """The metric and its average, as axis labels and titles name it (e.g. "f1 (macro)")."""
+        if self.average in ("binary", None):
+            return self.metric if self.average == "binary" else f"{self.metric} (per label)"
+        return f"{self.metric} ({self.average})"
+
+    def _sections(self):
+        """(title, table, show index) of every table, in reading order."""
+        rope_text = f" by more than {self.rope:g}" if self.rope > 0 else ""
+        sections = [
+            ("Summary (pooled over folds)" if len(self.ttest) or self.n_repeats > 1 or (
+                self.per_fold is not None and "fold" in self.per_fold
+                and self.per_fold["fold"].nunique() > 1) else "Summary", self.summary, True),
+        ]
+        if self.average != "binary":
+            sections.append(("Per label (one-vs-rest)", self.per_label, True))
+        sections += [
+            (f"P(row right more often than column{rope_text}), paired Dirichlet",
+             self.pairwise, True),
+            (f"P(row {self.metric_label} > column{rope_text}), paired joint Dirichlet "
+             "(sampled)", self.pairwise_metric, True),
+            ("Every pair, with P(practically equivalent) and the Monte Carlo error",
+             self.pairs, False),
+        ]
+        if len(self.ttest):
+            sections.append(("Correlated Bayesian t-test over fold scores", self.ttest, False))
+        return sections
 
     def __str__(self):
         import pandas as pd
 
-        with pd.option_context("display.width", 160, "display.max_columns", 20,
+        header = (f"metric: {self.metric_label}; {self.confidence:.0%} credible intervals; "
+                  f"rope: {self.rope:g}; repeats: {self.n_repeats}")
+        parts = [header]
+        with pd.option_context("display.width", 160, "display.max_columns", 30,
                                "display.float_format", _format_number):
-            parts = [
-                f"metric: {self.metric}; {self.confidence:.0%} credible intervals; "
-                f"rope: {self.rope:g}; repeats: {self.n_repeats}",
-                "", "Summary (pooled over folds):",
-                self.summary.to_string(formatters=_counts_formatters(self.summary)),
-                "", "P(row right more often than column), paired Dirichlet:",
-                self.pairwise.to_string(),
-                "", f"P(row {self.metric} > column {self.metric}), paired 8-cell Dirichlet:",
-                self.pairwise_metric.to_string(),
-                "", "Correlated Bayesian t-test over fold scores:",
-                self.ttest.to_string(index=False),
-            ]
+            for title, table, index in self._sections():
+                parts += ["", f"{title}:", table.to_string(
+                    index=index, formatters=_counts_formatters(table))]
         return "\n".join(parts)
 
     def to_markdown(self):
@@ -134,14 +216,12 @@ class ComparisonReport:
         -------
         str
         """
-        sections = [
-            (f"Summary ({self.metric})", self.summary, True),
-            ("P(row right more often than column)", self.pairwise, True),
-            (f"P(row {self.metric} > column {self.metric})", self.pairwise_metric, True),
-            ("Correlated Bayesian t-test", self.ttest, False),
-        ]
-        return "\n\n".join(f"### {title}\n\n{_markdown_table(frame, index)}"
-                           for title, frame, index in sections) + "\n"
+        parts = []
+        for position, (title, table, index) in enumerate(self._sections()):
+            if position == 0:
+                title = f"Summary ({self.metric_label})"
+            parts.append(f"### {title}\n\n{_markdown_table(table, index)}")
+        return "\n\n".join(parts) + "\n"
 
     def to_html(self):
         """The report as HTML tables.
@@ -150,21 +230,73 @@ class ComparisonReport:
         -------
         str
         """
-        return "\n".join([
-            f"<h3>Summary ({self.metric})</h3>", self.summary.to_html(float_format="%.4f"),
-            "<h3>P(row right more often than column)</h3>",
-            self.pairwise.to_html(float_format="%.4f"),
-            f"<h3>P(row {self.metric} &gt; column {self.metric})</h3>",
-            self.pairwise_metric.to_html(float_format="%.4f"),
-            "<h3>Correlated Bayesian t-test</h3>",
-            self.ttest.to_html(index=False, float_format="%.4f"),
-        ])
+        import html
 
-    def plot(self, *, ax=None):
-        """Heatmap of `pairwise` (P(row better than column)).
+        parts = []
+        for title, table, index in self._sections():
+            parts.append(f"<h3>{html.escape(title)}</h3>")
+            parts.append(table.to_html(index=index, formatters=_counts_formatters(table),
+                                       float_format=_format_number, na_rep=""))
+        return "\n".join(parts)
+
+    def to_csv(self, table="summary"):
+        """One table of the report as CSV text.
 
         Parameters
         ----------
+        table : {"summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", \
+"per_fold"}, default="summary"
+            Which table.
+
+        Returns
+        -------
+        str
+        """
+        tables = self._tables()
+        if table not in tables:
+            fail("table", f"one of {list(tables)}", table)
+        frame, index = tables[table]
+        return frame.to_csv(index=index)
+
+    def to_dict(self):
+        """The report as plain Python data (for JSON): the settings and every table.
+
+        Tables with one row per name are nested dicts (``summary[name][column]``,
+        ``pairwise[first][second]``); the long tables are lists of records.
+
+        Returns
+        -------
+        dict
+        """
+        import json
+
+        out = {"metric": self.metric, "average": self.average,
+               "labels": None if self.labels is None else _plain(self.labels),
+               "confidence": self.confidence, "rope": self.rope,
+               "n_repeats": self.n_repeats, "n_samples": self.n_samples}
+        for name, (frame, index) in self._tables().items():
+            if index and frame.index.nlevels == 1 and frame.index.is_unique:
+                # {row: {column: value}}, e.g. summary["nb"]["mean"], pairwise["a"]["b"].
+                out[name] = json.loads(frame.to_json(orient="index"))
+            else:
+                flat = frame.reset_index() if index else frame.copy()
+                flat.columns = [str(c) for c in flat.columns]
+                out[name] = json.loads(flat.to_json(orient="records"))
+        return out
+
+    def _tables(self):
+        return {"summary": (self.summary, True), "per_label": (self.per_label, True),
+                "pairwise": (self.pairwise, True), "pairwise_metric": (self.pairwise_metric, True),
+                "pairs": (self.pairs, False), "ttest": (self.ttest, False),
+                "per_fold": (self.per_fold, False)}
+
+    def plot(self, *, table="pairwise_metric", ax=None):
+        """Heatmap of a pairwise table, titled with what its cells are.
+
+        Parameters
+        ----------
+        table : {"pairwise_metric", "pairwise"}, default="pairwise_metric"
+            P(row's metric > column's) or P(row right more often than column).
         ax : matplotlib Axes, default=None
             Where to draw; a new figure's axes by default.
 
@@ -174,7 +306,16 @@ class ComparisonReport:
         """
         from .plotting import plot_pairwise
 
-        return plot_pairwise(self.pairwise, ax=ax)
+        rope_text = f" by > {self.rope:g}" if self.rope > 0 else ""
+        if table == "pairwise_metric":
+            if self.average is None:
+                fail("table", "'pairwise' for a per-label report (average=None)", table)
+            return plot_pairwise(self.pairwise_metric, ax=ax,
+                                 title=f"P(row {self.metric_label} > column{rope_text})")
+        if table == "pairwise":
+            return plot_pairwise(self.pairwise, ax=ax,
+                                 title=f"P(row right more often than column{rope_text})")
+        fail("table", "'pairwise_metric' or 'pairwise'", table)
 
 
 def _format_number(value):
@@ -185,24 +326,60 @@ def _format_number(value):
 def _counts_formatters(frame):
     """Whole-number count columns print without decimals."""
     formatters = {}
-    for column in ("tp", "fp", "fn", "tn"):
+    for column in _COUNT_COLUMNS:
         if column in frame and np.all(np.mod(frame[column].to_numpy(dtype=float), 1) == 0):
             formatters[column] = "{:.0f}".format
     return formatters
 
 
 def _markdown_table(frame, index):
-    columns = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
+    names = [n or "" for n in frame.index.names] if index else []
+    columns = [str(n) for n in names] + [str(c) for c in frame.columns]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    whole = set(_counts_formatters(frame))
     for label, row in frame.iterrows():
-        cells = [str(label)] if index else []
-        for value in row.tolist():
+        cells = ([str(v) for v in (label if isinstance(label, tuple) else (label,))]
+                 if index else [])
+        for column, value in zip(frame.columns, row.tolist()):
             if isinstance(value, (float, np.floating)):
-                cells.append("" if np.isnan(value) else _format_number(value))
+                if np.isnan(value):
+                    cells.append("")
+                else:
+                    cells.append(f"{value:.0f}" if column in whole else _format_number(value))
             else:
                 cells.append(str(value))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Validation shared by the entry points
+# ---------------------------------------------------------------------------
+
+
+def _check_common(metric, average, beta, prior, confidence, n_samples):
+    spec = get_metric(metric)
+    average = check_average(average, spec.name)
+    beta = check_positive(beta, "beta")
+    lam = check_prior(prior)
+    confidence = check_confidence(confidence)
+    n_samples = _check_n_samples(n_samples)
+    return spec, average, beta, lam, confidence, n_samples
+
+
+def _check_target(y, name="y"):
+    """``y`` as an array: 1-d labels or a 2-d indicator matrix, non-empty."""
+    import scipy.sparse as sp
+
+    if sp.issparse(y):
+        y = y.toarray()
+    array = np.asarray(y)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim not in (1, 2) or array.shape[0] == 0:
+        fail(name, "a non-empty 1-d array of labels or a 2-d label indicator matrix", y,
+             shown=f"an array of shape {array.shape}")
+    return array
 
 
 def _repeats(splits, n_items):
@@ -219,447 +396,354 @@ def _repeats(splits, n_items):
     return int(tested[0])
 
 
-def _scores_of(estimator, X, pos_label):
-    """Scores that rank `pos_label` first (for average precision), or None.
-
-    ``decision_function`` of a binary classifier scores ``classes_[1]``; it is
-    negated when `pos_label` is ``classes_[0]``.  ``predict_proba`` gives the
-    column of `pos_label`.
-    """
-    classes = list(getattr(estimator, "classes_", []))
-    if len(classes) != 2 or pos_label not in classes:
-        return None
-    column = classes.index(pos_label)
-    for method in ("decision_function", "predict_proba"):
-        if hasattr(estimator, method):
-            try:
-                values = np.asarray(getattr(estimator, method)(X), dtype=float)
-            except (AttributeError, NotImplementedError, ValueError):
-                continue
-            if values.ndim == 2:
-                if values.shape[1] != 2:
-                    return None
-                return values[:, column]
-            return values if column == 1 else -values
-    return None
-
-
-def _check_binary_target(y, pos_label):
-    """The labels as an array, checked to be binary with `pos_label` among them."""
-    y_array = np.asarray(y)
-    if y_array.ndim != 1 or y_array.shape[0] == 0:
-        fail("y", "a non-empty 1-d array of binary labels", y)
-    classes = np.unique(y_array)
-    if classes.shape[0] > 2:
-        fail("y", "binary (the reports compare one positive class)", y,
-             shown=f"{classes.shape[0]} classes {classes.tolist()[:6]!r}")
-    if not np.any(classes == np.asarray(pos_label, dtype=object)):
-        fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
-    return y_array
-
-
 def _index(X, rows):
     if hasattr(X, "iloc"):
         return X.iloc[rows]
     return X[rows]
 
 
-def _fold_records(name, y, splits, fold_predictions, fold_scores, n_splits_per_repeat):
-    records = []
-    for k, ((_, test), y_pred) in enumerate(zip(splits, fold_predictions)):
-        records.append({"estimator": name, "repeat": k // n_splits_per_repeat,
-                        "fold": k % n_splits_per_repeat, "test": test, "y_pred": y_pred,
-                        "y_score": fold_scores[k]})
-    return records
+# ---------------------------------------------------------------------------
+# Scores for average precision
+# ---------------------------------------------------------------------------
 
 
-def compare_estimators(estimators, X, y, *, cv=5, metric="f1", beta=1.0, prior=0.5,
-                       rope=0.0,
-                       confidence=0.95, pos_label=1, n_jobs=None, random_state=0,
-                       n_samples=20_000, verbose=False):
-    """Cross-validate several classifiers on the same splits and compare them.
+def _scores_of(estimator, X, kind, labels):
+    """Scores ranking each of `labels` first (columns), or None.
 
-    The splits are frozen once (``list(cv.split(X, y))``) and every estimator
-    runs through `sklearn.model_selection.cross_validate` with
-    ``return_estimator=True, return_indices=True``.  From the out-of-fold
-    predictions the report computes, per estimator, the pooled counts and
-    the posterior of `metric`, and, per pair, the paired Dirichlet
-    comparison, the paired 8-cell comparison of `metric` and the correlated
-    Bayesian t-test of fold scores.
-
-    With a repeated scheme (e.g. `~sklearn.model_selection.RepeatedStratifiedKFold`)
-    every item is tested ``n_repeats`` times: pooled counts are divided by
-    ``n_repeats`` so the evidence is not overstated.
-
-    Parameters
-    ----------
-    estimators : dict of str to estimator
-        The candidates, by name (at least two).
-    X : array-like of shape (n_samples, n_features)
-        Features.
-    y : array-like of shape (n_samples,)
-        Binary class labels.
-    cv : int or cross-validation splitter, default=5
-        An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``.
-    metric : str, default="f1"
-        A registered metric name.  ``prob_first_better`` and the t-test read
-        "the first has the higher value": for metrics where lower is better
-        (fallout, error, silence, noise, e_measure) that is the worse one.
-    beta : float, default=1.0
-        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
-    prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration.
-    rope : float, default=0.0
-        Region of practical equivalence for the comparisons.
-    confidence : float, default=0.95
-        Level of the credible intervals.
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    n_jobs : int, default=None
-        Passed to `cross_validate`.
-    random_state : int, default=0
-        Seeds the default splitter and every sampled figure.
-    n_samples : int, default=20000
-        Draws of the sampled (8-cell) comparison.
-    verbose : bool, default=False
-        Print progress over estimators and folds to stderr.
-
-    Returns
-    -------
-    ComparisonReport
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_breast_cancer
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn.preprocessing import StandardScaler
-    >>> from skprobeval import compare_estimators
-    >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> report = compare_estimators(
-    ...     {"logreg": make_pipeline(StandardScaler(), LogisticRegression()),
-    ...      "nb": GaussianNB()}, X, y, cv=5)
-    >>> report.summary[["tp", "fp", "fn", "tn"]]
-                  tp    fp    fn     tn
-    estimator
-    logreg     354.0   9.0   3.0  203.0
-    nb         346.0  24.0  11.0  188.0
-    >>> round(float(report.pairwise.loc["logreg", "nb"]), 3)
-    1.0
+    ``decision_function`` of a binary classifier scores ``classes_[1]`` (it
+    is negated for ``classes_[0]``); ``predict_proba`` gives one column per
+    class (one ``(n, 2)`` array per label for some multilabel estimators).
+    A label the fold's estimator never saw gets a NaN column.
     """
-    if not isinstance(estimators, dict) or len(estimators) < 2:
-        fail("estimators", "a dict of at least two named estimators", estimators)
-    confidence = check_confidence(confidence)
-    check_prior(prior)
-    beta = check_positive(beta, "beta")
-    spec = get_metric(metric)
-    y_array = _check_binary_target(y, pos_label)
-    if isinstance(cv, (int, np.integer)):
-        from sklearn.model_selection import StratifiedKFold
-
-        if cv < 2:
-            fail("cv", "an int >= 2 or a splitter", cv)
-        splitter = StratifiedKFold(n_splits=int(cv), shuffle=True, random_state=random_state)
-    else:
-        splitter = check_cv(cv, y_array, classifier=True)
-    splits = list(splitter.split(X, y_array))
-    n_repeats = _repeats(splits, y_array.shape[0])
-    n_per_repeat = len(splits) // n_repeats
-    predictions = {}
-    for position, (name, estimator) in enumerate(estimators.items()):
-        if verbose:
-            print(f"[{position + 1}/{len(estimators)}] {name}: cross-validating "
-                  f"{len(splits)} folds", file=sys.stderr)
-        result = cross_validate(clone(estimator), X, y_array, cv=splits, n_jobs=n_jobs,
-                                return_estimator=True, return_indices=True,
-                                scoring=CountsScorer(pos_label=pos_label))
-        fold_predictions, fold_scores = [], []
-        for k, (fitted, test) in enumerate(zip(result["estimator"],
-                                               result["indices"]["test"])):
-            X_test = _index(X, test)
-            fold_predictions.append(np.asarray(fitted.predict(X_test)))
-            fold_scores.append(_scores_of(fitted, X_test, pos_label))
-            if verbose:
-                print(f"    fold {k + 1}/{len(splits)} done", file=sys.stderr)
-        predictions[name] = _fold_records(name, y_array, splits, fold_predictions, fold_scores,
-                                          n_per_repeat)
-    return _build_report(predictions, y_array, spec.name, beta=beta, prior=prior,
-                         rope=rope,
-                         confidence=confidence, pos_label=pos_label, n_repeats=n_repeats,
-                         n_samples=n_samples, random_state=random_state)
-
-
-def compare_cv_results(results, *, y=None, X=None, metric="f1", beta=1.0, prior=0.5,
-                       rope=0.0,
-                       confidence=0.95, pos_label=1, n_samples=20_000, random_state=0):
-    """Compare estimators from `cross_validate` results the user already holds.
-
-    Each value of `results` is the dict returned by
-    ``cross_validate(..., return_indices=True)`` for one estimator, on the same
-    splits.  What the report can hold depends on what the results carry:
-
-    * out-of-fold predictions — a ``"predictions"`` entry (one array per fold,
-      aligned with ``indices["test"]``), or ``return_estimator=True`` and `X`
-      so that the fitted fold estimators predict their test rows — give the
-      full report, paired comparisons included (`y` is needed);
-    * only the counts of ``scoring=CountsScorer()`` (``test_tp``,
-      ``test_fp``, ...) give the summary, the per-fold table and the t-tests;
-      the paired tables, which need item-level predictions, are then NaN and
-      a warning says so.
-
-    Parameters
-    ----------
-    results : dict of str to dict
-        Per estimator, the result of `cross_validate` (see above).
-    y : array-like of shape (n_samples,), default=None
-        The binary labels the results were computed on (needed with predictions).
-    X : array-like of shape (n_samples, n_features), default=None
-        The features, to predict with ``result["estimator"]`` when the results
-        hold fitted estimators but no ``"predictions"``.
-    metric, beta, prior, rope, confidence, pos_label, n_samples, random_state
-        As in `compare_estimators`.
-
-    Returns
-    -------
-    ComparisonReport
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_breast_cancer
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.model_selection import cross_validate, StratifiedKFold
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from skprobeval import CountsScorer, compare_cv_results
-    >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
-    >>> results = {name: cross_validate(model, X, y, cv=splits, scoring=CountsScorer(),
-    ...                                 return_estimator=True, return_indices=True)
-    ...            for name, model in {"logreg": LogisticRegression(max_iter=5000),
-    ...                                "nb": GaussianNB()}.items()}
-    >>> report = compare_cv_results(results, y=y, X=X)
-    >>> list(report.summary.index)
-    ['logreg', 'nb']
-    >>> round(float(report.pairwise.loc["logreg", "nb"]), 3)
-    0.872
-    """
-    if not isinstance(results, dict) or len(results) < 2:
-        fail("results", "a dict of at least two named cross-validation results", results)
-    confidence = check_confidence(confidence)
-    check_prior(prior)
-    beta = check_positive(beta, "beta")
-    spec = get_metric(metric)
-    for name, result in results.items():
-        if not isinstance(result, dict):
-            fail("results", "dicts returned by cross_validate", {name: result})
-    tests = {name: _test_indices(name, result) for name, result in results.items()}
-    usable = {name: "predictions" in result or ("estimator" in result and X is not None)
-              for name, result in results.items()}
-    if all(usable.values()):
-        if y is None:
-            fail("y", "the labels the results were computed on", y)
-        y_array = _check_binary_target(y, pos_label)
-        reference = next(iter(tests.values()))
-        if reference is None:
-            fail("results", "results with 'indices' (cross_validate(..., return_indices=True))",
-                 sorted(next(iter(results.values()))))
-        records = {}
-        for name, result in results.items():
-            if tests[name] is None or len(tests[name]) != len(reference) or any(
-                    not np.array_equal(a, b) for a, b in zip(tests[name], reference)):
-                fail("results", "results on the same splits (same indices['test'])", name)
-            if any(t.max(initial=-1) >= y_array.shape[0] for t in reference):
-                fail("y", f"as long as the data the results index ({y_array.shape[0]} given)",
-                     y, shown=f"length {y_array.shape[0]}")
-            if "predictions" in result:
-                fold_predictions = [np.asarray(p) for p in result["predictions"]]
-                scores = result.get("scores")
-                scores = [None] * len(reference) if scores is None else list(scores)
-            else:
-                fold_predictions, scores = [], []
-                for fitted, test in zip(result["estimator"], reference):
-                    X_test = _index(X, test)
-                    fold_predictions.append(np.asarray(fitted.predict(X_test)))
-                    scores.append(_scores_of(fitted, X_test, pos_label))
-            if len(fold_predictions) != len(reference) or any(
-                    p.shape[0] != t.shape[0] for p, t in zip(fold_predictions, reference)):
-                fail("results", f"one prediction array per test fold for {name!r}",
-                     len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
-            records[name] = (fold_predictions, scores)
-        splits = [(None, t) for t in reference]
-        n_repeats = _repeats(splits, y_array.shape[0])
-        n_per_repeat = len(splits) // n_repeats
-        fold_records = {name: _fold_records(name, y_array, splits, p, sc, n_per_repeat)
-                        for name, (p, sc) in records.items()}
-        return _build_report(fold_records, y_array, spec.name, beta=beta, prior=prior,
-                             rope=rope,
-                             confidence=confidence, pos_label=pos_label, n_repeats=n_repeats,
-                             n_samples=n_samples, random_state=random_state)
-    return _counts_only_report(results, tests, spec, beta=beta, prior=prior, rope=rope,
-                               confidence=confidence, random_state=random_state)
-
-
-def _test_indices(name, result):
-    indices = result.get("indices")
-    if indices is None:
-        return None
-    try:
-        return [np.asarray(t) for t in indices["test"]]
-    except (KeyError, TypeError):
-        fail("results", "'indices' as returned by cross_validate(..., return_indices=True)",
-             {name: indices})
-
-
-def _counts_only_report(results, tests, spec, *, beta, prior, rope, confidence, random_state):
-    """Summary, per-fold table and t-tests from CountsScorer counts alone."""
-    import pandas as pd
-
-    rng = check_random_state(random_state)
-    names = list(results)
-    rows, per_fold, fold_scores = [], [], {}
-    n_folds = None
-    for name in names:
-        result = results[name]
+    for method in ("decision_function", "predict_proba"):
+        if not hasattr(estimator, method):
+            continue
         try:
-            cells = [np.asarray(result[f"test_{cell}"], dtype=float)
-                     for cell in ("tp", "fp", "fn", "tn")]
-        except KeyError:
-            fail("results", "cross_validate results with out-of-fold 'predictions', fitted "
-                 "'estimator's and X, or scoring=CountsScorer() counts", {name: sorted(result)})
-        if n_folds is None:
-            n_folds = cells[0].shape[0]
-        elif cells[0].shape[0] != n_folds:
-            fail("results", "results on the same splits (same number of folds)", name)
-        n_repeats = 1
-        if tests[name] is not None:
-            n_items = max(int(t.max(initial=-1)) for t in tests[name]) + 1
-            n_repeats = _repeats([(None, t) for t in tests[name]], n_items)
-        counts = ConfusionCounts(*(c.sum() / n_repeats for c in cells))
-        rows.append(_summary_row(counts, spec, beta=beta, prior=prior, confidence=confidence,
-                                 rng=rng))
-        scores = np.asarray(spec(*cells, **_params(spec, beta)), dtype=float)
-        fold_scores[name] = scores
-        for k in range(n_folds):
-            per_fold.append({"estimator": name, "repeat": k // (n_folds // n_repeats),
-                             "fold": k % (n_folds // n_repeats), "tp": cells[0][k],
-                             "fp": cells[1][k], "fn": cells[2][k], "tn": cells[3][k],
-                             "score": scores[k]})
-    warnings.warn("The results hold counts only: the paired comparisons (pairwise, "
-                  "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
-                  "return_estimator=True results, or add 'predictions'.", UserWarning,
-                  stacklevel=3)
-    summary = pd.DataFrame(rows, index=pd.Index(names, name="estimator"),
-                           columns=list(SUMMARY_COLUMNS[:9]))
-    summary["average_precision"] = np.nan
-    summary["random_average_precision"] = np.nan
-    pairwise = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
-                            columns=pd.Index(names, name="second"))
-    fold_sizes = sum(np.asarray(results[names[0]][f"test_{c}"], dtype=float)
-                     for c in ("tp", "fp", "fn", "tn"))
-    test_fraction = float(fold_sizes.mean() / (fold_sizes.sum() / n_repeats))
-    ttest = _ttest_table(fold_scores, spec.name, test_fraction=test_fraction, rope=rope,
-                         runs=n_repeats)
-    return ComparisonReport(summary=summary, pairwise=pairwise, pairwise_metric=pairwise.copy(),
-                            ttest=ttest, per_fold=pd.DataFrame(per_fold), metric=spec.name,
-                            confidence=confidence, rope=float(rope), n_repeats=n_repeats)
+            values = getattr(estimator, method)(X)
+        except (AttributeError, NotImplementedError, ValueError):
+            continue
+        if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
+            try:
+                values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])
+            except (IndexError, ValueError):
+                continue
+        values = np.asarray(values, dtype=float)
+        if kind == "multilabel":
+            if values.ndim != 2:
+                continue
+            return values[:, np.asarray(labels, dtype=np.intp)]
+        classes = list(getattr(estimator, "classes_", []))
+        if values.ndim == 1:
+            if len(classes) != 2:
+                continue
+            values = np.column_stack([-values, values])
+        if values.ndim != 2 or values.shape[1] != len(classes):
+            continue
+        columns = []
+        for label in labels:
+            matches = [i for i, c in enumerate(classes) if c == label]
+            columns.append(values[:, matches[0]] if matches else np.full(values.shape[0], np.nan))
+        return np.column_stack(columns)
+    return None
 
 
-def _params(spec, beta):
-    """Keyword parameters of a metric: F-beta's and the E-measure's beta."""
-    return {"beta": beta} if "beta" in spec.params else {}
+def _fold_average_precision(relevant, scores, average):
+    """(AP, expected AP of a random ranking) of one fold, combined over labels.
+
+    ``relevant`` and ``scores`` have shape (n, R).  Labels with no relevant
+    item (or no scores) in the fold are left out.  Returns arrays of shape
+    (R,) for ``average=None``.
+    """
+    n, n_labels = relevant.shape
+    ap = np.full(n_labels, np.nan)
+    chance = np.full(n_labels, np.nan)
+    for r in range(n_labels):
+        hits = int(relevant[:, r].sum())
+        if hits and np.all(np.isfinite(scores[:, r])):
+            ap[r] = average_precision(relevant[:, r].astype(int), scores[:, r])
+            chance[r] = random_average_precision(n, hits).mean
+    if average is None:
+        return ap, chance
+    if average == "micro" and n_labels > 1:
+        usable = np.all(np.isfinite(scores), axis=0)
+        flat_relevant = relevant[:, usable].ravel()
+        if not flat_relevant.any():
+            return np.nan, np.nan
+        return (average_precision(flat_relevant.astype(int), scores[:, usable].ravel()),
+                random_average_precision(flat_relevant.shape[0],
+                                         int(flat_relevant.sum())).mean)
+    weights = None if average in ("macro", "micro") else relevant.sum(axis=0).astype(float)
+    return _weighted_mean(ap, weights), _weighted_mean(chance, weights)
 
 
-def _summary_row(counts, spec, *, beta, prior, confidence, rng):
-    """Pooled counts, point value, posterior mean and interval, P(better than chance)."""
-    posterior = metric_posterior(counts, spec.name, prior=prior, beta=beta, random_state=rng)
-    interval = posterior.interval(confidence)
-    chance = metric_posterior(counts, "informedness", prior=prior)
-    return {
-        "tp": float(counts.tp), "fp": float(counts.fp), "fn": float(counts.fn),
-        "tn": float(counts.tn),
-        "point": float(spec(counts.tp, counts.fp, counts.fn, counts.tn,
-                            **_params(spec, beta))),
-        "mean": float(posterior.mean()), "low": float(interval.low),
-        "high": float(interval.high),
-        "prob_better_than_chance": float(chance.prob_greater(0.0)),
-    }
+# ---------------------------------------------------------------------------
+# The one report builder
+# ---------------------------------------------------------------------------
 
 
-def compare_predictions(y_true, predictions, *, metric="f1", beta=1.0, prior=0.5, rope=0.0,
-                        confidence=0.95, pos_label=1, sample_weight=None, n_samples=20_000,
-                        random_state=0):
-    """Posteriors and paired comparisons of several systems' predictions on one test set.
+@dataclass
+class _Fold:
+    test: np.ndarray       # item indices of the fold
+    repeat: int
+    fold: int
 
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True binary labels.
-    predictions : dict of str to array-like of shape (n_samples,)
-        Each system's predicted labels, by name (at least one).
-    metric, beta, prior, rope, confidence, pos_label, n_samples, random_state
-        As in `compare_estimators`.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative item weights.
 
-    Returns
-    -------
-    summary : pandas.DataFrame
-        One row per system: ``tp, fp, fn, tn, point, mean, low, high,
-        prob_better_than_chance``.
-    pairwise : pandas.DataFrame
-        P(row right more often than column), paired Dirichlet.
-    pairwise_metric : pandas.DataFrame
-        P(row's metric > column's metric), paired 8-cell Dirichlet (sampled).
+def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_label, beta, lam,
+                  rope, confidence, n_repeats, n_samples, random_state, sample_weight=None,
+                  with_folds=True, counts_only=False):
+    """Assemble a ComparisonReport from each estimator's per-fold predictions.
 
-    Examples
-    --------
-    >>> from skprobeval import compare_predictions
-    >>> y_true = [1, 1, 0, 0, 1, 0, 1, 1, 0, 1]
-    >>> summary, pairwise, _ = compare_predictions(
-    ...     y_true, {"a": [1, 1, 0, 0, 1, 0, 1, 0, 0, 1], "b": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1]})
-    >>> summary[["tp", "fp", "fn", "tn"]]
-             tp   fp   fn   tn
-    system
-    a       5.0  0.0  1.0  4.0
-    b       3.0  1.0  3.0  3.0
-    >>> round(float(pairwise.loc["a", "b"]), 3)
-    0.967
+    The out-of-fold predictions, concatenated over folds (weight 1/n_repeats
+    per item and repeat), give the pooled summary and the paired tables;
+    fold scores give the t-tests.
     """
     import pandas as pd
 
-    if not isinstance(predictions, dict) or not predictions:
-        fail("predictions", "a dict of named prediction arrays", predictions)
-    confidence = check_confidence(confidence)
-    beta = check_positive(beta, "beta")
-    spec = get_metric(metric)
     rng = check_random_state(random_state)
     names = list(predictions)
-    rows = []
+    params = {"beta": beta} if "beta" in spec.params else {}
+    order = np.concatenate([fold.test for fold in folds])
+    truth = y[order]
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[order]
+    if n_repeats > 1:
+        weight = (np.ones(order.shape[0]) if weight is None else weight) / n_repeats
+    pooled_predictions = [np.concatenate(predictions[name]) for name in names]
+    joint = joint_codes(truth, pooled_predictions, average=average, labels=labels,
+                        pos_label=pos_label, sample_weight=weight,
+                        names=["y"] + [f"predictions of {name!r}" for name in names])
+    check_micro_labels(joint, spec.name, average)
+    requested = joint.classes[:joint.n_requested]
+    label_names = [pos_label] if joint.kind == "binary" else _plain(requested)
+
+    # -- per-estimator summary and per-label rows ---------------------------
+    rows, label_rows, posteriors = [], [], {}
+    for position, name in enumerate(names, start=1):
+        counts = joint.counts(position)
+        posterior = posterior_from_codes(joint, spec.name, average=average, lam=lam, beta=beta,
+                                         n_samples=n_samples, random_state=rng,
+                                         system=position)
+        point = averaged_value(spec, counts, average, params, kind=joint.kind,
+                               every_label=joint.n_requested == joint.n_classes)
+        posteriors[name] = posterior
+        interval = posterior.interval(confidence)
+        error = getattr(posterior, "mc_error", 0.0)
+        if joint.kind == "binary" or average is None:
+            chance = metric_posterior(counts, "informedness", prior=lam).prob_greater(0.0)
+        else:
+            chance = posterior_from_codes(joint, "informedness", average="powers", lam=lam,
+                                          beta=1.0, n_samples=n_samples, random_state=rng,
+                                          system=position).prob_greater(0.0)
+        per_label = metric_posterior(counts, spec.name, prior=lam, beta=beta,
+                                     n_samples=n_samples, random_state=rng)
+        label_interval = per_label.interval(confidence)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            label_point = np.atleast_1d(averaged_value(spec, counts, None if joint.kind !=
+                                                       "binary" else "binary", params,
+                                                       kind=joint.kind))
+        for i, label in enumerate(label_names):
+            label_rows.append({
+                "estimator": name, "label": label,
+                **{c: float(np.atleast_1d(getattr(counts, c))[i]) for c in _COUNT_COLUMNS},
+                "point": float(label_point[i]),
+                "mean": float(np.atleast_1d(per_label.mean())[i]),
+                "low": float(np.atleast_1d(label_interval.low)[i]),
+                "high": float(np.atleast_1d(label_interval.high)[i]),
+            })
+        if average is None and joint.kind != "binary":
+            for i, label in enumerate(label_names):
+                rows.append({
+                    "estimator": name, "label": label,
+                    **{c: float(getattr(counts, c)[i]) for c in _COUNT_COLUMNS},
+                    "point": float(point[i]), "mean": float(posterior.mean()[i]),
+                    "low": float(interval.low[i]), "high": float(interval.high[i]),
+                    "mc_error": float(np.atleast_1d(error)[i]) if np.ndim(error) else
+                    float(error),
+                    "prob_better_than_chance": float(np.atleast_1d(chance)[i]),
+                })
+        else:
+            rows.append({
+                "estimator": name,
+                **{c: float(np.sum(getattr(counts, c))) for c in _COUNT_COLUMNS},
+                "point": float(point), "mean": float(posterior.mean()),
+                "low": float(interval.low), "high": float(interval.high),
+                "mc_error": float(error), "prob_better_than_chance": float(chance),
+            })
+    per_label_index = ["estimator", "label"]
+    per_label_table = pd.DataFrame(label_rows).set_index(per_label_index)
+    summary = pd.DataFrame(rows)
+    summary = summary.set_index(per_label_index if "label" in summary else ["estimator"])
+    for column in ("average_precision", "random_average_precision"):
+        summary[column] = np.nan
+    summary = summary[list(SUMMARY_COLUMNS)].astype(float)
+
+    # -- average precision from scores, fold by fold ------------------------
+    _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average)
+
+    # -- paired comparisons -------------------------------------------------
+    pairwise, pairwise_metric, pairs = _pair_tables(
+        joint, names, spec, average=average, lam=lam, rope=rope, beta=beta,
+        n_samples=n_samples, rng=rng, label_names=label_names, counts_only=counts_only)
+
+    # -- fold scores and t-tests -------------------------------------------
+    per_fold, ttest = _fold_tables(joint, names, folds, spec, params, average=average,
+                                   rope=rope, n_repeats=n_repeats, n_items=y.shape[0],
+                                   label_names=label_names, with_folds=with_folds)
+    stored = {}
+    for position, name in enumerate(names):
+        shape = (n_repeats, y.shape[0]) + y.shape[1:]
+        array = np.empty(shape, dtype=np.asarray(pooled_predictions[position]).dtype)
+        for fold, values in zip(folds, predictions[name]):
+            array[fold.repeat, fold.test] = values
+        stored[name] = array
+    return ComparisonReport(
+        summary=summary, pairwise=pairwise, pairwise_metric=pairwise_metric, ttest=ttest,
+        per_fold=per_fold, metric=spec.name, confidence=confidence, rope=float(rope),
+        n_repeats=n_repeats, predictions=stored, average=average,
+        labels=None if labels is None else _plain(requested), per_label=per_label_table,
+        pairs=pairs, n_samples=n_samples, posteriors=posteriors)
+
+
+def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average):
+    names = list(scores)
     for name in names:
-        counts = ConfusionCounts.from_predictions(y_true, predictions[name], pos_label=pos_label,
-                                                  sample_weight=sample_weight)
-        rows.append(_summary_row(counts, spec, beta=beta, prior=prior, confidence=confidence,
-                                 rng=rng))
-    summary = pd.DataFrame(rows, index=pd.Index(names, name="system"),
-                           columns=list(SUMMARY_COLUMNS[:9]))
-    pairwise = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
-                            columns=pd.Index(names, name="second"))
-    pairwise_metric = pairwise.copy()
-    for i, first in enumerate(names):
-        for second in names[i + 1:]:
-            comparison = PairedComparison.from_counts(
-                PairedCounts.from_predictions(y_true, predictions[first], predictions[second],
-                                              sample_weight=sample_weight),
-                prior=prior, rope=rope)
-            pairwise.loc[first, second] = comparison.prob_first_better
-            pairwise.loc[second, first] = comparison.prob_second_better
-            metric_comparison = compare_paired_metric(
-                y_true, predictions[first], predictions[second], metric=spec.name, beta=beta,
-                prior=prior, rope=rope, n_samples=n_samples, random_state=rng,
-                sample_weight=sample_weight, pos_label=pos_label)
-            pairwise_metric.loc[first, second] = metric_comparison.prob_first_better
-            pairwise_metric.loc[second, first] = metric_comparison.prob_second_better
-    return summary, pairwise, pairwise_metric
+        if scores[name] is None or any(s is None for s in scores[name]):
+            continue
+        values, chances = [], []
+        for fold, fold_scores in zip(folds, scores[name]):
+            y_test = y[fold.test]
+            if joint.kind == "multilabel":
+                relevant = np.asarray(y_test, dtype=bool)[:, np.asarray(requested, dtype=np.intp)]
+            elif joint.kind == "binary":
+                relevant = (y_test == pos_label)[:, None]
+                fold_scores = np.asarray(fold_scores, dtype=float).reshape(-1, 1)
+            else:
+                relevant = np.column_stack([y_test == label for label in requested])
+            fold_scores = np.asarray(fold_scores, dtype=float)
+            if fold_scores.shape != relevant.shape:
+                continue
+            ap, chance = _fold_average_precision(relevant, fold_scores,
+                                                 "binary" if joint.kind == "binary"
+                                                 else average)
+            values.append(np.atleast_1d(ap))
+            chances.append(np.atleast_1d(chance))
+        if not values:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN label columns
+            ap = np.nanmean(np.vstack(values), axis=0)
+            chance = np.nanmean(np.vstack(chances), axis=0)
+        if average is None and joint.kind != "binary":
+            for i, label in enumerate(_plain(requested)):
+                summary.loc[(name, label), "average_precision"] = ap[i]
+                summary.loc[(name, label), "random_average_precision"] = chance[i]
+        else:
+            summary.loc[name, "average_precision"] = ap[0]
+            summary.loc[name, "random_average_precision"] = chance[0]
+
+
+def _pair_joint(joint, first, second):
+    return JointCodes(joint.kind, [joint.codes[0], joint.codes[first], joint.codes[second]],
+                      joint.classes, joint.n_requested, joint.weight)
+
+
+def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_samples, rng, label_names,
+                 counts_only):
+    import pandas as pd
+
+    per_label = average is None and joint.kind != "binary"
+    rows = []
+    if not counts_only:
+        for i, first in enumerate(names):
+            for j in range(i + 1, len(names)):
+                second = names[j]
+                right = PairedCounts.from_predictions(
+                    np.ones(joint.codes[0].shape[0], dtype=bool), joint.right(i + 1),
+                    joint.right(j + 1), sample_weight=joint.weight)
+                correct = PairedComparison.from_counts(right, prior=lam, rope=rope)
+                metric = paired_metric_from_codes(_pair_joint(joint, i + 1, j + 1), spec,
+                                                  average=average, lam=lam, rope=rope,
+                                                  beta=beta, n_samples=n_samples, rng=rng)
+                values = [correct.prob_first_better, correct.prob_equivalent,
+                          correct.prob_second_better, metric.prob_first_better,
+                          metric.prob_equivalent, metric.prob_second_better, metric.mc_error]
+                for k, label in enumerate(label_names if per_label else [None]):
+                    row = {"first": first, "second": second}
+                    if per_label:
+                        row = {"label": label, **row}
+                    row.update({column: float(np.atleast_1d(value)[k] if np.ndim(value)
+                                              else value)
+                                for column, value in zip(_PAIR_COLUMNS, values)})
+                    rows.append(row)
+    lead = ["label", "first", "second"] if per_label else ["first", "second"]
+    pairs = pd.DataFrame(rows, columns=lead + list(_PAIR_COLUMNS))
+    for column in _PAIR_COLUMNS:
+        pairs[column] = pairs[column].astype(float)
+
+    def square(first_column, second_column, label=None):
+        table = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
+                             columns=pd.Index(names, name="second"))
+        chosen = pairs if label is None else pairs[pairs["label"] == label]
+        for row in chosen.itertuples(index=False):
+            table.loc[row.first, row.second] = getattr(row, first_column)
+            table.loc[row.second, row.first] = getattr(row, second_column)
+        return table
+
+    pairwise = square("prob_first_right_more_often", "prob_second_right_more_often",
+                      label_names[0] if per_label else None)
+    if per_label:
+        pairwise_metric = pd.concat(
+            {label: square("prob_first_better", "prob_second_better", label)
+             for label in label_names}, names=["label"])
+    else:
+        pairwise_metric = square("prob_first_better", "prob_second_better")
+    return pairwise, pairwise_metric, pairs
+
+
+def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats, n_items,
+                 label_names, with_folds):
+    """Per-fold counts and averaged scores, and the correlated t-tests between estimators."""
+    import pandas as pd
+
+    per_label = average is None and joint.kind != "binary"
+    fold_rows, fold_scores = [], {name: [] for name in names}
+    offset = 0
+    for fold in folds:
+        size = fold.test.shape[0]
+        piece = slice(offset, offset + size)
+        offset += size
+        sliced = JointCodes(joint.kind, [c[piece] for c in joint.codes], joint.classes,
+                            joint.n_requested, None)
+        for position, name in enumerate(names, start=1):
+            counts = sliced.counts(position)
+            score = averaged_value(spec, counts, average, params, kind=joint.kind,
+                                   every_label=joint.n_requested == joint.n_classes,
+                                   zero_division=np.nan)
+            fold_scores[name].append(np.atleast_1d(score))
+            for k, label in enumerate(label_names if per_label else [None]):
+                row = {"estimator": name, "repeat": fold.repeat, "fold": fold.fold}
+                if per_label:
+                    row["label"] = label
+                    row.update({c: float(getattr(counts, c)[k]) for c in _COUNT_COLUMNS})
+                else:
+                    row.update({c: float(np.sum(getattr(counts, c))) for c in _COUNT_COLUMNS})
+                row["score"] = float(np.atleast_1d(score)[k])
+                fold_rows.append(row)
+    lead = ["estimator", "repeat", "fold"] + (["label"] if per_label else [])
+    per_fold = pd.DataFrame(fold_rows, columns=lead + list(_COUNT_COLUMNS) + ["score"])
+    ttest_columns = (["label"] if per_label else []) + list(_TTEST_COLUMNS)
+    if not with_folds or len(folds) < 2:
+        return per_fold, pd.DataFrame(columns=ttest_columns)
+    test_fraction = float(np.mean([fold.test.shape[0] for fold in folds])) / n_items
+    scores = {name: np.vstack(values) for name, values in fold_scores.items()}
+    rows = []
+    for k, label in enumerate(label_names if per_label else [None]):
+        table = _ttest_table({name: values[:, k] for name, values in scores.items()},
+                             spec.name, test_fraction=test_fraction, rope=rope, runs=n_repeats)
+        if per_label:
+            table.insert(0, "label", [label] * len(table))
+        rows.append(table)
+    return per_fold, pd.concat(rows, ignore_index=True)[ttest_columns]
 
 
 def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
@@ -678,7 +762,7 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
         warnings.warn(
             f"{metric} is undefined on some folds of {undefined!r} (0/0); the t-tests of "
             "those estimators are NaN. Pooled counts and paired comparisons are unaffected.",
-            UndefinedMetricWarning, stacklevel=4)
+            UndefinedMetricWarning, stacklevel=5)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             row = {"first": first, "second": second}
@@ -693,65 +777,512 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
                            prob_second_better=ttest.prob_second_better,
                            mean_difference=float(ttest.mean))
             rows.append(row)
-    return pd.DataFrame(rows, columns=["first", "second", "prob_first_better",
-                                       "prob_equivalent", "prob_second_better",
-                                       "mean_difference"])
+    return pd.DataFrame(rows, columns=list(_TTEST_COLUMNS))
 
 
-def _build_report(records, y, metric, *, beta, prior, rope, confidence, pos_label, n_repeats,
-                  n_samples, random_state):
-    """Assemble a ComparisonReport from per-fold predictions of every estimator.
+# ---------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------
 
-    The out-of-fold predictions, concatenated over folds (weight 1/n_repeats
-    per item and repeat), give the pooled summary and the paired tables
-    through `compare_predictions`; fold scores give the t-tests.
+
+def _skip_scoring(estimator, X, y):
+    """A scorer that predicts nothing: the report predicts once, afterwards."""
+    return 0.0
+
+
+_COMMON_PARAMETERS = """metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; λ on the diagonal and λ/(K-1) off it of a K x K one).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons.
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_samples : int, default=20000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports."""
+
+
+def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary", labels=None,
+                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1, n_jobs=None,
+                       random_state=0, n_samples=20_000, verbose=False):
+    """Cross-validate several classifiers on the same splits and compare them.
+
+    The splits are frozen once (``list(cv.split(X, y))``) and every estimator
+    runs through `sklearn.model_selection.cross_validate` with
+    ``return_estimator=True, return_indices=True``.  From the out-of-fold
+    predictions the report computes, per estimator, the pooled counts and
+    the posterior of `metric` (averaged over labels as `average` says), and,
+    per pair, the paired Dirichlet comparison of per-item correctness, the
+    paired joint comparison of the metric and the correlated Bayesian t-test
+    of fold scores.
+
+    With a repeated scheme (e.g. `~sklearn.model_selection.RepeatedStratifiedKFold`)
+    every item is tested ``n_repeats`` times: pooled counts are divided by
+    ``n_repeats`` so the evidence is not overstated.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+        The candidates, by name (at least two).
+    X : array-like of shape (n_samples, n_features)
+        Features.
+    y : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Class labels (binary or multiclass), or a multilabel indicator matrix.
+    cv : int or cross-validation splitter, default=5
+        An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``
+        (``KFold`` for multilabel targets).
+    {common}
+    n_jobs : int, default=None
+        Passed to `cross_validate`.
+    verbose : bool, default=False
+        Print progress over estimators and folds to stderr.
+
+    Returns
+    -------
+    ComparisonReport
+
+    See Also
+    --------
+    compare_cv_results : The same from cross-validation results you hold.
+    compare_predictions : The same from predictions on one test set.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer, load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from skprobeval import compare_estimators
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> models = {"logreg": make_pipeline(StandardScaler(), LogisticRegression()),
+    ...           "nb": GaussianNB()}
+    >>> report = compare_estimators(models, X, y, cv=5)
+    >>> report.summary[["tp", "fp", "fn", "tn"]]
+                  tp    fp    fn     tn
+    estimator
+    logreg     354.0   9.0   3.0  203.0
+    nb         346.0  24.0  11.0  188.0
+    >>> round(float(report.pairwise.loc["logreg", "nb"]), 3)
+    1.0
+
+    Three classes, macro F1 (``point`` is scikit-learn's ``f1_score(y,
+    cross_val_predict(...), average="macro")`` on the same splits):
+
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> report = compare_estimators({"nb": GaussianNB(),
+    ...                              "tree": DecisionTreeClassifier(random_state=0)},
+    ...                             X, y, cv=5, average="macro")
+    >>> report.summary[["point", "mean", "low", "high"]].round(3)
+               point   mean    low   high
+    estimator
+    nb         0.960  0.950  0.911  0.979
+    tree       0.933  0.924  0.878  0.960
+    >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
+    0.98
     """
+    if not isinstance(estimators, dict) or len(estimators) < 2:
+        fail("estimators", "a dict of at least two named estimators", estimators)
+    spec, average, beta, lam, confidence, n_samples = _check_common(
+        metric, average, beta, prior, confidence, n_samples)
+    y_array = _check_target(y)
+    multilabel = y_array.ndim == 2
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        if cv < 2:
+            fail("cv", "an int >= 2 or a splitter", cv)
+        splitter_class = KFold if multilabel else StratifiedKFold
+        splitter = splitter_class(n_splits=int(cv), shuffle=True, random_state=random_state)
+    else:
+        splitter = check_cv(cv, y_array, classifier=True)
+    splits = list(splitter.split(X, y_array))
+    n_repeats = _repeats(splits, y_array.shape[0])
+    n_per_repeat = len(splits) // n_repeats
+    folds = [_Fold(np.asarray(test), k // n_per_repeat, k % n_per_repeat)
+             for k, (_, test) in enumerate(splits)]
+    # Validate the target and the averaging before any fitting.
+    joint_codes(y_array, [y_array], average=average, labels=labels, pos_label=pos_label,
+                names=["y", "y"])
+    predictions, scores = {}, {}
+    for position, (name, estimator) in enumerate(estimators.items()):
+        if verbose:
+            print(f"[{position + 1}/{len(estimators)}] {name}: cross-validating "
+                  f"{len(splits)} folds", file=sys.stderr)
+        result = cross_validate(clone(estimator), X, y_array, cv=splits, n_jobs=n_jobs,
+                                return_estimator=True, return_indices=True,
+                                scoring=_skip_scoring)
+        predictions[name], scores[name] = _predict_folds(result["estimator"], folds, X, y_array,
+                                                         average, labels, pos_label, verbose)
+    return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
+                         labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
+                         confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
+                         random_state=random_state)
+
+
+def _score_labels(y, average, labels, pos_label):
+    """The labels the AP columns rank, in the report's order."""
+    if y.ndim == 2:
+        return np.arange(y.shape[1]) if labels is None else np.asarray(labels)
+    if average == "binary":
+        return np.asarray([pos_label], dtype=object)
+    return np.unique(y) if labels is None else np.asarray(labels)
+
+
+def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, verbose):
+    kind = "multilabel" if y.ndim == 2 else "single"
+    wanted = _score_labels(y, average, labels, pos_label)
+    fold_predictions, fold_scores = [], []
+    for k, (fitted, fold) in enumerate(zip(fitted_estimators, folds)):
+        X_test = _index(X, fold.test)
+        fold_predictions.append(np.asarray(fitted.predict(X_test)))
+        fold_scores.append(_scores_of(fitted, X_test, kind, wanted))
+        if verbose:
+            print(f"    fold {k + 1}/{len(folds)} done", file=sys.stderr)
+    return fold_predictions, fold_scores
+
+
+def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary", labels=None,
+                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
+                       n_samples=20_000, random_state=0):
+    """Compare estimators from `cross_validate` results the user already holds.
+
+    Each value of `results` is the dict returned by
+    ``cross_validate(..., return_indices=True)`` for one estimator, on the same
+    splits.  What the report can hold depends on what the results carry:
+
+    * out-of-fold predictions — a ``"predictions"`` entry (one array per fold,
+      aligned with ``indices["test"]``, optionally with ``"scores"`` for
+      average precision), or ``return_estimator=True`` and `X` so that the
+      fitted fold estimators predict their test rows — give the full report,
+      paired comparisons included (`y` is needed);
+    * only the counts of ``scoring=CountsScorer()`` (``test_tp``,
+      ``test_fp``, ...; per label ``test_tp_<label>`` with
+      ``CountsScorer(labels=...)``) give the summary, the per-fold table and
+      the t-tests; the paired tables, which need item-level predictions, are
+      then NaN and a warning says so.  Macro and weighted averages then
+      draw each label's one-vs-rest table independently, since per-label
+      counts do not determine the joint K x K table.
+
+    Parameters
+    ----------
+    results : dict of str to dict
+        Per estimator, the result of `cross_validate` (see above).
+    y : array-like of shape (n_samples,) or (n_samples, n_labels), default=None
+        The labels the results were computed on (needed with predictions).
+    X : array-like of shape (n_samples, n_features), default=None
+        The features, to predict with ``result["estimator"]`` when the results
+        hold fitted estimators but no ``"predictions"``.
+    {common}
+
+    Returns
+    -------
+    ComparisonReport
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import cross_validate, StratifiedKFold
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skprobeval import compare_cv_results
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    >>> results = {name: cross_validate(model, X, y, cv=splits, return_estimator=True,
+    ...                                 return_indices=True)
+    ...            for name, model in {"tree": DecisionTreeClassifier(random_state=0),
+    ...                                "nb": GaussianNB()}.items()}
+    >>> report = compare_cv_results(results, y=y, X=X)
+    >>> list(report.summary.index)
+    ['tree', 'nb']
+    >>> round(float(report.pairwise.loc["tree", "nb"]), 3)
+    0.143
+    """
+    if not isinstance(results, dict) or len(results) < 2:
+        fail("results", "a dict of at least two named cross-validation results", results)
+    spec, average, beta, lam, confidence, n_samples = _check_common(
+        metric, average, beta, prior, confidence, n_samples)
+    for name, result in results.items():
+        if not isinstance(result, dict):
+            fail("results", "dicts returned by cross_validate", {name: result})
+    tests = {name: _test_indices(name, result) for name, result in results.items()}
+    usable = {name: "predictions" in result or ("estimator" in result and X is not None)
+              for name, result in results.items()}
+    if not all(usable.values()):
+        return _counts_only_report(results, tests, spec, average=average, beta=beta, lam=lam,
+                                   rope=rope, confidence=confidence, n_samples=n_samples,
+                                   random_state=random_state)
+    if y is None:
+        fail("y", "the labels the results were computed on", y)
+    y_array = _check_target(y)
+    reference = next(iter(tests.values()))
+    if reference is None:
+        fail("results", "results with 'indices' (cross_validate(..., return_indices=True))",
+             sorted(next(iter(results.values()))))
+    if any(t.max(initial=-1) >= y_array.shape[0] for t in reference):
+        fail("y", f"as long as the data the results index ({y_array.shape[0]} given)",
+             y, shown=f"length {y_array.shape[0]}")
+    n_repeats = _repeats([(None, t) for t in reference], y_array.shape[0])
+    n_per_repeat = len(reference) // n_repeats
+    folds = [_Fold(t, k // n_per_repeat, k % n_per_repeat) for k, t in enumerate(reference)]
+    predictions, scores = {}, {}
+    for name, result in results.items():
+        if tests[name] is None or len(tests[name]) != len(reference) or any(
+                not np.array_equal(a, b) for a, b in zip(tests[name], reference)):
+            fail("results", "results on the same splits (same indices['test'])", name)
+        if "predictions" in result:
+            fold_predictions = [np.asarray(p) for p in result["predictions"]]
+            fold_scores = result.get("scores")
+            fold_scores = None if fold_scores is None else [np.asarray(s, dtype=float)
+                                                            for s in fold_scores]
+        else:
+            fold_predictions, fold_scores = _predict_folds(result["estimator"], folds, X,
+                                                           y_array, average, labels, pos_label,
+                                                           False)
+        if len(fold_predictions) != len(reference) or any(
+                p.shape[0] != t.shape[0] for p, t in zip(fold_predictions, reference)):
+            fail("results", f"one prediction array per test fold for {name!r}",
+                 len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
+        predictions[name], scores[name] = fold_predictions, fold_scores
+    return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
+                         labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
+                         confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
+                         random_state=random_state)
+
+
+def _test_indices(name, result):
+    indices = result.get("indices")
+    if indices is None:
+        return None
+    try:
+        return [np.asarray(t) for t in indices["test"]]
+    except (KeyError, TypeError):
+        fail("results", "'indices' as returned by cross_validate(..., return_indices=True)",
+             {name: indices})
+
+
+def _fold_cells(name, result):
+    """Per-fold count arrays (n_folds,) or (n_folds, R) and the label keys, from CountsScorer."""
+    import re
+
+    binary = [f"test_{cell}" for cell in _COUNT_COLUMNS]
+    if all(key in result for key in binary):
+        return [np.asarray(result[key], dtype=float) for key in binary], None
+    pattern = re.compile(r"^test_(tp|fp|fn|tn)_(.+)$")
+    found = {}
+    for key in result:
+        match = pattern.match(key)
+        if match:
+            found.setdefault(match.group(2), {})[match.group(1)] = np.asarray(result[key],
+                                                                              dtype=float)
+    labels = [label for label, cells in found.items() if set(cells) == set(_COUNT_COLUMNS)]
+    if not labels:
+        fail("results", "cross_validate results with out-of-fold 'predictions', fitted "
+             "'estimator's and X, or scoring=CountsScorer() counts", {name: sorted(result)})
+    return [np.column_stack([found[label][cell] for label in labels])
+            for cell in _COUNT_COLUMNS], labels
+
+
+def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confidence,
+                        n_samples, random_state):
+    """Summary, per-fold table and t-tests from CountsScorer counts alone."""
     import pandas as pd
 
-    spec = get_metric(metric)
-    names = list(records)
-    first_records = records[names[0]]
-    truth = np.concatenate([y[record["test"]] for record in first_records])
-    concatenated = {name: np.concatenate([record["y_pred"] for record in records[name]])
-                    for name in names}
-    weight = None if n_repeats == 1 else np.full(truth.shape[0], 1.0 / n_repeats)
-    summary, pairwise, pairwise_metric = compare_predictions(
-        truth, concatenated, metric=metric, beta=beta, prior=prior, rope=rope,
-        confidence=confidence,
-        pos_label=pos_label, sample_weight=weight, n_samples=n_samples,
-        random_state=random_state)
-    summary.index.name = "estimator"
-    per_fold_rows, fold_scores = [], {}
-    ap_columns = {"average_precision": [], "random_average_precision": []}
+    rng = check_random_state(random_state)
+    params = {"beta": beta} if "beta" in spec.params else {}
+    names = list(results)
+    rows, per_fold, fold_scores = [], [], {}
+    n_folds, label_keys = None, None
     for name in names:
-        scores, ap_values, random_ap = [], [], []
-        for record in records[name]:
-            y_test = y[record["test"]]
-            counts = ConfusionCounts.from_predictions(y_test, record["y_pred"],
-                                                      pos_label=pos_label)
-            value = float(spec(counts.tp, counts.fp, counts.fn, counts.tn,
-                               **_params(spec, beta)))
-            scores.append(value)
-            per_fold_rows.append({"estimator": name, "repeat": record["repeat"],
-                                  "fold": record["fold"], "tp": float(counts.tp),
-                                  "fp": float(counts.fp), "fn": float(counts.fn),
-                                  "tn": float(counts.tn), "score": value})
-            relevant = np.asarray(y_test == pos_label)
-            if record["y_score"] is not None and relevant.any():
-                ap_values.append(average_precision(relevant.astype(int), record["y_score"]))
-                random_ap.append(random_average_precision(relevant.shape[0],
-                                                          int(relevant.sum())).mean)
+        cells, keys = _fold_cells(name, results[name])
+        if keys is None and average != "binary":
+            fail("average", "'binary' for results holding one binary table per fold "
+                 "(CountsScorer() without labels)", average)
+        if keys is not None and average == "binary":
+            fail("average", "'micro', 'macro', 'weighted' or None for per-label counts "
+                 "(CountsScorer(labels=...))", average)
+        if label_keys is None:
+            label_keys = keys
+        elif keys != label_keys:
+            fail("results", "counts of the same labels for every estimator", name)
+        if n_folds is None:
+            n_folds = cells[0].shape[0]
+        elif cells[0].shape[0] != n_folds:
+            fail("results", "results on the same splits (same number of folds)", name)
+        n_repeats = 1
+        if tests[name] is not None:
+            n_items = max(int(t.max(initial=-1)) for t in tests[name]) + 1
+            n_repeats = _repeats([(None, t) for t in tests[name]], n_items)
+        counts = ConfusionCounts(*(c.sum(axis=0) / n_repeats for c in cells),
+                                 labels=None if keys is None else np.asarray(keys))
+        rows.append(_counts_summary_row(name, counts, spec, params, average=average,
+                                        lam=lam, beta=beta, confidence=confidence,
+                                        n_samples=n_samples, rng=rng))
+        scores = []
+        for k in range(n_folds):
+            fold = ConfusionCounts(*(c[k] for c in cells),
+                                   labels=None if keys is None else np.asarray(keys))
+            score = averaged_value(spec, fold, average, params,
+                                   kind="binary" if keys is None else "counts",
+                                   every_label=False, zero_division=np.nan)
+            scores.append(float(score))
+            per_fold.append({"estimator": name, "repeat": k // (n_folds // n_repeats),
+                             "fold": k % (n_folds // n_repeats),
+                             **{c: float(np.sum(fold_cells[k])) for c, fold_cells in
+                                zip(_COUNT_COLUMNS, cells)},
+                             "score": float(score)})
         fold_scores[name] = np.asarray(scores)
-        ap_columns["average_precision"].append(np.mean(ap_values) if ap_values else np.nan)
-        ap_columns["random_average_precision"].append(np.mean(random_ap) if random_ap
-                                                      else np.nan)
-    for column, values in ap_columns.items():
-        summary[column] = np.asarray(values, dtype=float)
-    test_fraction = float(np.mean([len(r["test"]) for r in first_records])) / y.shape[0]
-    ttest_frame = _ttest_table(fold_scores, spec.name, test_fraction=test_fraction, rope=rope,
-                               runs=n_repeats)
-    per_fold = pd.DataFrame(per_fold_rows, columns=["estimator", "repeat", "fold", "tp", "fp",
-                                                    "fn", "tn", "score"])
-    return ComparisonReport(summary=summary, pairwise=pairwise, pairwise_metric=pairwise_metric,
-                            ttest=ttest_frame, per_fold=per_fold, metric=spec.name,
-                            confidence=confidence, rope=float(rope), n_repeats=n_repeats)
+    warnings.warn("The results hold counts only: the paired comparisons (pairwise, "
+                  "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
+                  "return_estimator=True results, or add 'predictions'.", UserWarning,
+                  stacklevel=3)
+    summary = pd.DataFrame(rows).set_index("estimator")
+    for column in ("average_precision", "random_average_precision"):
+        summary[column] = np.nan
+    summary = summary[list(SUMMARY_COLUMNS)].astype(float)
+    empty = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
+                         columns=pd.Index(names, name="second"))
+    pairs = pd.DataFrame(columns=["first", "second"] + list(_PAIR_COLUMNS))
+    first_cells, _ = _fold_cells(names[0], results[names[0]])
+    fold_sizes = np.sum([np.atleast_2d(c.T).sum(axis=0) for c in first_cells], axis=0)
+    test_fraction = float(fold_sizes.mean() / (fold_sizes.sum() / n_repeats))
+    ttest = _ttest_table(fold_scores, spec.name, test_fraction=test_fraction, rope=rope,
+                         runs=n_repeats)
+    return ComparisonReport(summary=summary, pairwise=empty, pairwise_metric=empty.copy(),
+                            ttest=ttest, per_fold=pd.DataFrame(per_fold), metric=spec.name,
+                            confidence=confidence, rope=float(rope), n_repeats=n_repeats,
+                            average=average, labels=label_keys,
+                            per_label=pd.DataFrame(), pairs=pairs, n_samples=n_samples)
+
+
+def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confidence,
+                        n_samples, rng):
+    """A summary row from counts alone (labels' tables independent for averages)."""
+    if average in ("binary", "micro"):
+        table = counts if average == "binary" else counts.sum()
+        posterior = metric_posterior(table, spec.name, prior=lam, beta=beta,
+                                     n_samples=n_samples, random_state=rng)
+        chance = metric_posterior(table, "informedness", prior=lam).prob_greater(0.0)
+    else:
+        from ._bayes import _metric_function, _sample_cells
+        from ._joint import average_values
+        from ._metrics import label_weights
+        from ._posterior import SampledPosterior
+
+        function, _, _ = _metric_function(spec.name, beta)
+        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_samples, rng))
+        posterior = SampledPosterior(average_values(
+            function, params, cells, average if average is not None else "macro",
+            label_weights(counts, average, spec.name)))
+        informedness = get_metric("informedness").function
+        chance = float(np.mean(average_values(informedness, {}, cells, "macro") > 0))
+    interval = posterior.interval(confidence)
+    point = averaged_value(spec, counts, average if average is not None else "macro", params,
+                           kind="binary" if average == "binary" else "counts",
+                           every_label=False)
+    return {"estimator": name, **{c: float(np.sum(getattr(counts, c))) for c in _COUNT_COLUMNS},
+            "point": float(point), "mean": float(posterior.mean()),
+            "low": float(interval.low), "high": float(interval.high),
+            "mc_error": float(getattr(posterior, "mc_error", 0.0)),
+            "prob_better_than_chance": float(chance)}
+
+
+def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
+                        beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
+                        sample_weight=None, scores=None, n_samples=20_000, random_state=0):
+    """Posteriors and paired comparisons of several systems' predictions on one test set.
+
+    The same report as `compare_estimators`, from predictions you hold:
+    there are no folds, so the t-test table is empty and ``n_repeats`` is 1.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    predictions : dict of str to array-like of the same shape as `y_true`
+        Each system's predicted labels, by name (at least one).
+    {common}
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative item weights.  They act as counts: an item of weight 10
+        is evidence of ten items (intervals narrow about three-fold).
+    scores : dict of str to array-like, default=None
+        Each system's scores for average precision: shape (n_samples,)
+        ranking `pos_label` first for ``average="binary"``, else
+        (n_samples, n_labels) with one column per label of the report.
+
+    Returns
+    -------
+    ComparisonReport
+
+    Examples
+    --------
+    >>> from skprobeval import compare_predictions
+    >>> y_true = [1, 1, 0, 0, 1, 0, 1, 1, 0, 1]
+    >>> report = compare_predictions(
+    ...     y_true, {"a": [1, 1, 0, 0, 1, 0, 1, 0, 0, 1], "b": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1]})
+    >>> report.summary[["tp", "fp", "fn", "tn"]]
+               tp   fp   fn   tn
+    estimator
+    a         5.0  0.0  1.0  4.0
+    b         3.0  1.0  3.0  3.0
+    >>> round(float(report.pairwise.loc["a", "b"]), 3)
+    0.967
+
+    Three classes, macro F1:
+
+    >>> y_true = ["cat", "dog", "bird", "cat", "dog", "bird", "cat", "dog"]
+    >>> report = compare_predictions(
+    ...     y_true, {"a": ["cat", "dog", "bird", "cat", "dog", "cat", "cat", "dog"],
+    ...              "b": ["dog", "dog", "bird", "cat", "cat", "bird", "bird", "dog"]},
+    ...     average="macro")
+    >>> report.summary["point"].round(3).tolist()
+    [0.841, 0.622]
+    """
+    if not isinstance(predictions, dict) or not predictions:
+        fail("predictions", "a dict of named prediction arrays", predictions)
+    spec, average, beta, lam, confidence, n_samples = _check_common(
+        metric, average, beta, prior, confidence, n_samples)
+    y_array = _check_target(y_true, "y_true")
+    n_items = y_array.shape[0]
+    folds = [_Fold(np.arange(n_items), 0, 0)]
+    fold_predictions = {name: [np.asarray(values)] for name, values in predictions.items()}
+    if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
+        fail("scores", "a dict of score arrays keyed like `predictions`", scores)
+    fold_scores = {name: None if scores is None or name not in scores
+                   else [np.asarray(scores[name], dtype=float)] for name in predictions}
+    return _build_report(y_array, folds, fold_predictions, fold_scores, spec=spec,
+                         average=average, labels=labels, pos_label=pos_label, beta=beta,
+                         lam=lam, rope=rope, confidence=confidence, n_repeats=1,
+                         n_samples=n_samples, random_state=random_state,
+                         sample_weight=sample_weight, with_folds=False)
+
+
+for _function in (compare_estimators, compare_cv_results, compare_predictions):
+    _function.__doc__ = _function.__doc__.replace("{common}", _COMMON_PARAMETERS)
+del _function

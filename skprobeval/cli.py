@@ -2,12 +2,13 @@
 
 Sub-commands:
 
-``demo [--dataset NAME] [--output-dir DIR]``
+``demo [--dataset NAME] [--average AVERAGE] [--output-dir DIR]``
     Cross-validate three scikit-learn classifiers on a dataset bundled with
-    scikit-learn and print the full comparison report; with matplotlib
-    installed and ``--output-dir``, write the plots as PNG files.
-``compare FILE.csv --truth COLUMN [--systems COL ...] [--metric f1] [--beta 1]
-[--prior 0.5] [--format text|markdown|csv|json]``
+    scikit-learn (binary or multiclass: every class is compared) and print
+    the full comparison report; with matplotlib installed and
+    ``--output-dir``, write the plots as PNG files.
+``compare FILE.csv --truth COLUMN [--systems COL ...] [--metric f1]
+[--average auto] [--labels A,B] [--format text|markdown|html|csv|json]``
     Posteriors and pairwise comparisons of the systems' columns of a CSV.
 ``random-ap N R``
     The exact expected average precision of a random ranking (mean, std)
@@ -25,6 +26,8 @@ import sys
 __all__ = ["main"]
 
 _DATASETS = ("breast_cancer", "wine", "iris", "digits")
+_AVERAGE_CHOICES = ("auto", "binary", "micro", "macro", "weighted", "powers", "none")
+_TABLES = ("summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", "per_fold")
 
 
 class _UsageError(Exception):
@@ -45,7 +48,10 @@ def _build_parser():
     demo = commands.add_parser("demo", help="compare classifiers on a bundled dataset")
     demo.add_argument("--dataset", default="breast_cancer", choices=_DATASETS,
                       help="scikit-learn bundled dataset (default: breast_cancer); multiclass "
-                           "datasets are turned binary: first class against the rest")
+                           "datasets compare every class")
+    demo.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
+                      help="how labels are combined (default: binary for two classes, macro "
+                           "otherwise)")
     demo.add_argument("--output-dir", default=None,
                       help="write PNG plots here (needs matplotlib)")
     demo.add_argument("--cv", type=int, default=5, help="number of folds (default: 5)")
@@ -57,17 +63,29 @@ def _build_parser():
     compare.add_argument("--systems", nargs="+", default=None,
                          help="system columns (default: every other column)")
     compare.add_argument("--metric", default="f1", help="metric name (default: f1)")
+    compare.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
+                         help="how labels are combined, as scikit-learn's f1_score(average=) "
+                              "(default: binary for two labels, macro otherwise)")
+    compare.add_argument("--labels", default=None,
+                         help="comma-separated labels to average over (default: all)")
     compare.add_argument("--beta", type=float, default=1.0,
                          help="beta of --metric fbeta (default: 1)")
     compare.add_argument("--prior", default="0.5",
                          help="Dirichlet prior: a number > 0, jeffreys or uniform (default: 0.5)")
-    compare.add_argument("--pos-label", default="1", help="positive label (default: 1)")
+    compare.add_argument("--pos-label", default="1",
+                         help="positive label of --average binary (default: 1)")
     compare.add_argument("--rope", type=float, default=0.0,
                          help="region of practical equivalence (default: 0)")
     compare.add_argument("--confidence", type=float, default=0.95,
                          help="credible interval level (default: 0.95)")
+    compare.add_argument("--n-samples", type=int, default=20_000,
+                         help="posterior draws of sampled figures (default: 20000)")
+    compare.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     compare.add_argument("--format", default="text",
-                         choices=("text", "markdown", "csv", "json"), help="output format")
+                         choices=("text", "markdown", "html", "csv", "json"),
+                         help="output format")
+    compare.add_argument("--table", default="summary", choices=_TABLES,
+                         help="the table --format csv prints (default: summary)")
 
     random_ap = commands.add_parser("random-ap",
                                     help="exact expected AP of a random ranking")
@@ -96,32 +114,41 @@ def _estimators(random_state):
     }
 
 
+def _average(choice, n_labels):
+    """The average a CLI choice stands for ("auto": binary for two labels, macro otherwise)."""
+    if choice == "auto":
+        return "binary" if n_labels <= 2 else "macro"
+    return None if choice == "none" else choice
+
+
 def _demo(args, out):
     import numpy as np
     from sklearn import datasets
 
     from ._report import compare_estimators
 
-    X, y = getattr(datasets, f"load_{args.dataset}")(return_X_y=True)
-    classes = np.unique(y)
-    note = ""
-    if classes.shape[0] > 2:
-        y = (y == classes[0]).astype(int)
-        note = f" (multiclass: class {classes[0]} against the rest)"
     if args.cv < 2:
         raise _UsageError(f"argument --cv: must be at least 2; got {args.cv}")
-    print(f"dataset: {args.dataset}{note}; {X.shape[0]} items, {X.shape[1]} features; "
-          f"{args.cv}-fold stratified cross-validation, positive label 1", file=out)
+    X, y = getattr(datasets, f"load_{args.dataset}")(return_X_y=True)
+    classes = np.unique(y)
+    average = _average(args.average, classes.shape[0])
+    positive = f", positive label {classes[-1]}" if average == "binary" else ""
+    print(f"dataset: {args.dataset}; {X.shape[0]} items, {X.shape[1]} features, "
+          f"{classes.shape[0]} classes; {args.cv}-fold stratified cross-validation{positive}",
+          file=out)
     report = compare_estimators(_estimators(args.random_state), X, y, cv=args.cv, metric="f1",
+                                average=average, pos_label=classes[-1].item(),
                                 random_state=args.random_state)
     print(report, file=out)
     if args.output_dir:
-        _write_plots(report, args.output_dir, out)
+        _write_plots(report, y, args.cv, args.output_dir, out)
     return 0
 
 
-def _write_plots(report, directory, out):
+def _write_plots(report, y, n_folds, directory, out):
     import os
+
+    import numpy as np
 
     try:
         import matplotlib
@@ -132,18 +159,24 @@ def _write_plots(report, directory, out):
         print("matplotlib is not installed: no plots written "
               "(pip install 'skprobeval[plot]')", file=out)
         return
-    from ._bayes import metric_posterior
-    from ._counts import ConfusionCounts
-    from .plotting import plot_pairwise, plot_posteriors, plot_random_ap_baseline
+    from .plotting import plot_posteriors, plot_random_ap_baseline
 
     os.makedirs(directory, exist_ok=True)
-    posteriors = {}
-    for name, row in report.summary.iterrows():
-        counts = ConfusionCounts(row["tp"], row["fp"], row["fn"], row["tn"])
-        posteriors[name] = metric_posterior(counts, report.metric)
-    for filename, draw in (("posteriors.png", lambda ax: plot_posteriors(posteriors, ax=ax)),
-                           ("pairwise.png", lambda ax: plot_pairwise(report.pairwise, ax=ax)),
-                           ("random_ap_baseline.png", lambda ax: plot_random_ap_baseline(ax=ax))):
+    posteriors = report.posteriors
+    fold_size = max(2, int(round(y.shape[0] / n_folds)))
+    classes, counts = np.unique(y, return_counts=True)
+    prevalences = tuple(sorted(set(np.round(counts / y.shape[0], 3).tolist())))[:4]
+    n_items = np.unique(np.geomspace(max(4, fold_size // 10), fold_size * 10, 60).astype(int))
+    drawings = [
+        ("posteriors.png", lambda ax: plot_posteriors(posteriors, ax=ax,
+                                                      xlabel=report.metric_label)),
+        ("pairwise.png", lambda ax: report.plot(ax=ax, table="pairwise_metric")),
+        ("random_ap_baseline.png", lambda ax: plot_random_ap_baseline(
+            n_items, prevalences=prevalences, mark=fold_size, ax=ax)),
+    ]
+    if report.average is None:
+        drawings = drawings[2:]
+    for filename, draw in drawings:
         figure, ax = plt.subplots(figsize=(6.4, 4.8))
         draw(ax)
         path = os.path.join(directory, filename)
@@ -187,33 +220,33 @@ def _read_table(args):
     return frame, systems
 
 
-def _pos_label(text, truth):
-    """The positive label in the truth column's own type."""
+def _pos_label(text, truth, option="--pos-label"):
+    """A label given on the command line, in the truth column's own type."""
     import numpy as np
 
     if truth.dtype.kind in "iu":
         try:
             return int(text)
         except ValueError:
-            raise _UsageError(f"--pos-label {text!r} is not an integer label of the truth "
+            raise _UsageError(f"{option} {text!r} is not an integer label of the truth "
                               "column") from None
     if truth.dtype.kind == "f":
         try:
             return float(text)
         except ValueError:
-            raise _UsageError(f"--pos-label {text!r} is not a number label of the truth "
+            raise _UsageError(f"{option} {text!r} is not a number label of the truth "
                               "column") from None
     if truth.dtype.kind == "b":
         if text.lower() in ("1", "true"):
             return True
         if text.lower() in ("0", "false"):
             return False
-        raise _UsageError(f"--pos-label {text!r} is not a label of the boolean truth column "
+        raise _UsageError(f"{option} {text!r} is not a label of the boolean truth column "
                           "(true/false)")
-    values = set(np.asarray(truth).astype(str))
+    values = sorted(set(np.asarray(truth).astype(str).tolist()))
     if text not in values:
-        raise _UsageError(f"--pos-label {text!r} is not among the truth labels "
-                          f"{sorted(values)!r}")
+        shown = ", ".join(values[:10]) + (" ..." if len(values) > 10 else "")
+        raise _UsageError(f"{option} {text!r} is not among the truth labels ({shown})")
     return text
 
 
@@ -227,56 +260,42 @@ def _prior(text):
             from None
 
 
+def _labels(text, truth):
+    """--labels as a list of labels in the truth column's own type."""
+    if text is None:
+        return None
+    return [_pos_label(item.strip(), truth, option="--labels") for item in text.split(",")]
+
+
 def _compare(args, out):
+    import numpy as np
+
     from ._report import compare_predictions
 
     frame, systems = _read_table(args)
-    truth = frame[args.truth].to_numpy()
+    truth_column = frame[args.truth]
+    truth = truth_column.to_numpy()
     predictions = {name: frame[name].to_numpy() for name in systems}
-    summary, pairwise, pairwise_metric = compare_predictions(
-        truth, predictions, metric=args.metric, beta=args.beta, prior=_prior(args.prior),
-        rope=args.rope,
-        confidence=args.confidence, pos_label=_pos_label(args.pos_label, frame[args.truth]))
-    metric = args.metric
+    n_labels = np.unique(np.concatenate([np.asarray(truth, dtype=str)] + [
+        np.asarray(p, dtype=str) for p in predictions.values()])).shape[0]
+    average = _average(args.average, n_labels)
+    report = compare_predictions(
+        truth, predictions, metric=args.metric, average=average,
+        labels=_labels(args.labels, truth_column), beta=args.beta, prior=_prior(args.prior),
+        rope=args.rope, confidence=args.confidence,
+        pos_label=(_pos_label(args.pos_label, truth_column)
+                   if average == "binary" and n_labels <= 2 else 1),
+        n_samples=args.n_samples, random_state=args.random_state)
     if args.format == "json":
-        payload = {
-            "metric": metric, "confidence": args.confidence,
-            "summary": json.loads(summary.to_json(orient="index")),
-            "pairwise": json.loads(pairwise.to_json(orient="index")),
-            "pairwise_metric": json.loads(pairwise_metric.to_json(orient="index")),
-        }
-        print(json.dumps(payload, indent=2), file=out)
+        print(json.dumps(report.to_dict(), indent=2), file=out)
     elif args.format == "csv":
-        print(summary.to_csv().rstrip("\n"), file=out)
-        print(file=out)
-        print(pairwise.to_csv().rstrip("\n"), file=out)
-        print(file=out)
-        print(pairwise_metric.to_csv().rstrip("\n"), file=out)
+        print(report.to_csv(args.table).rstrip("\n"), file=out)
     elif args.format == "markdown":
-        from ._report import _markdown_table
-
-        print(f"### Posteriors ({metric}, {args.confidence:.0%} intervals)\n", file=out)
-        print(_markdown_table(summary, True), file=out)
-        print("\n### P(row right more often than column)\n", file=out)
-        print(_markdown_table(pairwise, True), file=out)
-        print(f"\n### P(row {metric} > column {metric})\n", file=out)
-        print(_markdown_table(pairwise_metric, True), file=out)
+        print(report.to_markdown().rstrip("\n"), file=out)
+    elif args.format == "html":
+        print(report.to_html(), file=out)
     else:
-        import pandas as pd
-
-        from ._report import _format_number
-
-        with pd.option_context("display.width", 160, "display.max_columns", 20,
-                               "display.float_format", _format_number):
-            print(f"Posteriors of {metric} ({args.confidence:.0%} credible intervals):",
-                  file=out)
-            from ._report import _counts_formatters
-
-            print(summary.to_string(formatters=_counts_formatters(summary)), file=out)
-            print("\nP(row right more often than column), paired Dirichlet:", file=out)
-            print(pairwise.to_string(), file=out)
-            print(f"\nP(row {metric} > column {metric}), paired 8-cell Dirichlet:", file=out)
-            print(pairwise_metric.to_string(), file=out)
+        print(report, file=out)
     return 0
 
 

@@ -32,8 +32,9 @@ def _axes(ax):
     return ax
 
 
-def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, ax=None):
-    """Posterior densities with their equal-tailed credible intervals (seed 000, Fig. 1).
+def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, xlabel="value",
+                    ax=None):
+    """Posterior densities with their equal-tailed credible intervals.
 
     Parameters
     ----------
@@ -46,6 +47,8 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
         every posterior's mass.
     n_points : int, default=401
         Grid size of each curve.
+    xlabel : str, default="value"
+        Label of the x axis: the metric (e.g. ``report.metric_label``).
     ax : matplotlib Axes, default=None
         Where to draw.
 
@@ -61,9 +64,9 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
     >>> from skprobeval.plotting import plot_posteriors
     >>> system_1 = metric_posterior(ConfusionCounts(tp=10, fp=10, fn=0, tn=0), "precision")
     >>> system_2 = metric_posterior(ConfusionCounts(tp=3, fp=2, fn=0, tn=0), "precision")
-    >>> ax = plot_posteriors({"system 1": system_1, "system 2": system_2})
+    >>> ax = plot_posteriors({"system 1": system_1, "system 2": system_2}, xlabel="precision")
     >>> ax.get_xlabel()
-    'value'
+    'precision'
     """
     confidence = check_confidence(confidence)
     if not isinstance(posteriors, dict):
@@ -94,24 +97,30 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
         mask = (inner >= float(interval.low)) & (inner <= float(interval.high))
         ax.fill_between(inner[mask], density[mask], alpha=0.2, color=line.get_color())
     ax.set_xlim(low_end, high_end)
-    ax.set_xlabel("value")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("posterior density")
     ax.legend(title=f"{confidence:.0%} interval shaded")
     return ax
 
 
-def plot_pairwise(pairwise, *, ax=None, cmap="RdBu_r"):
-    """Heatmap of P(row better than column).
+def plot_pairwise(pairwise, *, title="P(row better than column)", ax=None, cmap="RdBu_r",
+                  colorbar=True):
+    """Heatmap of a square table of probabilities P(row better than column).
 
     Parameters
     ----------
-    pairwise : pandas.DataFrame or ComparisonReport
-        A square table of probabilities (``ComparisonReport.pairwise`` or
-        the result of `pairwise_comparison`); a report's ``pairwise`` is used.
+    pairwise : pandas.DataFrame or array-like of shape (n, n)
+        A square table of probabilities (``ComparisonReport.pairwise_metric``,
+        ``ComparisonReport.pairwise`` or the result of `pairwise_comparison`);
+        `ComparisonReport.plot` titles them for you.
+    title : str, default="P(row better than column)"
+        What the cells are.
     ax : matplotlib Axes, default=None
         Where to draw.
     cmap : str, default="RdBu_r"
         Colormap (0.5 is neutral).
+    colorbar : bool, default=True
+        Add a colorbar (once per Axes: a second call on the same Axes reuses it).
 
     Returns
     -------
@@ -129,10 +138,11 @@ def plot_pairwise(pairwise, *, ax=None, cmap="RdBu_r"):
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['a', 'b']
     """
-    from ._report import ComparisonReport
-
-    table = pairwise.pairwise if isinstance(pairwise, ComparisonReport) else pairwise
-    values = np.asarray(table, dtype=float)
+    table = pairwise
+    try:
+        values = np.asarray(table, dtype=float)
+    except (TypeError, ValueError):
+        fail("pairwise", "a square table of probabilities", pairwise, error=TypeError)
     if values.ndim != 2 or values.shape[0] != values.shape[1]:
         fail("pairwise", "a square table of probabilities", pairwise)
     ax = _axes(ax)
@@ -147,13 +157,16 @@ def plot_pairwise(pairwise, *, ax=None, cmap="RdBu_r"):
                         color="white" if abs(values[i, j] - 0.5) > 0.3 else "black")
     ax.set_xlabel("column")
     ax.set_ylabel("row")
-    ax.set_title("P(row better than column)")
-    ax.figure.colorbar(image, ax=ax)
+    ax.set_title(title)
+    if colorbar and not getattr(ax, "_skprobeval_colorbar", False):
+        ax.figure.colorbar(image, ax=ax)
+        ax._skprobeval_colorbar = True
     return ax
 
 
-def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), ax=None):
-    """Exact expected AP of a random ranking minus the prevalence approximation (seed 002, Fig. 1).
+def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), mark=None,
+                            ax=None):
+    """Exact expected AP of a random ranking minus the prevalence approximation.
 
     For each prevalence p, the curve shows ``E[AP] - p`` across collection
     sizes N (``n_relevant = round(p N)``): the usual baseline p is always
@@ -165,8 +178,11 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
         Collection sizes; by default 20 to 2000 on a log grid.
     prevalences : sequence of float, default=(0.05, 0.1, 0.2, 0.4)
         Shares of relevant items, one curve each.
+    mark : int, default=None
+        A collection size to mark with a vertical line (e.g. a test fold's).
     ax : matplotlib Axes, default=None
-        Where to draw.
+        Where to draw.  A single collection size draws one marker per
+        prevalence.
 
     Returns
     -------
@@ -184,6 +200,8 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
     if n_items is None:
         n_items = np.unique(np.geomspace(20, 2000, 60).astype(int))
     n_items = np.atleast_1d(np.asarray(n_items, dtype=np.int64))
+    if n_items.ndim != 1 or n_items.size == 0 or np.any(n_items < 1):
+        fail("n_items", "positive collection sizes", n_items)
     for prevalence in prevalences:
         if not 0 < prevalence < 1:
             fail("prevalences", "shares in the open interval (0, 1)", prevalences)
@@ -196,7 +214,10 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
                 result = random_average_precision(int(n), relevant)
                 sizes.append(n)
                 gaps.append(result.mean - relevant / n)
-        ax.plot(sizes, gaps, label=f"p = {prevalence:g}")
+        ax.plot(sizes, gaps, label=f"p = {prevalence:g}",
+                marker="o" if len(sizes) < 3 else None)
+    if mark is not None:
+        ax.axvline(mark, color="0.5", linestyle=":", label=f"N = {mark}")
     ax.set_xscale("log")
     ax.set_xlabel("number of items N")
     ax.set_ylabel("exact E[AP] - prevalence")

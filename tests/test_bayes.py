@@ -198,11 +198,38 @@ def test_average_none_equals_one_vs_rest_binary():
     assert chosen.a.tolist() == [3.5, 1.5] and chosen.b.tolist() == [1.5, 2.5]
 
 
-def test_micro_is_the_pooled_table():
-    # Pooled: TP = 6, FP = 4, FN = 4.
+def test_micro_of_single_label_multiclass_is_the_share_of_items_right():
+    # 6 of the 10 items are right (K = 3 labels).  Micro precision = recall = F1 = accuracy,
+    # and under the K x K prior (lam on the diagonal, lam / (K - 1) off it) the diagonal's
+    # share is Beta(right + K lam, wrong + K lam) by the aggregation property.
+    for make in (precision_posterior, recall_posterior, fbeta_posterior):
+        micro = make(Y_TRUE, Y_PRED, average="micro")
+        assert isinstance(micro, BetaPosterior)
+        assert (micro.a, micro.b) == (6 + 1.5, 4 + 1.5)
+    # Independent route: Monte Carlo of the joint K x K Dirichlet.
+    matrix = np.zeros((3, 3))
+    index = {"bird": 0, "cat": 1, "dog": 2}
+    for t, p in zip(Y_TRUE, Y_PRED):
+        matrix[index[t], index[p]] += 1
+    prior = np.full((3, 3), 0.25)
+    np.fill_diagonal(prior, 0.5)
+    draws = np.random.default_rng(0).dirichlet((matrix + prior).ravel(), size=200_000)
+    right = draws.reshape(-1, 3, 3).trace(axis1=1, axis2=2)
     micro = fbeta_posterior(Y_TRUE, Y_PRED, average="micro")
-    assert (micro.tp, micro.fp, micro.fn) == (6.5, 4.5, 4.5)
-    pooled = ConfusionCounts.from_predictions(Y_TRUE, Y_PRED, average=None).sum()
+    assert abs(right.mean() - micro.mean()) <= 4 * right.std() / math.sqrt(right.size)
+    # A subset of labels: pooled precision is still exact, Beta(sum TP + R lam, sum FP + R lam).
+    subset = precision_posterior(Y_TRUE, Y_PRED, average="micro", labels=["cat", "dog"])
+    counts = ConfusionCounts.from_predictions(Y_TRUE, Y_PRED, average=None,
+                                              labels=["cat", "dog"])
+    assert (subset.a, subset.b) == (counts.tp.sum() + 1.0, counts.fp.sum() + 1.0)
+
+
+def test_micro_of_multilabel_is_the_pooled_table():
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(0, 2, size=(40, 3))
+    y_pred = np.where(rng.random((40, 3)) < 0.8, y_true, 1 - y_true)
+    micro = fbeta_posterior(y_true, y_pred, average="micro")
+    pooled = ConfusionCounts.from_predictions(y_true, y_pred, average=None).sum()
     assert micro.interval() == metric_posterior(pooled, "f1").interval()
 
 

@@ -24,10 +24,11 @@ def test_demo_prints_the_report_and_writes_plots(tmp_path):
         assert (tmp_path / "plots" / name).stat().st_size > 1000
 
 
-def test_demo_multiclass_dataset():
+def test_demo_multiclass_dataset_compares_every_class():
     result = run("demo", "--dataset", "iris", "--cv", "3")
     assert result.returncode == 0, result.stderr
-    assert "class 0 against the rest" in result.stdout
+    assert "3 classes" in result.stdout and "metric: f1 (macro)" in result.stdout
+    assert "Per label (one-vs-rest)" in result.stdout
 
 
 @pytest.fixture
@@ -47,7 +48,8 @@ def predictions_csv(tmp_path):
 def test_compare_text(predictions_csv):
     result = run("compare", str(predictions_csv), "--truth", "label")
     assert result.returncode == 0, result.stderr
-    assert "Posteriors of f1" in result.stdout and "good" in result.stdout
+    assert "Summary" in result.stdout and "good" in result.stdout
+    assert "metric: f1;" in result.stdout
 
 
 def test_compare_json_probabilities(predictions_csv):
@@ -75,7 +77,8 @@ def test_compare_boolean_truth(tmp_path):
     assert json.loads(negative.stdout)["summary"]["a"]["tp"] == 1
 
 
-@pytest.mark.parametrize("fmt, marker", [("markdown", "|---"), ("csv", "system,tp,fp")])
+@pytest.mark.parametrize("fmt, marker", [("markdown", "|---"), ("csv", "estimator,tp,fp"),
+                                         ("html", "<table")])
 def test_compare_other_formats(predictions_csv, fmt, marker):
     result = run("compare", str(predictions_csv), "--truth", "label", "--systems", "good",
                  "poor", "--format", fmt)

@@ -30,7 +30,6 @@ from skprobeval._compare import (
     _difference_cdf,
     _difference_sf,
     _digamma_difference,
-    _joint_cells,
     _prob_beta_greater,
 )
 
@@ -483,26 +482,36 @@ def _systems(rng, n=300):
     return y_true, y_a, y_b
 
 
-def test_joint_cells_margins_are_the_confusion_tables(rng):
+def test_joint_table_margins_are_each_systems_posterior(rng):
+    # Summing the (label, A, B) table's concentrations over B (over A) must give A's (B's)
+    # confusion table plus the one-system prior: lam in each of the 4 cells.
+    from skprobeval._counts import joint_codes
+    from skprobeval._joint import JointTable
+
     y_true, y_a, y_b = _systems(rng)
     weight = rng.random(300)
-    cells = _joint_cells(y_true, y_a, y_b, 1, weight).reshape(2, 2, 2)   # label, a, b
+    joint = joint_codes(y_true, [y_a, y_b], average="binary", sample_weight=weight)
+    table = JointTable(joint, 0.5)
+    alpha = np.zeros(8)
+    alpha[:table.alpha.size] = table.alpha
+    cube = alpha.reshape(2, 2, 2)    # label, a, b with 0 = positive
     for axis, y in ((2, y_a), (1, y_b)):
-        table = cells.sum(axis=axis)                                      # label x prediction
+        margin = cube.sum(axis=axis)
         counts = ConfusionCounts.from_predictions(y_true, y, sample_weight=weight)
-        np.testing.assert_allclose([table[1, 1], table[0, 1], table[1, 0], table[0, 0]],
-                                   [counts.tp, counts.fp, counts.fn, counts.tn], rtol=1e-12)
+        np.testing.assert_allclose([margin[0, 0], margin[1, 0], margin[0, 1], margin[1, 1]],
+                                   [counts.tp + 0.5, counts.fp + 0.5, counts.fn + 0.5,
+                                    counts.tn + 0.5], rtol=1e-12)
 
 
 def test_paired_accuracy_equals_paired_dirichlet_comparison(rng, seed):
-    # accuracy_A - accuracy_B = pi1 - pi2, and the 8-cell Dirichlet(lam) aggregates
-    # to Dirichlet(N1 + 2 lam, N2 + 2 lam, N3 + 4 lam) (two, two and four cells).
+    # accuracy_A - accuracy_B = pi1 - pi2, and the 8-cell Dirichlet with lam / 2 per cell
+    # aggregates to Dirichlet(N1 + lam, N2 + lam, N3 + 2 lam) (two, two and four cells).
     y_true, y_a, y_b = _systems(rng)
     rope = 0.02
     sampled = compare_paired_metric(y_true, y_a, y_b, metric="accuracy", rope=rope,
                                     n_samples=N_MC, random_state=seed)
     exact = PairedComparison.from_counts(PairedCounts.from_predictions(y_true, y_a, y_b),
-                                         prior=(1.0, 1.0, 2.0), rope=rope)
+                                         prior=(0.5, 0.5, 1.0), rope=rope)
     for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
         p = getattr(exact, name)
         assert abs(getattr(sampled, name) - p) <= 4 * math.sqrt(p * (1 - p) / N_MC) + 1e-12
@@ -759,7 +768,7 @@ BAD_INPUTS = [
      "multiclass"),
     (lambda: compare_paired_metric(Y, YA[:5], YB), ValueError, "`y_pred_a`"),
     (lambda: compare_paired_metric(Y, YA, YB, n_samples=-3), ValueError, "`n_samples`"),
-    (lambda: compare_paired_metric(np.eye(3), np.eye(3), np.eye(3)), ValueError, "`y_true`"),
+    (lambda: compare_paired_metric(np.eye(3), np.eye(3), np.eye(3)), ValueError, "`average`"),
     (lambda: compare_paired_metric(Y, YA, YB, metric="nope"), ValueError, "`metric`"),
     (lambda: correlated_ttest([0.1, 0.2], [0.1, 0.3], test_fraction=0.0), ValueError,
      "`test_fraction`"),

@@ -157,9 +157,11 @@ def test_verbose_progress(data, capsys):
 
 def test_compare_predictions_single_test_set():
     y_true = np.array([1, 1, 0, 0, 1, 0, 1, 1, 0, 1])
-    summary, pairwise, pairwise_metric = compare_predictions(
-        y_true, {"a": y_true.copy(), "b": 1 - y_true})
+    report = compare_predictions(y_true, {"a": y_true.copy(), "b": 1 - y_true})
+    assert isinstance(report, ComparisonReport)
+    summary, pairwise, pairwise_metric = report.summary, report.pairwise, report.pairwise_metric
     assert summary.loc["a", "tp"] == 6 and summary.loc["b", "tp"] == 0
+    assert report.ttest.empty and report.n_repeats == 1
     assert pairwise.loc["a", "b"] == pytest.approx(
         PairedComparison.from_counts(PairedCounts(10, 0, 0)).prob_first_better)
     assert pairwise_metric.loc["a", "b"] > 0.99
@@ -226,7 +228,7 @@ def test_average_precision_uses_the_positive_class_scores(data):
 
 def test_multiclass_target_and_bad_pos_label_are_rejected(data):
     X, y = data
-    with pytest.raises(ValueError, match="`y` must be binary"):
+    with pytest.raises(ValueError, match="`average` must be .* got 'binary' with 3 labels"):
         compare_estimators(_models(), X, np.arange(y.shape[0]) % 3)
     with pytest.raises(ValueError, match="`pos_label` must be one of the labels"):
         compare_estimators(_models(), X, np.where(y == 1, "yes", "no"))

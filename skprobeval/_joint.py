@@ -1,0 +1,246 @@
+"""Joint Dirichlet models of multiclass and multilabel predictions.
+
+One system, single-label multiclass: the K x K table (true label x
+prediction) has cell probabilities ~ Dirichlet(counts + prior), the prior
+being λ on the diagonal and λ / (K - 1) off it.  By the aggregation property
+every label's one-vs-rest (TP, FP, FN) cells then carry λ each, so the
+per-label precision, recall and F posteriors implied by the joint table are
+exactly the one-vs-rest posteriors, and the share of items right is
+Beta(right + Kλ, wrong + Kλ).
+
+Two systems on the same items: the (true label, prediction A, prediction B)
+table.  Its prior is spread so that each system's K x K marginal is exactly
+the one-system prior above, and so that every "who is right" outcome has
+mass: λ/2 on each (t, t, t) cell, λ / (2(K - 1)) on each cell where only A is
+right (t, t, b), only B is right (t, a, t), or both make the same mistake
+(t, a, a); none on the K(K - 1)(K - 2) cells where both are wrong in
+different ways.  The total is 2Kλ, the same as one system's prior, and the
+support has 3K² - 2K cells instead of K³.  For K = 2 (a binary table) every
+one of the 8 cells gets λ/2.
+
+Multilabel indicator targets: each column is its own binary table (4 cells
+for one system, 8 for two), independent of the others.
+
+Everything here is private; the public entry points live in ``_bayes.py``
+and ``_compare.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._posterior import _log_gamma_variates
+
+__all__ = [
+    "JointTable",
+    "average_values",
+    "dirichlet",
+    "joint_prior",
+]
+
+# Cells x draws generated at once (bounds memory at a few hundred MB).
+_CELLS_PER_CHUNK = 1 << 22
+_TINY = np.finfo(np.float64).tiny
+
+
+def dirichlet(alpha, n_samples, rng):
+    """Draws of Dirichlet(alpha) over the last axis: shape (n_samples,) + alpha.shape.
+
+    Gamma variates are drawn in log space (exact for concentrations far below
+    1) and normalised; cell probabilities are floored at the smallest normal
+    float so that ratios of two underflowed cells stay defined.
+    """
+    size = (n_samples,) + alpha.shape
+    log_g = _log_gamma_variates(rng, np.broadcast_to(alpha, size), size)
+    log_g -= log_g.max(axis=-1, keepdims=True)
+    cells = np.exp(log_g)
+    cells /= cells.sum(axis=-1, keepdims=True)
+    return np.maximum(cells, _TINY)
+
+
+def joint_prior(size, lam):
+    """Concentrations of the one-system K x K prior: λ on the diagonal, λ/(K-1) elsewhere."""
+    prior = np.full((size, size), lam / max(size - 1, 1))
+    np.fill_diagonal(prior, lam)
+    return prior
+
+
+def _paired_prior(size, lam):
+    """Cell codes ``(t K + a) K + b`` and concentrations of the two-system prior."""
+    off = lam / (2 * max(size - 1, 1))
+    t, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size), indexing="ij")
+    t, a, b = t.ravel(), a.ravel(), b.ravel()
+    alpha = np.where((a == t) & (b == t), lam / 2,
+                     np.where((a == t) | (b == t) | (a == b), off, 0.0))
+    keep = alpha > 0
+    return (t[keep] * size + a[keep]) * size + b[keep], alpha[keep]
+
+
+def _digits(codes, size, n_digits):
+    """Split cell codes into their base-`size` digits, most significant first."""
+    out = []
+    for _ in range(n_digits):
+        out.append(codes % size)
+        codes = codes // size
+    return out[::-1]
+
+
+class JointTable:
+    """The Dirichlet posterior of a truth and one or two systems' predictions.
+
+    Built from `skprobeval._counts.JointCodes`; `sample` yields, chunk by
+    chunk, every system's per-label ``(tp, fp, fn, tn)`` cell probabilities
+    of the requested labels (arrays of shape ``(draws, R)``).
+    """
+
+    def __init__(self, joint, lam):
+        self.kind = joint.kind
+        self.n_systems = len(joint.codes) - 1
+        self.n_requested = joint.n_requested
+        self.labels = joint.classes[:joint.n_requested]
+        if self.kind == "multilabel":
+            self._init_multilabel(joint, lam)
+        else:
+            self._init_multiclass(joint, lam)
+
+    # -- construction -----------------------------------------------------
+
+    def _init_multiclass(self, joint, lam):
+        size = joint.classes.shape[0] if self.kind == "multiclass" else 2
+        self.size = size
+        n_digits = self.n_systems + 1
+        code = np.zeros(joint.codes[0].shape[0], dtype=np.int64)
+        for digit in joint.codes:
+            code = code * size + digit
+        observed, inverse = np.unique(code, return_inverse=True)
+        counts = np.bincount(inverse, weights=joint.weight, minlength=observed.shape[0])
+        if self.n_systems == 1:
+            prior_codes = np.arange(size * size)
+            prior_alpha = joint_prior(size, lam).ravel()
+        else:
+            prior_codes, prior_alpha = _paired_prior(size, lam)
+        cells, position = np.unique(np.concatenate([prior_codes, observed]),
+                                    return_inverse=True)
+        n_prior = prior_codes.shape[0]
+        alpha = np.zeros(cells.shape[0])
+        observed_counts = np.zeros(cells.shape[0])
+        np.add.at(alpha, position[:n_prior], prior_alpha)
+        np.add.at(observed_counts, position[n_prior:], counts)
+        alpha += observed_counts
+        keep = alpha > 0           # cells seen only with weight 0 and no prior mass
+        cells, self.alpha = cells[keep], alpha[keep]
+        self._observed_counts = observed_counts[keep]
+        digits = _digits(cells, size, n_digits)
+        truth = digits[0]
+        rows = np.arange(cells.shape[0])
+        ones = np.ones(cells.shape[0])
+
+        def indicator(columns, mask=None):
+            data = ones if mask is None else mask.astype(float)
+            return sp.csr_matrix((data, (rows, columns)), shape=(cells.shape[0], size))
+
+        self._true = indicator(truth)
+        self._pred = [indicator(d) for d in digits[1:]]
+        self._right = [indicator(truth, d == truth) for d in digits[1:]]
+        self.differ = None if self.n_systems == 1 else digits[1] != digits[2]
+
+    def _init_multilabel(self, joint, lam):
+        codes = np.zeros(joint.codes[0].shape, dtype=np.intp)
+        for digit in joint.codes:
+            codes = codes * 2 + digit.astype(np.intp)
+        n_cells = 2 ** (self.n_systems + 1)
+        n_labels = codes.shape[1]
+        flat = codes + n_cells * np.arange(n_labels)
+        weight = None if joint.weight is None else np.repeat(joint.weight, n_labels)
+        counts = np.bincount(flat.ravel(), weights=weight,
+                             minlength=n_cells * n_labels).reshape(n_labels, n_cells)
+        prior = lam if self.n_systems == 1 else lam / 2
+        self.alpha = counts[:self.n_requested] + prior
+        self._observed_counts = counts[:self.n_requested]
+        # Cell index bits: truth is the most significant, then A, then B (1 = positive).
+        index = np.arange(n_cells)
+        bits = _digits(index, 2, self.n_systems + 1)
+        self._ml_truth = bits[0] == 1
+        self._ml_pred = [b == 1 for b in bits[1:]]
+        self.differ = None if self.n_systems == 1 else bits[1] != bits[2]
+
+    # -- queries ----------------------------------------------------------
+
+    @property
+    def any_difference(self):
+        """True when some item with positive weight gets different predictions."""
+        if self.differ is None:
+            return True
+        if self.kind == "multilabel":
+            return bool(self._observed_counts[:, self.differ].sum() > 0)
+        return bool(self._observed_counts[self.differ].sum() > 0)
+
+    def sample(self, n_samples, rng):
+        """Yield ``[(tp, fp, fn, tn) per system]`` for chunks of posterior draws."""
+        n_cells = self.alpha.size
+        chunk = max(1, _CELLS_PER_CHUNK // n_cells)
+        for start in range(0, n_samples, chunk):
+            size = min(chunk, n_samples - start)
+            draws = dirichlet(self.alpha, size, rng)
+            yield self._tables(draws)
+
+    def _tables(self, draws):
+        n_req = self.n_requested
+        out = []
+        if self.kind == "multilabel":
+            # draws: (S, R, cells); each column's table sums to 1.
+            true = draws[..., self._ml_truth].sum(axis=-1)
+            for pred_mask in self._ml_pred:
+                tp = draws[..., self._ml_truth & pred_mask].sum(axis=-1)
+                pred = draws[..., pred_mask].sum(axis=-1)
+                out.append(_cells(tp, pred, true, 1.0))
+            return out
+        # draws: (S, C) over the whole table; sparse maps aggregate the cells.
+        true = (self._true.T @ draws.T).T[:, :n_req]
+        for pred_map, right_map in zip(self._pred, self._right):
+            tp = (right_map.T @ draws.T).T[:, :n_req]
+            pred = (pred_map.T @ draws.T).T[:, :n_req]
+            out.append(_cells(tp, pred, true, 1.0))
+        return out
+
+
+def _cells(tp, pred, true, total):
+    fp = np.maximum(pred - tp, 0.0)
+    fn = np.maximum(true - tp, 0.0)
+    tn = np.maximum(total - tp - fp - fn, 0.0)
+    return (np.maximum(tp, _TINY), np.maximum(fp, _TINY), np.maximum(fn, _TINY),
+            np.maximum(tn, _TINY))
+
+
+def average_values(function, params, cells, average, weights=None, *, share_of_right=False):
+    """A metric of per-label cells combined over labels, per draw.
+
+    Parameters
+    ----------
+    function : callable(tp, fp, fn, tn, **params)
+    cells : tuple of 4 arrays of shape (S, R)
+    average : {"micro", "macro", "weighted", "powers", None}
+    weights : ndarray of shape (R,), default=None
+        Label weights of ``"weighted"`` and ``"powers"`` (observed shares).
+    share_of_right : bool, default=False
+        ``average="micro"`` on single-label multiclass data with every label:
+        the metric is the share of items right (the sum of the diagonal).
+
+    Returns
+    -------
+    ndarray of shape (S,), or (S, R) for ``average=None``
+    """
+    tp, fp, fn, tn = cells
+    with np.errstate(all="ignore"):
+        if average == "micro":
+            if share_of_right:
+                return tp.sum(axis=1)
+            return np.asarray(function(tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1),
+                                       tn.sum(axis=1), **params), dtype=float)
+        values = np.asarray(function(tp, fp, fn, tn, **params), dtype=float)
+        if average is None:
+            return values
+        if average == "macro" or weights is None or weights.sum() == 0:
+            return values.mean(axis=1)
+        return values @ (weights / weights.sum())
