@@ -1,0 +1,397 @@
+"""Multiclass and multilabel comparisons: reports, paired models, averages."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_digits, make_multilabel_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import average_precision_score, f1_score, precision_score, recall_score
+from sklearn.model_selection import (
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+    cross_val_predict,
+    cross_validate,
+)
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from skprobeval import (
+    BetaPosterior,
+    ComparisonReport,
+    PairedComparison,
+    compare_cv_results,
+    compare_estimators,
+    compare_paired,
+    compare_paired_metric,
+    compare_predictions,
+    fbeta_posterior,
+)
+
+LAM = 0.5
+
+
+def _systems(rng, n, k, accuracies):
+    """A truth of k classes and systems right with the given probabilities (else uniform)."""
+    truth = rng.integers(0, k, size=n)
+    systems = [np.where(rng.random(n) < p, truth, rng.integers(0, k, size=n))
+               for p in accuracies]
+    return truth, systems
+
+
+def _paired_prior(k, lam):
+    """The (true, A, B) prior written out densely, as the user guide states it."""
+    prior = np.zeros((k, k, k))
+    off = lam / (2 * (k - 1))
+    for t in range(k):
+        for a in range(k):
+            for b in range(k):
+                if a == t and b == t:
+                    prior[t, a, b] = lam / 2
+                elif a == t or b == t or a == b:
+                    prior[t, a, b] = off
+    return prior
+
+
+def _macro_f1_of_tables(tables):
+    """Macro F1 of K x K probability tables (draws, K, K), rows true."""
+    tp = np.diagonal(tables, axis1=1, axis2=2)
+    pred = tables.sum(axis=1)
+    true = tables.sum(axis=2)
+    return (2 * tp / (pred + true)).mean(axis=1)
+
+
+def _monte_carlo_paired_macro_f1(truth, a, b, k, n_draws, seed):
+    """P(macro F1 of A > of B) by a dense K^3 Dirichlet, independent of the library's sampler."""
+    cube = np.zeros((k, k, k))
+    np.add.at(cube, (truth, a, b), 1.0)
+    alpha = (cube + _paired_prior(k, LAM)).ravel()
+    keep = alpha > 0
+    rng = np.random.default_rng(seed)
+    wins = 0
+    for _ in range(n_draws // 10_000):
+        draws = np.zeros((10_000, k ** 3))
+        draws[:, keep] = rng.dirichlet(alpha[keep], size=10_000)
+        cubes = draws.reshape(-1, k, k, k)
+        wins += np.sum(_macro_f1_of_tables(cubes.sum(axis=3))
+                       > _macro_f1_of_tables(cubes.sum(axis=2)))
+    return wins / n_draws
+
+
+# ---------------------------------------------------------------------------
+# Acceptance on digits
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def digits():
+    return load_digits(return_X_y=True)
+
+
+def _digit_models():
+    return {"logreg": make_pipeline(StandardScaler(), LogisticRegression(max_iter=300)),
+            "nb": GaussianNB(),
+            "tree": DecisionTreeClassifier(max_depth=8, random_state=0)}
+
+
+@pytest.fixture(scope="module")
+def digits_report(digits):
+    X, y = digits
+    return compare_estimators(_digit_models(), X, y, cv=5, metric="f1", average="macro",
+                              n_samples=20_000)
+
+
+def test_digits_points_equal_scikit_learn_on_pooled_out_of_fold_predictions(digits,
+                                                                             digits_report):
+    X, y = digits
+    splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    for name, model in _digit_models().items():
+        pooled = cross_val_predict(model, X, y, cv=splits)
+        expected = f1_score(y, pooled, average="macro")      # scikit-learn's macro F1
+        assert digits_report.summary.loc[name, "point"] == pytest.approx(expected, abs=1e-12)
+        assert digits_report.summary.loc[name, "low"] < digits_report.summary.loc[name, "high"]
+        np.testing.assert_array_equal(digits_report.predictions[name][0], pooled)
+
+
+def test_digits_pairwise_probabilities_sum_to_one(digits_report):
+    for table in (digits_report.pairwise, digits_report.pairwise_metric):
+        values = table.to_numpy()
+        off = ~np.eye(3, dtype=bool)
+        np.testing.assert_allclose((values + values.T)[off], 1.0, atol=1e-12)
+    pairs = digits_report.pairs
+    total = pairs[["prob_first_better", "prob_equivalent", "prob_second_better"]].sum(axis=1)
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+
+
+def test_digits_report_tables(digits_report):
+    assert digits_report.average == "macro" and digits_report.metric_label == "f1 (macro)"
+    assert list(digits_report.per_label.index.get_level_values("label")[:10]) == list(range(10))
+    assert (digits_report.summary["mc_error"] > 0).all()
+    assert (digits_report.summary["mc_error"] < 1e-3).all()
+    assert (digits_report.summary["prob_better_than_chance"] > 0.999).all()
+    # Average precision of the scores against the exact random-ranking baseline.
+    assert (digits_report.summary["average_precision"]
+            > digits_report.summary["random_average_precision"]).all()
+    assert len(digits_report.ttest) == 3 and digits_report.ttest.notna().all().all()
+    text = str(digits_report)
+    assert "P(row f1 (macro) > column)" in text and "Per label" in text
+
+
+def test_paired_macro_f1_agrees_with_an_independent_monte_carlo(seed):
+    # Moderately different systems, K = 4: P is neither 0 nor 1.
+    rng = np.random.default_rng(2024)
+    truth, (a, b) = _systems(rng, 150, 4, (0.72, 0.66))
+    result = compare_paired_metric(truth, a, b, average="macro", n_samples=40_000,
+                                   random_state=seed)
+    reference = _monte_carlo_paired_macro_f1(truth, a, b, 4, 40_000, seed + 1)
+    assert 0.05 < reference < 0.95
+    se = math.sqrt(2 * reference * (1 - reference) / 40_000)
+    assert abs(result.prob_first_better - reference) <= 4 * se
+    assert result.prob_first_better + result.prob_second_better == pytest.approx(1.0)
+
+
+def test_single_system_macro_posterior_agrees_with_an_independent_monte_carlo(seed):
+    rng = np.random.default_rng(7)
+    truth, (pred,) = _systems(rng, 120, 5, (0.7,))
+    posterior = fbeta_posterior(truth, pred, average="macro", n_samples=40_000,
+                                random_state=seed)
+    matrix = np.zeros((5, 5))
+    np.add.at(matrix, (truth, pred), 1.0)
+    prior = np.full((5, 5), LAM / 4)
+    np.fill_diagonal(prior, LAM)
+    draws = np.random.default_rng(seed + 1).dirichlet((matrix + prior).ravel(), size=40_000)
+    values = _macro_f1_of_tables(draws.reshape(-1, 5, 5))
+    error = math.hypot(posterior.mc_error, values.std() / math.sqrt(values.size))
+    assert abs(posterior.mean() - values.mean()) <= 4 * error
+    assert abs(posterior.ppf(0.05) - np.quantile(values, 0.05)) < 0.01
+
+
+# ---------------------------------------------------------------------------
+# Micro averages, right-more-often, per label
+# ---------------------------------------------------------------------------
+
+
+def test_micro_of_single_label_multiclass_is_the_exact_accuracy_posterior():
+    rng = np.random.default_rng(1)
+    truth, (a, b) = _systems(rng, 200, 4, (0.8, 0.7))
+    for metric in ("f1", "precision", "recall", "accuracy"):
+        report = compare_predictions(truth, {"a": a, "b": b}, metric=metric, average="micro")
+        for name, pred in (("a", a), ("b", b)):
+            right = float(np.sum(truth == pred))
+            exact = BetaPosterior(right + 4 * LAM, 200 - right + 4 * LAM)
+            row = report.summary.loc[name]
+            assert row["point"] == pytest.approx(right / 200, abs=1e-15)
+            assert row["mean"] == pytest.approx(exact.mean(), rel=1e-12)
+            assert (row["low"], row["high"]) == pytest.approx(tuple(exact.interval(0.95)),
+                                                              rel=1e-10)
+            assert row["mc_error"] == 0.0
+    # Micro accuracy over a subset of labels has no meaning of its own: refused.
+    with pytest.raises(ValueError, match="`labels` must be None"):
+        compare_predictions(truth, {"a": a, "b": b}, metric="accuracy", average="micro",
+                            labels=[0, 1])
+
+
+def test_right_more_often_equals_compare_paired_on_pooled_predictions(digits, digits_report):
+    X, y = digits
+    splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    models = _digit_models()
+    pooled = {name: cross_val_predict(models[name], X, y, cv=splits) for name in ("nb", "tree")}
+    order = np.concatenate([test for _, test in splits])
+    expected = compare_paired(y[order], pooled["nb"][order], pooled["tree"][order])
+    assert digits_report.pairwise.loc["nb", "tree"] == pytest.approx(
+        expected.prob_first_better, rel=1e-12)
+
+
+def test_per_label_report_has_one_row_per_label():
+    rng = np.random.default_rng(3)
+    labels = np.array(["bird", "cat", "dog"])
+    truth, (a, b) = _systems(rng, 240, 3, (0.8, 0.65))
+    truth, a, b = labels[truth], labels[a], labels[b]
+    report = compare_predictions(truth, {"a": a, "b": b}, average=None, n_samples=5000)
+    assert list(report.summary.index) == [(s, label) for s in "ab" for label in labels]
+    expected = f1_score(truth, a, average=None, labels=labels)
+    np.testing.assert_allclose(report.summary.loc["a", "point"], expected, rtol=1e-12)
+    assert set(report.pairs["label"]) == set(labels)
+    assert report.pairwise_metric.index.names == ["label", "first"]
+
+
+def test_labels_subset_and_order():
+    rng = np.random.default_rng(4)
+    truth, (a, b) = _systems(rng, 300, 4, (0.8, 0.6))
+    report = compare_predictions(truth, {"a": a, "b": b}, average="macro", labels=[3, 1],
+                                 n_samples=5000)
+    expected = f1_score(truth, a, average="macro", labels=[3, 1])
+    assert report.summary.loc["a", "point"] == pytest.approx(expected, abs=1e-12)
+    assert report.labels == [3, 1]
+    assert list(report.per_label.loc["a"].index) == [3, 1]
+
+
+def test_weighted_and_powers_points():
+    from skprobeval import informedness_score
+
+    rng = np.random.default_rng(5)
+    truth, (a, b) = _systems(rng, 300, 3, (0.75, 0.6))
+    weighted = compare_predictions(truth, {"a": a, "b": b}, metric="recall", average="weighted",
+                                   n_samples=5000)
+    assert weighted.summary.loc["a", "point"] == pytest.approx(
+        recall_score(truth, a, average="weighted"), abs=1e-12)
+    powers = compare_predictions(truth, {"a": a, "b": b}, metric="informedness",
+                                 average="powers", n_samples=5000)
+    assert powers.summary.loc["a", "point"] == pytest.approx(
+        informedness_score(truth, a, average="powers"), abs=1e-12)
+    assert abs(powers.summary.loc["a", "mean"] - powers.summary.loc["a", "point"]) < 0.05
+
+
+# ---------------------------------------------------------------------------
+# Multilabel
+# ---------------------------------------------------------------------------
+
+
+def test_multilabel_compare_predictions_points_equal_scikit_learn():
+    X, Y = make_multilabel_classification(n_samples=300, n_classes=4, random_state=0)
+    rng = np.random.default_rng(0)
+    a = np.where(rng.random(Y.shape) < 0.85, Y, 1 - Y)
+    b = np.where(rng.random(Y.shape) < 0.75, Y, 1 - Y)
+    for average, function in (("micro", f1_score), ("macro", f1_score),
+                              ("weighted", precision_score)):
+        metric = "f1" if function is f1_score else "precision"
+        report = compare_predictions(Y, {"a": a, "b": b}, metric=metric, average=average,
+                                     n_samples=5000)
+        for name, pred in (("a", a), ("b", b)):
+            assert report.summary.loc[name, "point"] == pytest.approx(
+                function(Y, pred, average=average), abs=1e-12)
+        assert report.pairwise_metric.loc["a", "b"] > 0.99
+    # Right more often: an item is right when every one of its labels is (exact match).
+    exact_a, exact_b = np.all(a == Y, axis=1), np.all(b == Y, axis=1)
+    expected = compare_paired(np.ones(300, bool), exact_a, exact_b)
+    assert report.pairwise.loc["a", "b"] == pytest.approx(expected.prob_first_better)
+    assert report.predictions["a"].shape == (1, 300, 4)
+
+
+def test_multilabel_compare_estimators_runs_with_kfold():
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, Y = make_multilabel_classification(n_samples=200, n_classes=3, random_state=1)
+    report = compare_estimators({"logreg": OneVsRestClassifier(LogisticRegression()),
+                                 "nb": OneVsRestClassifier(GaussianNB())}, X, Y, cv=3,
+                                average="macro", n_samples=3000)
+    assert report.summary["point"].between(0, 1).all()
+    assert report.summary["average_precision"].notna().all()
+
+
+# ---------------------------------------------------------------------------
+# Cross-validation results, repeats, determinism, scores
+# ---------------------------------------------------------------------------
+
+
+def test_compare_cv_results_equals_compare_estimators_on_multiclass(digits):
+    X, y = digits
+    X, y = X[:600], y[:600]
+    models = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=6, random_state=0)}
+    splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    results = {name: cross_validate(model, X, y, cv=splits, return_estimator=True,
+                                    return_indices=True) for name, model in models.items()}
+    from_results = compare_cv_results(results, y=y, X=X, average="weighted", n_samples=4000)
+    direct = compare_estimators(models, X, y, cv=3, average="weighted", n_samples=4000)
+    pd.testing.assert_frame_equal(from_results.summary, direct.summary)
+    pd.testing.assert_frame_equal(from_results.pairs, direct.pairs)
+    pd.testing.assert_frame_equal(from_results.ttest, direct.ttest)
+
+
+def test_repeated_cv_divides_multiclass_counts(digits):
+    X, y = digits
+    X, y = X[:400], y[:400]
+    cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0)
+    report = compare_estimators({"nb": GaussianNB(),
+                                 "tree": DecisionTreeClassifier(max_depth=5, random_state=0)},
+                                X, y, cv=cv, average="macro", n_samples=3000)
+    assert report.n_repeats == 2
+    per_label = report.per_label.loc["nb"]
+    np.testing.assert_allclose((per_label["tp"] + per_label["fn"]).sum(), 400)
+    assert report.predictions["nb"].shape == (2, 400)
+
+
+def test_identical_input_identical_report():
+    rng = np.random.default_rng(6)
+    truth, (a, b, c) = _systems(rng, 200, 5, (0.8, 0.7, 0.75))
+    first = compare_predictions(truth, {"a": a, "b": b, "c": c}, average="macro",
+                                n_samples=4000, random_state=3)
+    again = compare_predictions(truth, {"a": a, "b": b, "c": c}, average="macro",
+                                n_samples=4000, random_state=3)
+    pd.testing.assert_frame_equal(first.summary, again.summary)
+    pd.testing.assert_frame_equal(first.pairs, again.pairs)
+
+
+def test_average_precision_columns_from_scores():
+    rng = np.random.default_rng(8)
+    truth, (a,) = _systems(rng, 300, 3, (0.7,))
+    scores = rng.random((300, 3)) + np.eye(3)[truth] * 0.5
+    report = compare_predictions(truth, {"a": a, "b": a}, average="macro",
+                                 scores={"a": scores}, n_samples=2000)
+    onehot = np.eye(3)[truth]
+    expected = np.mean([average_precision_score(onehot[:, k], scores[:, k]) for k in range(3)])
+    assert report.summary.loc["a", "average_precision"] == pytest.approx(expected, rel=1e-12)
+    assert np.isnan(report.summary.loc["b", "average_precision"])
+
+
+# ---------------------------------------------------------------------------
+# The prior does not swamp a small test set (K = 10, n = 200)
+# ---------------------------------------------------------------------------
+
+
+def test_prior_mass_is_small_next_to_two_hundred_items():
+    rng = np.random.default_rng(10)
+    truth, (a, b) = _systems(rng, 200, 10, (0.80, 0.72))
+    report = compare_predictions(truth, {"a": a, "b": b}, average="macro", n_samples=20_000)
+    for name, pred in (("a", a), ("b", b)):
+        observed = f1_score(truth, pred, average="macro")
+        assert abs(report.summary.loc[name, "mean"] - observed) < 0.03
+    from skprobeval._counts import joint_codes
+    from skprobeval._joint import JointTable
+
+    table = JointTable(joint_codes(truth, [a, b], average="macro"), LAM)
+    # Total prior mass 2 K lam = 10 pseudo-items next to 200 real ones.
+    assert table.alpha.sum() == pytest.approx(200 + 2 * 10 * LAM)
+
+
+def test_paired_prior_aggregates_to_the_paired_dirichlet(seed):
+    # Accuracy difference of the (true, A, B) model = pi1 - pi2 of the paired Dirichlet
+    # with (N1 + K lam / 2, N2 + K lam / 2, N3 + K lam).
+    rng = np.random.default_rng(11)
+    truth, (a, b) = _systems(rng, 150, 3, (0.7, 0.65))
+    sampled = compare_paired_metric(truth, a, b, metric="accuracy", average="micro",
+                                    rope=0.01, n_samples=60_000, random_state=seed)
+    from skprobeval import PairedCounts
+
+    exact = PairedComparison.from_counts(PairedCounts.from_predictions(truth, a, b),
+                                         prior=(0.75, 0.75, 1.5), rope=0.01)
+    for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
+        p = getattr(exact, name)
+        assert abs(getattr(sampled, name) - p) <= 4 * math.sqrt(p * (1 - p) / 60_000) + 1e-12
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, name, shown", [
+    ({"average": "binary"}, "`average`", "'binary' with 3 labels"),
+    ({"average": "powers"}, "`average`", "'powers'"),
+    ({"average": "sideways"}, "`average`", "'sideways'"),
+    ({"average": "macro", "labels": ["emu"]}, "`labels`", "['emu'] absent"),
+])
+def test_bad_averages_and_labels(kwargs, name, shown):
+    truth = ["cat", "dog", "bird", "cat", "dog", "bird"]
+    with pytest.raises(ValueError, match=name) as error:
+        compare_predictions(truth, {"a": truth, "b": truth[::-1]}, **kwargs)
+    assert shown in str(error.value) and "np.str_" not in str(error.value)
+
+
+def test_bad_average_is_rejected_before_fitting(digits):
+    X, y = digits
+    with pytest.raises(ValueError, match="`average` must be"):
+        compare_estimators({"nb": GaussianNB(), "tree": DecisionTreeClassifier()}, X, y)
