@@ -371,7 +371,9 @@ _SHARED_DOC = """
         multilabel data; ``"powers"`` (informedness and markedness only):
         Powers' weighting by predicted (true) share, sampled likewise.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative weights; counts become weighted (fractional) sums.
+        Non-negative weights; counts become weighted (fractional) sums.  A
+        weight acts as a count: weights of 10 are ten times the evidence and
+        narrow the interval about three-fold.
     n_samples : int, default=20_000
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None

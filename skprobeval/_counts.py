@@ -577,10 +577,21 @@ class ConfusionCounts:
     Parameters
     ----------
     tp, fp, fn, tn : array-like of float
-        True positives, false positives, false negatives and true negatives.
-        Finite and non-negative; broadcast to one common shape.
+        True positives, false positives, false negatives and true negatives,
+        **in this order** (the order of the names).  Finite and non-negative;
+        broadcast to one common shape.  Weighted counts are fractional: a
+        sample weight acts as a count, so an item of weight 10 is evidence
+        of ten items.
     labels : array-like of shape (K,), default=None
         The label of each table, for per-label counts.
+
+    Warnings
+    --------
+    scikit-learn's ``confusion_matrix(y_true, y_pred).ravel()`` reads
+    ``tn, fp, fn, tp``: passing it positionally, ``ConfusionCounts(*cm.ravel())``,
+    swaps TP and TN.  Use ``ConfusionCounts.from_confusion_matrix(cm,
+    average="binary")``, or name the cells: ``ConfusionCounts(tp=..., fp=...,
+    fn=..., tn=...)``.
 
     Attributes
     ----------
@@ -609,6 +620,13 @@ class ConfusionCounts:
     ConfusionCounts(labels=['bird', 'cat', 'dog'], tp=[1, 1, 1], fp=[0, 1, 0], fn=[0, 0, 1], tn=[3, 2, 2])
     >>> per_label.sum()
     ConfusionCounts(tp=3, fp=1, fn=1, tn=7)
+
+    From scikit-learn's confusion matrix (rows true, columns predicted):
+
+    >>> from sklearn.metrics import confusion_matrix
+    >>> cm = confusion_matrix([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    >>> ConfusionCounts.from_confusion_matrix(cm, average="binary")
+    ConfusionCounts(tp=2, fp=0, fn=1, tn=2)
     """
 
     tp: np.ndarray

@@ -23,11 +23,24 @@ __all__ = [
 _PRIOR_NAMES = {"jeffreys": 0.5, "uniform": 1.0}
 
 
+def _plain(value):
+    """numpy scalars and small arrays as plain Python values (no ``np.float64(nan)``)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (list, tuple)) and len(value) <= 8:
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
 def _show(value):
     """Short repr of ``value`` for an error message (arrays are summarised)."""
     if isinstance(value, np.ndarray) and value.size > 8:
         return f"array of shape {value.shape} with dtype {value.dtype}"
-    return repr(value)
+    if isinstance(value, (list, tuple)) and len(value) > 8:
+        return f"a {type(value).__name__} of {len(value)} items"
+    return repr(_plain(value))
 
 
 def fail(name, requirement, value, *, error=ValueError, shown=None):

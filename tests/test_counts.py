@@ -249,3 +249,30 @@ def test_narrow_integer_dtypes(dtype, seed):
 def test_string_pos_label_on_integer_labels_is_rejected():
     with pytest.raises(ValueError, match="`pos_label` must be a label of the data's kind"):
         ConfusionCounts.from_predictions([0, 1, 1], [0, 1, 0], pos_label="1")
+
+
+def test_cell_order_is_tp_fp_fn_tn_and_not_scikit_learns_ravel():
+    # scikit-learn's confusion_matrix(...).ravel() reads tn, fp, fn, tp: passing it
+    # positionally would swap TP and TN.  The documented route and keywords agree.
+    from sklearn.metrics import confusion_matrix
+
+    y_true, y_pred = [0, 1, 1, 0, 1, 1, 0], [0, 1, 0, 0, 1, 1, 1]
+    cm = confusion_matrix(y_true, y_pred)
+    tn, fp, fn, tp = cm.ravel()
+    expected = ConfusionCounts.from_predictions(y_true, y_pred)
+    assert ConfusionCounts.from_confusion_matrix(cm, average="binary") == expected
+    assert ConfusionCounts(tp=tp, fp=fp, fn=fn, tn=tn) == expected
+    assert ConfusionCounts(tp, fp, fn, tn) == expected
+    assert ConfusionCounts(*cm.ravel()) != expected
+    assert "tn, fp, fn, tp" in ConfusionCounts.__doc__
+
+
+def test_sample_weight_acts_as_counts():
+    # Weights of 10 are ten times the evidence: the Beta interval narrows about sqrt(10)-fold.
+    from skprobeval import precision_posterior
+
+    y_true, y_pred = [1, 1, 0, 1, 0, 1, 1, 0], [1, 1, 1, 1, 0, 0, 1, 0]
+    plain = precision_posterior(y_true, y_pred).interval(0.95)
+    heavy = precision_posterior(y_true, y_pred, sample_weight=[10] * 8).interval(0.95)
+    ratio = (plain.high - plain.low) / (heavy.high - heavy.low)
+    assert 2.5 < ratio < 3.5
