@@ -126,3 +126,60 @@ def test_bad_input_exits_2_with_one_line(args, predictions_csv, tmp_path):
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith("skprobeval: error:")
+
+
+@pytest.fixture
+def three_class_csv(tmp_path):
+    rng = np.random.default_rng(1)
+    names = np.array(["bird", "cat", "dog"])
+    truth = names[rng.integers(0, 3, size=240)]
+    other = names[rng.integers(0, 3, size=240)]
+    frame = pd.DataFrame({
+        "gold": truth,
+        "sharp": np.where(rng.random(240) < 0.85, truth, other),
+        "blunt": np.where(rng.random(240) < 0.6, truth, other),
+    })
+    path = tmp_path / "animals.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html", "csv", "json"])
+def test_compare_three_string_classes_macro_in_every_format(three_class_csv, fmt):
+    result = run("compare", str(three_class_csv), "--truth", "gold", "--average", "macro",
+                 "--format", fmt, "--n-samples", "4000")
+    assert result.returncode == 0, result.stderr
+    assert "sharp" in result.stdout and "np.str_" not in result.stdout
+    if fmt == "json":
+        payload = json.loads(result.stdout)
+        assert payload["average"] == "macro"
+        forward = payload["pairwise_metric"]["sharp"]["blunt"]
+        assert forward + payload["pairwise_metric"]["blunt"]["sharp"] == pytest.approx(1.0)
+        assert forward > 0.99
+    if fmt == "markdown":
+        assert "| estimator | tp |" in result.stdout
+        first_row = result.stdout.split("\n")[4].split("|")
+        assert not any("." in cell for cell in first_row[2:6]), first_row   # whole counts
+
+
+def test_compare_labels_and_per_label_csv(three_class_csv):
+    result = run("compare", str(three_class_csv), "--truth", "gold", "--average", "none",
+                 "--labels", "dog,cat", "--format", "csv", "--table", "pairs",
+                 "--n-samples", "2000")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("label,first,second,prob_first_right_more_often")
+    assert [line.split(",")[0] for line in lines[1:]] == ["dog", "cat"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--average", "binary"), "`average`"),
+    (("--average", "powers"), "`average`"),
+    (("--labels", "cat,emu"), "--labels 'emu'"),
+    (("--average", "micro", "--metric", "accuracy", "--labels", "cat"), "`labels`"),
+])
+def test_compare_multiclass_bad_input_one_line(three_class_csv, args, words):
+    result = run("compare", str(three_class_csv), "--truth", "gold", *args)
+    assert result.returncode == 2, result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr and "np.str_" not in result.stderr

@@ -71,3 +71,37 @@ def test_bad_plot_input():
         plot_pairwise(pd.DataFrame([[0.5, 0.5, 0.5]]))
     with pytest.raises(ValueError, match="`prevalences` must be"):
         plot_random_ap_baseline([10], prevalences=(1.5,))
+
+
+def test_single_collection_size_draws_visible_markers():
+    # One N gives one point per prevalence: drawn as markers, not as invisible lines.
+    ax = plot_random_ap_baseline(200, mark=200)
+    lines = ax.get_lines()
+    assert [line.get_marker() for line in lines[:4]] == ["o"] * 4
+    assert all(len(line.get_xdata()) == 1 for line in lines[:4])
+    assert lines[4].get_xdata()[0] == 200          # the marked size
+    plt.close(ax.figure)
+
+
+def test_report_plots_are_titled_with_what_they_show():
+    import numpy as np
+
+    from skprobeval import compare_predictions
+
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 3, size=150)
+    report = compare_predictions(
+        truth, {"a": np.where(rng.random(150) < 0.8, truth, 0),
+                "b": np.where(rng.random(150) < 0.6, truth, 1)},
+        average="macro", rope=0.01, n_samples=2000)
+    ax = report.plot()
+    assert ax.get_title() == "P(row f1 (macro) > column by > 0.01)"
+    ax = report.plot(table="pairwise", ax=ax)
+    assert ax.get_title() == "P(row right more often than column by > 0.01)"
+    assert len(ax.figure.axes) == 2               # one colorbar, not one per call
+    plt.close(ax.figure)
+    ax = plot_posteriors(report.posteriors, xlabel=report.metric_label)
+    assert ax.get_xlabel() == "f1 (macro)"
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="`table` must be"):
+        report.plot(table="summary")
