@@ -395,3 +395,18 @@ def test_bad_average_is_rejected_before_fitting(digits):
     X, y = digits
     with pytest.raises(ValueError, match="`average` must be"):
         compare_estimators({"nb": GaussianNB(), "tree": DecisionTreeClassifier()}, X, y)
+
+
+def test_multiclass_average_precision_ranks_by_probabilities(digits, digits_report):
+    # One-vs-rest rankings of a multinomial model come from predict_proba (its
+    # decision_function columns are logits, not comparable across items).  Reference:
+    # scikit-learn's average_precision_score(average="macro") per fold, averaged over folds.
+    X, y = digits
+    splits = StratifiedKFold(5, shuffle=True, random_state=0).split(X, y)
+    values = []
+    for train, test in splits:
+        model = _digit_models()["logreg"].fit(X[train], y[train])
+        values.append(average_precision_score(np.eye(10)[y[test]],
+                                              model.predict_proba(X[test]), average="macro"))
+    assert digits_report.summary.loc["logreg", "average_precision"] == pytest.approx(
+        np.mean(values), rel=1e-9)
