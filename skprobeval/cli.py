@@ -165,7 +165,10 @@ def _write_plots(report, y, n_folds, directory, out):
     posteriors = report.posteriors
     fold_size = max(2, int(round(y.shape[0] / n_folds)))
     classes, counts = np.unique(y, return_counts=True)
-    prevalences = tuple(sorted(set(np.round(counts / y.shape[0], 3).tolist())))[:4]
+    shares = sorted(set(np.round(counts / y.shape[0], 2).tolist()))
+    prevalences = tuple(shares if len(shares) <= 4 else
+                        [shares[0], shares[len(shares) // 3], shares[2 * len(shares) // 3],
+                         shares[-1]])
     n_items = np.unique(np.geomspace(max(4, fold_size // 10), fold_size * 10, 60).astype(int))
     drawings = [
         ("posteriors.png", lambda ax: plot_posteriors(posteriors, ax=ax,

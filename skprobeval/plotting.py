@@ -217,7 +217,7 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
         ax.plot(sizes, gaps, label=f"p = {prevalence:g}",
                 marker="o" if len(sizes) < 3 else None)
     if mark is not None:
-        ax.axvline(mark, color="0.5", linestyle=":", label=f"N = {mark}")
+        ax.axvline(mark, color="0.5", linestyle=":", label=f"N = {mark} (marked)")
     ax.set_xscale("log")
     ax.set_xlabel("number of items N")
     ax.set_ylabel("exact E[AP] - prevalence")
