@@ -427,26 +427,18 @@ def averaged_value(spec, counts, average, params, *, kind="multiclass", every_la
 
 
 def _score(spec, y_true, y_pred, *, labels, pos_label, average, sample_weight, zero_division,
-           params, extra_averages=(), powers_weight=None):
+           params, extra_averages=()):
     """Shared body of the ``*_score`` wrappers: count once, evaluate, average."""
     if average not in _AVERAGE_OPTIONS + tuple(extra_averages):
         options = ", ".join(repr(a) for a in _AVERAGE_OPTIONS + tuple(extra_averages))
         fail("average", f"one of {options}", average)
     zero_division = _check_zero_division(zero_division)
-    count_average = average if average in ("binary", "micro") else None
-    counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, pos_label=pos_label,
-                                              average=count_average, sample_weight=sample_weight)
-    values = np.asarray(spec(counts.tp, counts.fp, counts.fn, counts.tn, **params))
-    values = _apply_zero_division(values, spec, zero_division)
-    if average in ("binary", "micro"):
-        return float(values)
-    if average is None:
-        return values
-    if average == "macro":
-        return _weighted_mean(values, None)
-    if average == "weighted":
-        return _weighted_mean(values, counts.tp + counts.fn)
-    return _weighted_mean(values, powers_weight(counts))
+    counts = ConfusionCounts.from_predictions(
+        y_true, y_pred, labels=labels, pos_label=pos_label,
+        average="binary" if average == "binary" else None, sample_weight=sample_weight)
+    return averaged_value(spec, counts, average, params,
+                          kind="binary" if average == "binary" else "one-vs-rest",
+                          every_label=False, zero_division=zero_division)
 
 
 def specificity_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
@@ -708,14 +700,6 @@ def k_measure_score(y_true, y_pred, *, alpha=1.0, beta=1.0, labels=None, pos_lab
                   params={"alpha": alpha, "beta": beta})
 
 
-def _predicted_share(counts):
-    return counts.tp + counts.fp
-
-
-def _true_share(counts):
-    return counts.tp + counts.fn
-
-
 def informedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                        sample_weight=None, zero_division="warn"):
     """Informedness (bookmaker, Youden's J): ``tpr - fpr``.
@@ -769,7 +753,7 @@ def informedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="bin
     """
     return _score(_REGISTRY["informedness"], y_true, y_pred, labels=labels, pos_label=pos_label,
                   average=average, sample_weight=sample_weight, zero_division=zero_division,
-                  params={}, extra_averages=("powers",), powers_weight=_predicted_share)
+                  params={}, extra_averages=("powers",))
 
 
 def markedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
@@ -806,7 +790,7 @@ def markedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="binar
     """
     return _score(_REGISTRY["markedness"], y_true, y_pred, labels=labels, pos_label=pos_label,
                   average=average, sample_weight=sample_weight, zero_division=zero_division,
-                  params={}, extra_averages=("powers",), powers_weight=_true_share)
+                  params={}, extra_averages=("powers",))
 
 
 def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
