@@ -449,13 +449,14 @@ def _dense_indicator(y):
 
 
 def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_weight=None,
-                names=None):
+                names=None, labels_present=False):
     """Validate a truth and predictions together and encode their labels.
 
     ``average="binary"`` needs at most two labels with `pos_label` among
-    them, as scikit-learn; any other average takes multiclass or multilabel
-    data, and `labels` (a subset to average over, in order) must occur in
-    the data.
+    them (or one label, as scikit-learn); any other average takes
+    multiclass or multilabel data, and `labels` selects and orders the
+    labels averaged over.  With ``labels_present=True`` they must occur in
+    the data; otherwise an absent label is a class with no items.
     """
     names = names or ["y_true"] + [f"y_pred_{i}" for i in range(len(y_preds))]
     checked = [_check_pair(y_true, y_pred, names[0], name)
@@ -510,24 +511,33 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
                  "('binary' compares one positive class)", average,
                  shown=f"'binary' with {classes.shape[0]} labels "
                        f"{_plain(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
-        _, position_found = _positions(classes, np.asarray([pos_label]))
-        if not position_found[0] or (isinstance(pos_label, str) != (_label_kind(classes)
-                                                                   == "string")):
+        found = _label_in(pos_label, classes)
+        if not found and classes.shape[0] == 2:
             fail("pos_label", f"one of the labels {_plain(classes)}", pos_label)
-        positive = int(np.searchsorted(classes, pos_label))
+        if _label_kind(np.asarray([pos_label])) != _label_kind(classes):
+            fail("pos_label", f"a label of the data's kind ({_label_kind(classes)})",
+                 pos_label)
+        # As in scikit-learn, a positive label absent from one-class data makes
+        # every item a negative.
+        positive = int(np.searchsorted(classes, pos_label)) if found else -1
         binary = [np.where(code == positive, 0, 1).astype(np.intp) for code in codes]
-        rest = classes[classes != classes[positive]]
-        out = np.asarray([classes[positive], rest[0] if rest.shape[0] else classes[positive]])
+        out = np.asarray([pos_label, classes[0] if not found or classes.shape[0] == 1
+                          else classes[1 - positive]], dtype=object)
         return JointCodes("binary", binary, out, 1, weight)
     if labels is None:
         return JointCodes("multiclass", codes, classes, int(classes.shape[0]), weight)
     requested = _check_labels_argument(labels, classes)
     positions, found = _positions(classes, requested)
     if not np.all(found):
-        missing = _plain(requested[~found])
-        fail("labels", f"labels that occur in the data {_plain(classes[:10])}"
-             f"{' ...' if classes.shape[0] > 10 else ''}", labels,
-             shown=f"{missing} absent")
+        if labels_present:
+            missing = _plain(requested[~found])
+            fail("labels", f"labels that occur in the data {_plain(classes[:10])}"
+                 f"{' ...' if classes.shape[0] > 10 else ''}", labels,
+                 shown=f"{missing} absent")
+        # An absent label is a class with no items (an all-negative table).
+        positions = positions.copy()
+        positions[~found] = classes.shape[0] + np.arange(int(np.sum(~found)))
+        classes = np.concatenate([classes, requested[~found]])
     rest = np.setdiff1d(np.arange(classes.shape[0]), positions)
     order = np.concatenate([positions, rest])
     inverse = np.empty_like(order)

@@ -517,7 +517,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         weight = (np.ones(order.shape[0]) if weight is None else weight) / n_repeats
     pooled_predictions = [np.concatenate(predictions[name]) for name in names]
     joint = joint_codes(truth, pooled_predictions, average=average, labels=labels,
-                        pos_label=pos_label, sample_weight=weight,
+                        pos_label=pos_label, sample_weight=weight, labels_present=True,
                         names=["y"] + [f"predictions of {name!r}" for name in names])
     check_micro_labels(joint, spec.name, average)
     requested = joint.classes[:joint.n_requested]
@@ -909,11 +909,11 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
     >>> report = compare_estimators({"nb": GaussianNB(),
     ...                              "tree": DecisionTreeClassifier(random_state=0)},
     ...                             X, y, cv=5, average="macro")
-    >>> report.summary[["point", "mean", "low", "high"]].round(3)
-               point   mean    low   high
+    >>> report.summary[["point", "mean", "low", "high"]].round(2)
+               point  mean   low  high
     estimator
-    nb         0.960  0.950  0.911  0.979
-    tree       0.933  0.924  0.878  0.960
+    nb          0.96  0.95  0.91  0.98
+    tree        0.93  0.92  0.88  0.96
     >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
     0.98
     """
@@ -937,7 +937,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
              for k, (_, test) in enumerate(splits)]
     # Validate the target and the averaging before any fitting.
     joint_codes(y_array, [y_array], average=average, labels=labels, pos_label=pos_label,
-                names=["y", "y"])
+                names=["y", "y"], labels_present=True)
     predictions, scores = {}, {}
     for position, (name, estimator) in enumerate(estimators.items()):
         if verbose:

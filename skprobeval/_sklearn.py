@@ -8,17 +8,21 @@ through metadata routing.
 
 from __future__ import annotations
 
+import numbers
 import re
 
 import numpy as np
 from sklearn.metrics import make_scorer
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._bayes import fbeta_posterior, informedness_posterior, markedness_posterior, \
-    metric_posterior, precision_posterior, recall_posterior
-from ._counts import ConfusionCounts
-from ._metrics import get_metric
-from ._validation import check_confidence, check_positive, check_prior, fail
+from ._bayes import _check_n_samples, _metric_function, _micro_multiclass, _sample_cells, \
+    metric_posterior, posterior_from_codes
+from ._counts import ConfusionCounts, JointCodes, joint_codes
+from ._joint import average_values
+from ._metrics import check_average, get_metric, label_weights
+from ._posterior import SampledPosterior
+from ._validation import check_confidence, check_positive, check_prior, check_random_state, \
+    fail
 
 __all__ = [
     "CountsScorer",
@@ -31,16 +35,11 @@ __all__ = [
 
 STATISTICS = ("mean", "median", "mode", "lower", "upper", "prob_above")
 _CELLS = ("tp", "fp", "fn", "tn")
+# A score is one number: every average but None (one value per label).
+_SCORE_AVERAGES = ("binary", "micro", "macro", "weighted", "powers")
 # Metrics where a lower value is better: their scorers are negated, as
 # scikit-learn does for losses (greater_is_better=False).
 _LOSSES = frozenset({"fallout", "error", "silence", "noise", "e_measure"})
-# Entry points that handle macro / weighted averages of a metric.
-_AVERAGED = {
-    "precision": precision_posterior,
-    "recall": recall_posterior,
-    "informedness": informedness_posterior,
-    "markedness": markedness_posterior,
-}
 
 
 def _check_statistic(statistic, threshold):
@@ -53,6 +52,21 @@ def _check_statistic(statistic, threshold):
         if not np.isfinite(threshold):
             fail("threshold", "finite", threshold)
     return threshold
+
+
+def _check_score_average(average, metric):
+    """A label average that gives one number, and that `metric` supports."""
+    if isinstance(average, str) and average in _SCORE_AVERAGES:
+        return check_average(average, metric)   # "powers": informedness, markedness only
+    fail("average", "one of 'binary', 'micro', 'macro', 'weighted' or 'powers' (a score is "
+         "one number; None would give one value per label)", average)
+
+
+def _check_seed(random_state):
+    """Validate `random_state` without consuming it (a RandomState is read when sampling)."""
+    if not isinstance(random_state, np.random.RandomState):
+        check_random_state(random_state)
+    return random_state
 
 
 def posterior_statistic(posterior, statistic="mean", *, confidence=0.9, threshold=None):
@@ -97,20 +111,25 @@ def posterior_statistic(posterior, statistic="mean", *, confidence=0.9, threshol
 
 def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence=0.9,
                     threshold=None, prior=0.5, beta=1.0, average="binary", pos_label=1,
-                    labels=None, sample_weight=None):
+                    labels=None, sample_weight=None, n_samples=20_000, random_state=0):
     """A posterior summary of a confusion-table metric, as a score.
 
-    The counts of ``y_true, y_pred`` give the posterior of `metric` (exact
-    where an exact form exists, DESIGN §3); `statistic` reduces it to one
+    The labels ``y_true, y_pred`` give the posterior of `metric` under the
+    Dirichlet(λ) model of the confusion table; `statistic` reduces it to one
     number.  ``statistic="lower"`` scores a model by how good it surely is:
     the lower credible bound penalises small test sets.
 
+    The posterior is exact wherever an exact form exists (binary tables,
+    micro averages of precision, recall, F and accuracy); macro, weighted and
+    Powers averages, and metrics without an exact form (MCC, ...), are
+    Monte Carlo estimates from `n_samples` draws seeded by `random_state`.
+
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
-    y_pred : array-like of shape (n_samples,)
-        Predicted labels.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix (multilabel).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
     metric : str, default="f1"
         A registered metric name (see `available_metrics`).
     statistic : {"mean", "median", "mode", "lower", "upper", "prob_above"}, default="mean"
@@ -120,22 +139,42 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
     threshold : float, default=None
         Required with ``statistic="prob_above"``: the score is P(metric > threshold).
     prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration of each cell.
+        Dirichlet concentration λ of each cell.
     beta : float, default=1.0
         F-beta's beta (metric ``"fbeta"``; ``"f1"`` ignores it).
-    average : {"binary", "micro", "macro", "weighted"}, default="binary"
-        How labels are combined; ``"macro"`` and ``"weighted"`` are available
-        for precision, recall, f1, fbeta, informedness and markedness.
+    average : {"binary", "micro", "macro", "weighted", "powers"}, default="binary"
+        How labels are combined, for every metric.  ``"binary"``: the table
+        of `pos_label`; ``"micro"``: the per-label tables pooled (for
+        single-label multiclass data with every label, precision, recall, F
+        and accuracy are the share of items right, exactly
+        Beta(right + Kλ, wrong + Kλ) for K labels); ``"macro"`` /
+        ``"weighted"``: the mean (weighted by true support) of the per-label
+        values, sampled from the joint Dirichlet posterior of the K x K table
+        (independent per-column tables for multilabel data); ``"powers"``
+        (informedness and markedness only): Powers' weighting by predicted
+        (true) share.  None, one value per label, is not a score.
     pos_label : int, float, bool or str, default=1
         The positive class for ``average="binary"``.
     labels : array-like, default=None
-        Labels included by the averages.
+        Labels included by the averages (they must occur in the data).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
+    n_samples : int, default=20_000
+        Posterior draws of the sampled posteriors (ignored where exact); the
+        Monte Carlo error of a mean is about ``std / sqrt(n_samples)``.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seed of the sampled posteriors.  The fixed default makes identical
+        calls give identical scores.  A Generator is advanced by every call,
+        so repeated calls then differ; None draws fresh entropy each call.
 
     Returns
     -------
     float
+
+    See Also
+    --------
+    make_posterior_scorer : This score as a scikit-learn scorer.
+    metric_posterior : The posterior itself, from counts.
 
     Examples
     --------
@@ -146,34 +185,36 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
     0.735
     >>> round(posterior_score(y_true, y_pred, metric="f1", statistic="lower"), 3)
     0.471
+
+    Multiclass labels, macro-averaged (sampled, seeded by `random_state`):
+
+    >>> y_true = ["a", "a", "b", "b", "b", "c", "c", "c", "c", "a"]
+    >>> y_pred = ["a", "b", "b", "b", "c", "c", "c", "c", "a", "a"]
+    >>> macro = posterior_score(y_true, y_pred, metric="f1", average="macro")
+    >>> round(macro, 2)
+    0.63
+    >>> macro == posterior_score(y_true, y_pred, metric="f1", average="macro")
+    True
     """
     threshold = _check_statistic(statistic, threshold)
     confidence = check_confidence(confidence)
     spec = get_metric(metric)
-    if average in ("binary", "micro"):
-        counts = ConfusionCounts.from_predictions(
-            y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-            sample_weight=sample_weight)
-        posterior = metric_posterior(counts, spec.name, prior=prior, beta=beta, random_state=0)
-    elif average in ("macro", "weighted"):
-        if spec.name in ("f1", "fbeta"):
-            posterior = fbeta_posterior(
-                y_true, y_pred, beta=1.0 if spec.name == "f1" else beta, prior=prior,
-                labels=labels, average=average, sample_weight=sample_weight)
-        elif spec.name in _AVERAGED:
-            posterior = _AVERAGED[spec.name](y_true, y_pred, prior=prior, labels=labels,
-                                             average=average, sample_weight=sample_weight)
-        else:
-            fail("average", f"'binary' or 'micro' for metric {spec.name!r}", average)
-    else:
-        fail("average", "one of 'binary', 'micro', 'macro' or 'weighted'", average)
+    lam = check_prior(prior)
+    beta = check_positive(beta, "beta")
+    average = _check_score_average(average, spec.name)
+    n_samples = _check_n_samples(n_samples)
+    _check_seed(random_state)
+    joint = joint_codes(y_true, [y_pred], average=average, labels=labels, pos_label=pos_label,
+                        sample_weight=sample_weight, names=["y_true", "y_pred"])
+    posterior = posterior_from_codes(joint, spec.name, average=average, lam=lam, beta=beta,
+                                     n_samples=n_samples, random_state=random_state)
     return float(posterior_statistic(posterior, statistic, confidence=confidence,
                                      threshold=threshold))
 
 
 def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, threshold=None,
                           prior=0.5, beta=1.0, average="binary", pos_label=1, labels=None,
-                          response_method="predict"):
+                          n_samples=20_000, random_state=0, response_method="predict"):
     """A scikit-learn scorer from a metric's posterior (for ``GridSearchCV`` etc.).
 
     Built with `sklearn.metrics.make_scorer` over `posterior_score`, so it
@@ -189,8 +230,17 @@ def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, thre
         scikit-learn's ``greater_is_better=False`` does.
     statistic : {"mean", "median", "mode", "lower", "upper", "prob_above"}, default="mean"
         See `posterior_statistic`.
-    confidence, threshold, prior, beta, average, pos_label, labels
-        As in `posterior_score`; validated here, once.
+    confidence, threshold, prior, beta, average, pos_label, labels, n_samples
+        As in `posterior_score`; validated here, once.  `average` is one of
+        ``"binary"``, ``"micro"``, ``"macro"``, ``"weighted"`` and
+        ``"powers"`` (informedness and markedness), for every metric.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seed of the sampled posteriors (macro, weighted and Powers averages,
+        metrics without an exact form).  Give a scorer an int: every call
+        then draws from the same seed, so identical predictions score
+        identically in every fold, candidate and process.  A Generator is
+        copied into each pickled scorer (``n_jobs``) and advanced by each
+        call, so scores would depend on the order of the calls.
     response_method : str, default="predict"
         How the scorer gets labels from the estimator.
 
@@ -216,19 +266,28 @@ def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, thre
     >>> search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring=scorer, cv=3)
     >>> search.fit(X, y).best_params_
     {'C': 1.0}
+
+    Multiclass targets take a label average:
+
+    >>> X3, y3 = make_classification(n_samples=300, n_classes=3, n_informative=4,
+    ...                              random_state=0)
+    >>> macro = make_posterior_scorer("f1", average="macro", statistic="lower")
+    >>> model = LogisticRegression().fit(X3, y3)
+    >>> round(macro(model, X3, y3), 2)
+    0.71
     """
     threshold = _check_statistic(statistic, threshold)
     confidence = check_confidence(confidence)
     spec = get_metric(metric)
     check_prior(prior)
     beta = check_positive(beta, "beta")
-    if average not in ("binary", "micro", "macro", "weighted"):
-        fail("average", "one of 'binary', 'micro', 'macro' or 'weighted'", average)
-    if average in ("macro", "weighted") and spec.name not in set(_AVERAGED) | {"f1", "fbeta"}:
-        fail("average", f"'binary' or 'micro' for metric {spec.name!r}", average)
+    average = _check_score_average(average, spec.name)
+    n_samples = _check_n_samples(n_samples)
+    _check_seed(random_state)
     kwargs = {"metric": spec.name, "statistic": statistic, "confidence": confidence,
               "threshold": threshold, "prior": prior, "beta": beta, "average": average,
-              "pos_label": pos_label, "labels": labels}
+              "pos_label": pos_label, "labels": labels, "n_samples": n_samples,
+              "random_state": random_state}
     return make_scorer(posterior_score, response_method=response_method,
                        greater_is_better=spec.name not in _LOSSES, **kwargs)
 
@@ -243,8 +302,8 @@ def confusion_count(y_true, y_pred, *, cell="tp", label=None, pos_label=1, sampl
     cell : {"tp", "fp", "fn", "tn"}, default="tp"
         Which cell.
     label : label, default=None
-        The one-vs-rest table of this label; by default the binary table of
-        `pos_label`.
+        The one-vs-rest table of this label (binary or multiclass data); by
+        default the binary table of `pos_label`.
     pos_label : int, float, bool or str, default=1
         Positive class of the binary table.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -285,19 +344,32 @@ class CountsScorer:
 
     Used as ``scoring=CountsScorer()`` in `sklearn.model_selection.cross_validate`
     or `~sklearn.model_selection.GridSearchCV`, it records each fold's
-    counts under a fixed key set — ``tp, fp, fn, tn`` for a binary problem,
-    ``tp_<label>, fp_<label>, ...`` for each of `labels` — so the folds can be
-    pooled later (`PosteriorRefit`, `compare_cv_results`).  In a multi-metric
-    ``scoring={...}`` dict, where every scorer must return one number, use
-    ``scoring={"f1": "f1", **CountsScorer().as_scoring()}``.
+    counts under a fixed key set so the folds can be pooled later
+    (`PosteriorRefit`, `compare_cv_results`):
+
+    * ``tp, fp, fn, tn``: the binary table of `pos_label` (the default);
+    * ``tp_<label>, fp_<label>, fn_<label>, tn_<label>`` for each of
+      `labels`: one one-vs-rest table per label, for multiclass targets
+      (e.g. ``labels=range(10)`` for ten digits).  Give every label of the
+      problem: a label missing from a fold counts as an all-negative table,
+      and `PosteriorRefit` recognises single-label data with every label
+      (each item one true and one predicted label) for its exact micro
+      average.
+
+    In a multi-metric ``scoring={...}`` dict, where every scorer must return
+    one number, use ``scoring={"f1": "f1", **CountsScorer().as_scoring()}``.
 
     Parameters
     ----------
     labels : array-like, default=None
-        Record one one-vs-rest table per label (multiclass).  By default one
-        binary table of `pos_label`.
+        Record one one-vs-rest table per label (multiclass), in this order.
+        By default one binary table of `pos_label`.
     pos_label : int, float, bool or str, default=1
-        The positive class of the binary table.
+        The positive class of the binary table (ignored with `labels`).
+
+    See Also
+    --------
+    PosteriorRefit : Refit the candidate whose pooled counts are best.
 
     Examples
     --------
@@ -311,6 +383,17 @@ class CountsScorer:
     ['test_fn', 'test_fp', 'test_tn', 'test_tp']
     >>> int(sum(result[f"test_{cell}"].sum() for cell in ("tp", "fp", "fn", "tn")))
     200
+
+    Three classes, one one-vs-rest table per label:
+
+    >>> X3, y3 = make_classification(n_samples=150, n_classes=3, n_informative=4,
+    ...                              random_state=0)
+    >>> scorer = CountsScorer(labels=range(3))
+    >>> scorer.keys[:4]
+    ['tp_0', 'fp_0', 'fn_0', 'tn_0']
+    >>> result = cross_validate(LogisticRegression(), X3, y3, cv=3, scoring=scorer)
+    >>> int(sum(result[f"test_tp_{label}"].sum() for label in range(3)))   # items right
+    86
     """
 
     def __init__(self, labels=None, pos_label=1):
@@ -332,10 +415,11 @@ class CountsScorer:
             counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=self.pos_label,
                                                       sample_weight=sample_weight)
             return {cell: float(getattr(counts, cell)) for cell in _CELLS}
-        counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=self.labels,
+        labels = list(self.labels)
+        counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
                                                   average=None, sample_weight=sample_weight)
         return {f"{cell}_{label}": float(getattr(counts, cell)[i])
-                for i, label in enumerate(self.labels) for cell in _CELLS}
+                for i, label in enumerate(labels) for cell in _CELLS}
 
     def as_scoring(self):
         """The counts as a dict of single-number scorers, for a multi-metric ``scoring``.
@@ -344,25 +428,27 @@ class CountsScorer:
         -------
         dict of str to scorer
             One `make_scorer` scorer per key of `keys`; merge it into a
-            ``scoring={...}`` dict.  Predictions are computed once per fold.
+            ``scoring={...}`` dict.  scikit-learn predicts once per fold
+            for all of them.
 
         Examples
         --------
         >>> from skprobeval import CountsScorer
         >>> sorted(CountsScorer().as_scoring())
         ['fn', 'fp', 'tn', 'tp']
+        >>> len(CountsScorer(labels=range(10)).as_scoring())
+        40
         """
         scorers = {}
-        for key in self.keys:
-            cell, _, label_text = key.partition("_")
-            label = None
-            if self.labels is not None:
-                label = self.labels[_count_keys(self.labels).index(key) // 4]
-            scorer = make_scorer(confusion_count, cell=cell, label=label,
-                                 pos_label=self.pos_label)
-            if self._request_weight is not None:
-                scorer = scorer.set_score_request(sample_weight=self._request_weight)
-            scorers[key] = scorer
+        labels = [None] if self.labels is None else list(self.labels)
+        for label in labels:
+            for cell in _CELLS:
+                key = cell if label is None else f"{cell}_{label}"
+                scorer = make_scorer(confusion_count, cell=cell, label=label,
+                                     pos_label=self.pos_label)
+                if self._request_weight is not None:
+                    scorer = scorer.set_score_request(sample_weight=self._request_weight)
+                scorers[key] = scorer
         return scorers
 
     def set_score_request(self, *, sample_weight=None):
@@ -401,49 +487,105 @@ class CountsScorer:
         return f"CountsScorer(labels={self.labels!r}, pos_label={self.pos_label!r})"
 
 
-_SPLIT_KEY = re.compile(r"^split(\d+)_test_(tp|fp|fn|tn)(_.+)?$")
+_SPLIT_KEY = re.compile(r"^split(\d+)_test_(tp|fp|fn|tn)(?:_(.+))?$")
+_HOW_TO_RECORD = ("results recorded with the confusion counts of CountsScorer (keys "
+                  "'split0_test_tp', ... or 'split0_test_tp_<label>', ...), which "
+                  "PosteriorRefit pools over the splits: record them beside any score, e.g. "
+                  "scoring={'f1_lower': make_posterior_scorer('f1', statistic='lower'), "
+                  "**CountsScorer(labels=...).as_scoring()}")
 
 
-def _pooled_counts(cv_results):
-    """Each candidate's counts pooled over splits (and over labels, micro).
+def _recorded_counts(cv_results):
+    """The `CountsScorer` counts in ``cv_results``, split by split.
 
-    Reads the ``split<k>_test_<cell>`` keys that `CountsScorer` (or its
-    `~CountsScorer.as_scoring` dict) leaves in ``GridSearchCV.cv_results_``;
-    per-label keys ``split<k>_test_<cell>_<label>`` are pooled over labels.
+    Only `CountsScorer`'s keys are read: ``split<k>_test_<cell>`` for the
+    binary table, and ``split<k>_test_<cell>_<label>`` for the labels whose
+    four cells are all recorded for the same splits (so a user's scorer
+    named, say, ``fp_rate`` is not taken for a count).
 
     Returns
     -------
-    ConfusionCounts
-        Cells of shape ``(n_candidates,)``.
+    binary : ndarray of shape (4, n_splits, n_candidates) or None
+    per_label : ndarray of shape (4, n_splits, n_candidates, n_labels) or None
+        Cells in the order tp, fp, fn, tn; labels in the order first seen.
     """
-    sums = {}
+    found = {}   # label suffix (None: binary) -> cell -> split -> values
     for key in cv_results:
         match = _SPLIT_KEY.match(key)
         if match:
-            values = np.asarray(cv_results[key], dtype=float)
-            sums[match.group(2)] = sums.get(match.group(2), 0.0) + values
-    if set(sums) != set(_CELLS):
-        fail("cv_results", "results recorded with scoring=CountsScorer() (keys like "
-             "'split0_test_tp')", sorted(cv_results)[:6])
-    if not all(np.all(np.isfinite(sums[cell])) for cell in _CELLS):
-        raise ValueError("`cv_results` holds failed fits (NaN counts); "
-                         "PosteriorRefit cannot rank them: set error_score='raise'.")
-    return ConfusionCounts(*(sums[cell] for cell in _CELLS))
+            split, cell, label = int(match.group(1)), match.group(2), match.group(3)
+            found.setdefault(label, {}).setdefault(cell, {})[split] = cv_results[key]
+    complete = {label: cells for label, cells in found.items()
+                if set(cells) == set(_CELLS)
+                and len({frozenset(cells[cell]) for cell in _CELLS}) == 1}
+    if not complete:
+        fail("cv_results", _HOW_TO_RECORD, sorted(cv_results)[:6])
+    splits = {frozenset(cells["tp"]) for cells in complete.values()}
+    if len(splits) != 1:
+        fail("cv_results", "results whose counts are all recorded for the same splits",
+             sorted(cv_results)[:6])
+    order = sorted(next(iter(splits)))
+
+    def stack(cells):
+        return np.asarray([[np.asarray(cells[cell][k], dtype=float) for k in order]
+                           for cell in _CELLS])
+
+    binary = stack(complete[None]) if None in complete else None
+    labels = [label for label in complete if label is not None]
+    per_label = (np.stack([stack(complete[label]) for label in labels], axis=-1)
+                 if labels else None)
+    for values in (binary, per_label):
+        if values is not None and not np.all(np.isfinite(values)):
+            raise ValueError("`cv_results` holds failed fits (NaN counts); "
+                             "PosteriorRefit cannot rank them: set error_score='raise'.")
+    return binary, per_label
+
+
+def _every_item_once(per_label):
+    """True when the labels cover single-label data: one true and one predicted label per item.
+
+    Then, in every split, the labels' true positives and false positives add
+    up to the number of items, and so do their true positives and false
+    negatives.
+    """
+    tp, fp, fn, tn = per_label
+    total = tp[..., 0] + fp[..., 0] + fn[..., 0] + tn[..., 0]
+    return bool(np.allclose(tp.sum(-1) + fp.sum(-1), total, rtol=1e-9, atol=1e-9)
+                and np.allclose(tp.sum(-1) + fn.sum(-1), total, rtol=1e-9, atol=1e-9))
 
 
 class PosteriorRefit:
     """A ``refit=`` rule for ``GridSearchCV``: the best pooled posterior statistic.
 
-    With ``scoring=CountsScorer()`` (or a dict holding
-    ``CountsScorer().as_scoring()``), each candidate's fold counts are pooled
-    (evidence adds up, seed 000 section 3) and the candidate whose posterior
-    `statistic` of `metric` is highest is refit.  Per-label counts
-    (``CountsScorer(labels=...)``) are pooled over labels as well (micro).
-    For metrics where lower is better (fallout, error, silence, noise,
-    e_measure) the statistic is negated before ranking, so use
-    ``statistic="upper"`` to prefer the candidate that is surely good.  The default — the lower
-    bound of a 90% credible interval — prefers the candidate that is surely
-    good over one that is good on average but uncertain.
+    With the counts of `CountsScorer` in the search's ``cv_results_``
+    (``scoring=CountsScorer(...)``, or a ``scoring={...}`` dict merged with
+    ``CountsScorer(...).as_scoring()``), each candidate's counts are summed
+    over the splits (evidence adds up) and the candidate whose posterior
+    `statistic` of `metric` is highest is refit.  For metrics where lower is
+    better (fallout, error, silence, noise, e_measure) the statistic is
+    negated before ranking, so use ``statistic="upper"`` to prefer the
+    candidate that is surely good.  The default — the lower bound of a 90%
+    credible interval — prefers the candidate that is surely good over one
+    that is good on average but uncertain.
+
+    Binary counts (``CountsScorer()``) take ``average="binary"``; per-label
+    counts (``CountsScorer(labels=...)``, multiclass) take the other
+    averages:
+
+    * ``"micro"`` pools the labels.  When the labels cover single-label data
+      (every split's true positives and false positives over the labels add
+      up to its items), precision, recall, F and accuracy are the share of
+      items right, exactly Beta(ΣTP + Kλ, ΣFP + Kλ) for K labels, as in
+      `posterior_score`; otherwise (other metrics, a subset of the labels,
+      multilabel data) the posterior of the pooled one-vs-rest table.
+    * ``"macro"``, ``"weighted"`` and ``"powers"`` average the per-label
+      values over draws of the posterior.  One-vs-rest counts do not
+      determine the K x K table of true and predicted labels, so each
+      label's 4-cell table is drawn independently from its own Dirichlet
+      posterior (`posterior_score` draws the K x K table jointly).  Each
+      label's precision, recall and F posteriors are the same either way;
+      the spread of their average may differ a little, as labels of one
+      K x K table are dependent.
 
     Parameters
     ----------
@@ -453,34 +595,109 @@ class PosteriorRefit:
         The posterior summary to maximise (see `posterior_statistic`).
     confidence : float, default=0.9
         Level of the interval for ``"lower"`` / ``"upper"``.
-    prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration of each cell.
-    beta : float, default=1.0
-        F-beta's beta.
     threshold : float, default=None
         Threshold for ``statistic="prob_above"``.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each cell.
+    beta : float, default=1.0
+        F-beta's beta.
+    average : {"binary", "micro", "macro", "weighted", "powers"}, default="binary"
+        How per-label counts are combined (see above); ``"powers"`` for
+        informedness and markedness only.
+    n_repeats : int, default=1
+        How many times the splitter covers the data: with repeated
+        cross-validation (``RepeatedStratifiedKFold(n_repeats=5)``) every item
+        is tested five times, so the pooled counts are divided by
+        `n_repeats` before they become evidence.  Otherwise the posterior is
+        too narrow and the lower bound overstated.  The number of splits must
+        be a multiple of it.
+    n_samples : int, default=20_000
+        Posterior draws of the sampled posteriors (macro, weighted and
+        Powers averages, metrics without an exact form).
+    random_state : None, int or numpy.random.Generator, default=0
+        Seed of the sampled posteriors.  With an int (the default) every
+        candidate draws from the same seed, so a candidate's score depends
+        only on its counts and identical searches pick the same candidate.
+        A Generator is advanced candidate by candidate and call by call.
+
+    See Also
+    --------
+    CountsScorer : Records the counts this rule pools.
+    make_posterior_scorer : A posterior statistic per split, as a score.
 
     Examples
     --------
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.model_selection import GridSearchCV
+    >>> from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
     >>> from skprobeval import CountsScorer, PosteriorRefit
     >>> X, y = make_classification(n_samples=300, random_state=0)
     >>> search = GridSearchCV(LogisticRegression(), {"C": [0.001, 1.0]}, cv=3,
     ...                       scoring=CountsScorer(), refit=PosteriorRefit("f1"))
     >>> search.fit(X, y).best_params_
     {'C': 1.0}
+
+    Repeated cross-validation tests every item `n_repeats` times:
+
+    >>> cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=4, random_state=0)
+    >>> search = GridSearchCV(LogisticRegression(), {"C": [0.001, 1.0]}, cv=cv,
+    ...                       scoring=CountsScorer(), refit=PosteriorRefit(n_repeats=4))
+    >>> search.fit(X, y).best_params_
+    {'C': 1.0}
+    >>> PosteriorRefit(n_repeats=4).scores(search.cv_results_).round(3)
+    array([0.862, 0.891])
+    >>> PosteriorRefit().scores(search.cv_results_).round(3)   # overstated: 4x the evidence
+    array([0.882, 0.908])
+
+    Multiclass targets: per-label counts and a label average.
+
+    >>> from sklearn.datasets import load_iris
+    >>> from skprobeval import make_posterior_scorer
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scoring = {"f1_macro_lower": make_posterior_scorer("f1", average="macro",
+    ...                                                    statistic="lower"),
+    ...            **CountsScorer(labels=[0, 1, 2]).as_scoring()}
+    >>> refit = PosteriorRefit(average="macro")
+    >>> search = GridSearchCV(LogisticRegression(max_iter=1000), {"C": [0.01, 1.0]}, cv=3,
+    ...                       scoring=scoring, refit=refit)
+    >>> search.fit(X, y).best_params_
+    {'C': 1.0}
+    >>> refit.scores(search.cv_results_).round(3)
+    array([0.823, 0.944])
     """
 
-    def __init__(self, metric="f1", statistic="lower", confidence=0.9, prior=0.5, beta=1.0,
-                 threshold=None):
+    def __init__(self, metric="f1", *, statistic="lower", confidence=0.9, threshold=None,
+                 prior=0.5, beta=1.0, average="binary", n_repeats=1, n_samples=20_000,
+                 random_state=0):
         self.metric = metric
         self.statistic = statistic
         self.confidence = confidence
+        self.threshold = threshold
         self.prior = prior
         self.beta = beta
-        self.threshold = threshold
+        self.average = average
+        self.n_repeats = n_repeats
+        self.n_samples = n_samples
+        self.random_state = random_state
+        self._settings()   # fail here, not after the whole search has run
+
+    def _settings(self):
+        """The validated parameters."""
+        threshold = _check_statistic(self.statistic, self.threshold)
+        name = get_metric(self.metric).name
+        n_repeats = self.n_repeats
+        if (not isinstance(n_repeats, numbers.Integral) or isinstance(n_repeats, bool)
+                or n_repeats < 1):
+            fail("n_repeats", "an integer >= 1", n_repeats,
+                 error=ValueError if isinstance(n_repeats, numbers.Real) else TypeError)
+        return {
+            "name": name, "threshold": threshold,
+            "confidence": check_confidence(self.confidence),
+            "lam": check_prior(self.prior), "beta": check_positive(self.beta, "beta"),
+            "average": _check_score_average(self.average, name), "n_repeats": int(n_repeats),
+            "n_samples": _check_n_samples(self.n_samples),
+            "random_state": _check_seed(self.random_state),
+        }
 
     def scores(self, cv_results):
         """The pooled posterior statistic of every candidate.
@@ -488,21 +705,59 @@ class PosteriorRefit:
         Parameters
         ----------
         cv_results : dict
-            ``GridSearchCV.cv_results_`` with ``CountsScorer`` keys.
+            ``GridSearchCV.cv_results_`` holding `CountsScorer` keys.
 
         Returns
         -------
         ndarray of shape (n_candidates,)
+            Negated for metrics where lower is better.
         """
-        threshold = _check_statistic(self.statistic, self.threshold)
-        spec = get_metric(self.metric)
-        counts = _pooled_counts(cv_results)
-        posterior = metric_posterior(counts, spec.name, prior=self.prior, beta=self.beta,
-                                     random_state=0)
-        values = np.asarray(posterior_statistic(posterior, self.statistic,
-                                                confidence=self.confidence,
-                                                threshold=threshold), dtype=float)
-        return -values if spec.name in _LOSSES else values
+        settings = self._settings()
+        name, average, n_repeats = settings["name"], settings["average"], settings["n_repeats"]
+        binary, per_label = _recorded_counts(cv_results)
+        if average == "binary" and binary is None:
+            fail("average", "'micro', 'macro', 'weighted' or 'powers' for per-label counts "
+                 "(CountsScorer(labels=...)); 'binary' needs the counts of CountsScorer()",
+                 average)
+        if average != "binary" and per_label is None:
+            fail("average", "'binary' for binary counts (CountsScorer()); record per-label "
+                 "counts with CountsScorer(labels=...) for the other averages", average)
+        cells = binary if average == "binary" else per_label
+        n_splits = cells.shape[1]
+        if n_splits % n_repeats:
+            fail("n_repeats", f"a divisor of the number of splits ({n_splits})", n_repeats)
+        pooled = cells.sum(axis=1) / n_repeats          # (4, n_candidates[, n_labels])
+        every_item = average == "micro" and _every_item_once(per_label)
+        values = np.asarray([
+            posterior_statistic(self._posterior(ConfusionCounts(*pooled[:, i]), settings,
+                                                every_item),
+                                self.statistic, confidence=settings["confidence"],
+                                threshold=settings["threshold"])
+            for i in range(pooled.shape[1])], dtype=float)
+        return -values if name in _LOSSES else values
+
+    @staticmethod
+    def _posterior(counts, settings, every_item):
+        """One candidate's posterior from its pooled counts."""
+        name, average, lam, beta = (settings[key] for key in ("name", "average", "lam", "beta"))
+        n_samples, random_state = settings["n_samples"], settings["random_state"]
+        if average == "binary":
+            return metric_posterior(counts, name, prior=lam, beta=beta, n_samples=n_samples,
+                                    random_state=random_state)
+        if average == "micro":
+            if every_item:
+                # Every one of the K labels: the label set of single-label data.
+                size = counts.tp.shape[0]
+                every_label = JointCodes("multiclass", [], np.arange(size), size, None)
+                exact = _micro_multiclass(every_label, counts, name, lam)
+                if exact is not None:
+                    return exact
+            return metric_posterior(counts.sum(), name, prior=lam, beta=beta,
+                                    n_samples=n_samples, random_state=random_state)
+        function, params, _ = _metric_function(name, beta)
+        draws = _sample_cells(counts, lam, n_samples, check_random_state(random_state))
+        weights = label_weights(counts, average, name)
+        return SampledPosterior(average_values(function, params, draws, average, weights))
 
     def __call__(self, cv_results):
         """Index of the candidate to refit."""
@@ -510,4 +765,7 @@ class PosteriorRefit:
 
     def __repr__(self):
         return (f"PosteriorRefit(metric={self.metric!r}, statistic={self.statistic!r}, "
-                f"confidence={self.confidence!r}, prior={self.prior!r})")
+                f"confidence={self.confidence!r}, threshold={self.threshold!r}, "
+                f"prior={self.prior!r}, beta={self.beta!r}, average={self.average!r}, "
+                f"n_repeats={self.n_repeats!r}, n_samples={self.n_samples!r}, "
+                f"random_state={self.random_state!r})")

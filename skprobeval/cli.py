@@ -356,6 +356,12 @@ def main(argv=None):
             parser.print_help()
             return 0
         return _COMMANDS[args.command](args, sys.stdout)
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except _UsageError as error:
         print(f"skprobeval: error: {error}", file=sys.stderr)
         return 2

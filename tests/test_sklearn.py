@@ -5,14 +5,25 @@ import pickle
 import numpy as np
 import pytest
 import sklearn
-from sklearn.datasets import make_classification
+from scipy import stats
+from sklearn.datasets import load_digits, make_classification
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
+from sklearn.metrics import make_scorer
+from sklearn.model_selection import (
+    GridSearchCV,
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+    cross_validate,
+)
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from skprobeval import (
     ConfusionCounts,
     CountsScorer,
     PosteriorRefit,
+    available_metrics,
+    fallout_score,
     fbeta_posterior,
     make_posterior_scorer,
     metric_posterior,
@@ -186,16 +197,21 @@ def test_bad_scorer_arguments(kwargs, message):
 
 
 def test_posterior_refit_with_per_label_counts():
-    # Multiclass: CountsScorer(labels=...) keys are pooled over labels (micro).
+    # Multiclass: CountsScorer(labels=...) keys are pooled over labels with average="micro".
+    # Behaviour change (intended): the default average="binary" used to pool per-label keys
+    # silently; it now raises, and "micro" on every label of single-label data is the share
+    # of items right, Beta(right + K lam, wrong + K lam), instead of the F1 of the pooled
+    # one-vs-rest table (which counts every wrong item twice).
     X, y = make_classification(n_samples=240, n_classes=3, n_informative=4, random_state=0)
     search = GridSearchCV(LogisticRegression(max_iter=1000), {"C": [0.001, 1.0]}, cv=3,
                           scoring=CountsScorer(labels=[0, 1, 2]),
-                          refit=PosteriorRefit("f1")).fit(X, y)
+                          refit=PosteriorRefit("f1", average="micro")).fit(X, y)
     results = search.cv_results_
-    cells = [sum(results[f"split{k}_test_{c}_{label}"] for k in range(3) for label in range(3))
-             for c in ("tp", "fp", "fn", "tn")]
-    lower = metric_posterior(ConfusionCounts(*cells), "f1").interval(0.9).low
+    right = sum(results[f"split{k}_test_tp_{label}"] for k in range(3) for label in range(3))
+    lower = stats.beta(right + 3 * 0.5, y.shape[0] - right + 3 * 0.5).ppf(0.05)
     assert search.best_index_ == int(np.argmax(lower))
+    with pytest.raises(ValueError, match="`average` must be 'micro', 'macro'"):
+        PosteriorRefit("f1")(results)
 
 
 def test_posterior_refit_rejects_results_without_counts():
@@ -204,5 +220,291 @@ def test_posterior_refit_rejects_results_without_counts():
 
 
 def test_unsupported_average_is_rejected_when_building_the_scorer():
-    with pytest.raises(ValueError, match="`average` must be 'binary' or 'micro' for metric"):
-        make_posterior_scorer("accuracy", average="macro")
+    # Behaviour change (intended): every metric now takes "macro" and "weighted" (accuracy
+    # among them); only "powers" is limited to informedness and markedness.
+    with pytest.raises(ValueError, match="`average` must be one of .* for metric 'f1'"):
+        make_posterior_scorer("f1", average="powers")
+    make_posterior_scorer("accuracy", average="macro")
+
+
+# ---------------------------------------------------------------------------
+# Every metric and average, seeded sampling
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def three_classes():
+    X, y = make_classification(n_samples=300, n_classes=3, n_informative=4, random_state=1)
+    y_pred = LogisticRegression(max_iter=1000).fit(X, y).predict(X)
+    return y, y_pred
+
+
+@pytest.mark.parametrize("metric", available_metrics())
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted"])
+def test_every_metric_takes_every_average(three_classes, metric, average):
+    # Reference: metric_posterior of each label's one-vs-rest counts, averaged.  A macro
+    # (weighted) average of sampled per-label values has the mean of the per-label means
+    # (linearity of expectation).  The joint K x K prior gives each label's TP, FP and FN
+    # cells λ, as the one-vs-rest posterior does, but its TN cell (2K - 3)λ instead of λ:
+    # metrics involving TN may shift by up to (2K - 3)λ / n on top of Monte Carlo error.
+    y, y_pred = three_classes
+    score = posterior_score(y, y_pred, metric=metric, average=average, n_samples=4000)
+    assert np.isfinite(score)
+    assert score == posterior_score(y, y_pred, metric=metric, average=average, n_samples=4000)
+    if average == "micro":
+        return
+    counts = ConfusionCounts.from_predictions(y, y_pred, average=None)
+    per_label = metric_posterior(counts, metric, n_samples=4000, random_state=0)
+    weights = np.ones(3) if average == "macro" else counts.tp + counts.fn
+    weights = weights / weights.sum()
+    expected = float(np.asarray(per_label.mean()) @ weights)
+    # The labels of one K x K draw are dependent: the weighted sum of the per-label
+    # standard deviations bounds the spread of their average.
+    bound = float(np.sqrt(np.asarray(per_label.var())) @ weights) / np.sqrt(4000)
+    mc_error = float(np.max(getattr(per_label, "mc_error", 0.0)))   # sampled references
+    prior_shift = (2 * 3 - 3) * 0.5 / y.shape[0]
+    assert score == pytest.approx(expected, abs=4 * bound + 4 * mc_error + prior_shift)
+
+
+def test_macro_score_is_deterministic_and_seeded(three_classes):
+    # Three identical calls gave three different numbers when no seed was passed.
+    y, y_pred = three_classes
+    scores = [posterior_score(y, y_pred, metric="f1", average="macro") for _ in range(3)]
+    assert scores[0] == scores[1] == scores[2]
+    # Reference: the library's macro F1 posterior with the same seed (the same draws).
+    posterior = fbeta_posterior(y, y_pred, average="macro", random_state=0)
+    assert scores[0] == posterior.mean()
+    other = posterior_score(y, y_pred, metric="f1", average="macro", random_state=1)
+    assert other != scores[0]
+    # Two independent estimates of one mean differ by sqrt(2) standard errors on average.
+    assert other == pytest.approx(scores[0], abs=4 * np.sqrt(2) * posterior.mc_error)
+    scorer = make_posterior_scorer("f1", average="macro", statistic="lower")
+    restored = pickle.loads(pickle.dumps(scorer))
+    assert restored._kwargs["random_state"] == 0 and restored._kwargs["n_samples"] == 20_000
+
+
+def test_scorer_validates_sampling_arguments():
+    with pytest.raises(ValueError, match="`n_samples` must be an integer >= 2"):
+        make_posterior_scorer("f1", average="macro", n_samples=1)
+    with pytest.raises(ValueError, match="`random_state` must be"):
+        make_posterior_scorer("f1", random_state=-1)
+    with pytest.raises(TypeError, match="`random_state` must be"):
+        make_posterior_scorer("f1", random_state="zero")
+    with pytest.raises(ValueError, match="`average` must be one of .*None would give one"):
+        make_posterior_scorer("f1", average=None)
+    with pytest.raises(ValueError, match="`average` must be"):
+        posterior_score([0, 1, 2], [0, 1, 1], average=None)
+
+
+# ---------------------------------------------------------------------------
+# CountsScorer and PosteriorRefit on multiclass targets
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def digits():
+    X, y = load_digits(return_X_y=True)
+    return X[:600], y[:600]
+
+
+def _digits_search(X, y):
+    scoring = {"f1_macro_lower": make_posterior_scorer("f1", average="macro",
+                                                       statistic="lower"),
+               **CountsScorer(labels=list(range(10))).as_scoring()}
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+    return GridSearchCV(model, {"logisticregression__C": [0.001, 0.01, 1.0]}, cv=3,
+                        scoring=scoring, refit=PosteriorRefit(average="macro"),
+                        n_jobs=2).fit(X, y)
+
+
+def test_digits_grid_search_with_macro_scorer_and_refit(digits):
+    X, y = digits
+    first = _digits_search(X, y)
+    second = _digits_search(X, y)
+    results = first.cv_results_
+    # Counts of every digit add up to the items of each fold.
+    for k in range(3):
+        for label in range(10):
+            total = sum(results[f"split{k}_test_{cell}_{label}"] for cell in
+                        ("tp", "fp", "fn", "tn"))
+            np.testing.assert_array_equal(total, total[0])
+    assert np.sum([results[f"split{k}_test_tp_{label}"][first.best_index_]
+                   for k in range(3) for label in range(10)]) <= y.shape[0]
+    # The refit rule ranks by its own pooled posterior; identical searches agree exactly.
+    scores = PosteriorRefit(average="macro").scores(results)
+    assert first.best_index_ == int(np.argmax(scores))
+    for key in ("mean_test_f1_macro_lower", *(f"split{k}_test_f1_macro_lower" for k in range(3))):
+        np.testing.assert_array_equal(results[key], second.cv_results_[key])
+    assert first.best_index_ == second.best_index_
+    assert np.all(np.isfinite(results["mean_test_f1_macro_lower"]))
+    assert first.predict(X[:5]).shape == (5,)
+
+
+def _per_label_results(tables, extra=None):
+    """cv_results_ of per-label counts from K x K confusion matrices [split][candidate]."""
+    results = {}
+    n_candidates = len(tables[0])
+    for k, split in enumerate(tables):
+        matrices = [np.asarray(m, dtype=float) for m in split]
+        for label in range(matrices[0].shape[0]):
+            tp = np.array([m[label, label] for m in matrices])
+            fp = np.array([m[:, label].sum() for m in matrices]) - tp
+            fn = np.array([m[label].sum() for m in matrices]) - tp
+            tn = np.array([m.sum() for m in matrices]) - tp - fp - fn
+            for cell, values in zip(("tp", "fp", "fn", "tn"), (tp, fp, fn, tn)):
+                results[f"split{k}_test_{cell}_{label}"] = values
+    results.update(extra or {})
+    results["params"] = [{"candidate": i} for i in range(n_candidates)]
+    return results
+
+
+# Two candidates, two splits, three labels (rows true, columns predicted).
+TABLES = [
+    [[[20, 3, 1], [2, 15, 4], [0, 5, 10]], [[22, 1, 1], [6, 12, 3], [2, 2, 11]]],
+    [[[18, 2, 2], [1, 19, 2], [3, 1, 12]], [[19, 2, 1], [4, 16, 2], [1, 4, 11]]],
+]
+
+
+def test_micro_refit_is_the_share_of_right_beta():
+    # Reference: single-label data, every label: micro precision = recall = F1 = accuracy
+    # = share of items right ~ Beta(right + K lam, wrong + K lam) (scipy.stats.beta).
+    results = _per_label_results(TABLES, extra={"split0_test_fp_rate": np.array([0.1, 0.2]),
+                                                "split1_test_fp_rate": np.array([0.1, 0.2])})
+    matrices = np.asarray(TABLES, dtype=float)            # (split, candidate, K, K)
+    right = np.trace(matrices, axis1=2, axis2=3).sum(axis=0)
+    wrong = matrices.sum(axis=(0, 2, 3)) - right
+    for metric in ("f1", "precision", "recall", "accuracy"):
+        got = PosteriorRefit(metric, average="micro").scores(results)
+        np.testing.assert_allclose(got, stats.beta(right + 1.5, wrong + 1.5).ppf(0.05),
+                                   rtol=1e-10)
+    mean = PosteriorRefit("f1", average="micro", statistic="mean").scores(results)
+    np.testing.assert_allclose(mean, (right + 1.5) / (right + wrong + 3.0), rtol=1e-12)
+
+
+def test_micro_refit_on_a_subset_of_labels_pools_the_tables():
+    # Labels 0 and 1 of three: not every item is covered, so the posterior is that of the
+    # pooled one-vs-rest table (the posterior of the summed counts, metric_posterior).
+    results = _per_label_results(TABLES)
+    subset = {key: value for key, value in results.items() if not key.endswith("_2")}
+    got = PosteriorRefit("f1", average="micro").scores(subset)
+    cells = [sum(subset[f"split{k}_test_{cell}_{label}"] for k in range(2) for label in range(2))
+             for cell in ("tp", "fp", "fn", "tn")]
+    np.testing.assert_allclose(got, metric_posterior(ConfusionCounts(*cells),
+                                                     "f1").interval(0.9).low)
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_macro_refit_from_per_label_counts(average, seed):
+    # Reference: each label's exact one-vs-rest posterior (FBetaPosterior).  The labels are
+    # drawn independently, so the average's mean is the (weighted) mean of the label means
+    # and its Monte Carlo error sqrt(sum w_l^2 var_l / n_samples).
+    results = _per_label_results(TABLES)
+    refit = PosteriorRefit("f1", average=average, statistic="mean", n_samples=20_000,
+                           random_state=seed)
+    got = refit.scores(results)
+    for i in range(2):
+        cells = [sum(results[f"split{k}_test_{cell}_{label}"][i] for k in range(2))
+                 for label in range(3) for cell in ("tp", "fp", "fn", "tn")]
+        counts = ConfusionCounts(*np.asarray(cells).reshape(3, 4).T)
+        per_label = metric_posterior(counts, "f1")
+        weights = np.ones(3) if average == "macro" else counts.tp + counts.fn
+        weights = weights / weights.sum()
+        expected = float(np.asarray(per_label.mean()) @ weights)
+        error = float(np.sqrt(np.asarray(per_label.var()) @ weights**2 / 20_000))
+        assert got[i] == pytest.approx(expected, abs=4 * error)
+    np.testing.assert_array_equal(got, refit.scores(results))
+
+
+def test_powers_refit_for_informedness():
+    # Reference: Powers' weighting of informedness by predicted share (tp + fp), as
+    # label_weights does; checked within Monte Carlo error of the weighted label means.
+    results = _per_label_results(TABLES)
+    got = PosteriorRefit("informedness", average="powers", statistic="mean").scores(results)
+    cells = np.asarray([[sum(results[f"split{k}_test_{cell}_{label}"][0] for k in range(2))
+                         for cell in ("tp", "fp", "fn", "tn")] for label in range(3)])
+    counts = ConfusionCounts(*cells.T)
+    per_label = metric_posterior(counts, "informedness")
+    weights = (counts.tp + counts.fp) / (counts.tp + counts.fp).sum()
+    expected = float(np.asarray(per_label.mean()) @ weights)
+    error = float(np.sqrt(np.asarray(per_label.var()) @ weights**2 / 20_000))
+    assert got[0] == pytest.approx(expected, abs=4 * error)
+
+
+def test_repeated_cv_counts_are_divided_by_n_repeats(data):
+    # Reference: the pooled counts computed here from cv_results_, divided by the 5 repeats
+    # (each item is tested once per repeat), through metric_posterior.
+    X, y = data
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=5, random_state=0)
+    search = GridSearchCV(LogisticRegression(), GRID, cv=cv, scoring=CountsScorer(),
+                          refit=PosteriorRefit(n_repeats=5)).fit(X, y)
+    results = search.cv_results_
+    cells = [sum(results[f"split{k}_test_{cell}"] for k in range(15))
+             for cell in ("tp", "fp", "fn", "tn")]
+    np.testing.assert_allclose(sum(cells), 5 * y.shape[0])
+    expected = metric_posterior(ConfusionCounts(*(c / 5 for c in cells)), "f1").interval(0.9).low
+    got = PosteriorRefit(n_repeats=5).scores(results)
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
+    assert search.best_index_ == int(np.argmax(expected))
+    assert np.all(got < PosteriorRefit(n_repeats=1).scores(results))
+    with pytest.raises(ValueError, match=r"`n_repeats` must be a divisor of the number of "
+                                         r"splits \(15\); got 4"):
+        PosteriorRefit(n_repeats=4).scores(results)
+
+
+def test_a_scorer_named_like_a_cell_is_not_pooled(data):
+    # A user's "fp_rate" scorer leaves split<k>_test_fp_rate keys; they used to be added to
+    # the false positives.  Reference: the same results without those keys, and the binary
+    # counts pooled here.
+    X, y = data
+    scoring = {"fp_rate": make_scorer(fallout_score), **CountsScorer().as_scoring()}
+    search = GridSearchCV(LogisticRegression(), GRID, cv=3, scoring=scoring,
+                          refit=PosteriorRefit("precision")).fit(X, y)
+    results = search.cv_results_
+    assert np.all(results["split0_test_fp_rate"] > 0)     # would change the pooled FP
+    without = {key: value for key, value in results.items() if "fp_rate" not in key}
+    got = PosteriorRefit("precision").scores(results)
+    np.testing.assert_array_equal(got, PosteriorRefit("precision").scores(without))
+    tp, fp = (sum(results[f"split{k}_test_{cell}"] for k in range(3)) for cell in ("tp", "fp"))
+    np.testing.assert_allclose(got, stats.beta(tp + 0.5, fp + 0.5).ppf(0.05), rtol=1e-10)
+
+
+def test_refit_without_counts_says_how_to_record_them(data):
+    X, y = data
+    search = GridSearchCV(LogisticRegression(), GRID, cv=3,
+                          scoring=make_posterior_scorer("f1", statistic="lower"),
+                          refit=PosteriorRefit())
+    with pytest.raises(ValueError, match=r"PosteriorRefit pools .*"
+                                         r"\*\*CountsScorer\(labels=\.\.\.\)\.as_scoring\(\)"):
+        search.fit(X, y)
+
+
+def test_refit_average_must_match_the_recorded_counts():
+    binary = {"split0_test_tp": np.array([5.0]), "split0_test_fp": np.array([1.0]),
+              "split0_test_fn": np.array([2.0]), "split0_test_tn": np.array([7.0])}
+    with pytest.raises(ValueError, match="`average` must be 'binary' for binary counts"):
+        PosteriorRefit(average="macro").scores(binary)
+    with pytest.raises(ValueError, match="`average` must be 'micro', 'macro', 'weighted' or "
+                                         "'powers' for per-label counts"):
+        PosteriorRefit().scores(_per_label_results(TABLES))
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"average": "powers"}, ValueError, "`average` must be one of .* for metric 'f1'"),
+    ({"average": None}, ValueError, "`average` must be one of"),
+    ({"n_repeats": 0}, ValueError, "`n_repeats` must be an integer >= 1; got 0"),
+    ({"n_repeats": 2.5}, ValueError, "`n_repeats` must be an integer >= 1; got 2.5"),
+    ({"n_repeats": "5"}, TypeError, "`n_repeats` must be an integer >= 1"),
+    ({"n_samples": 1}, ValueError, "`n_samples` must be an integer >= 2"),
+    ({"random_state": -3}, ValueError, "`random_state` must be"),
+    ({"statistic": "best"}, ValueError, "`statistic` must be one of"),
+])
+def test_bad_refit_arguments_fail_when_built(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        PosteriorRefit("f1", **kwargs)
+
+
+def test_refit_repr_shows_every_parameter():
+    text = repr(PosteriorRefit("recall", average="macro", n_repeats=5, random_state=3))
+    assert text == ("PosteriorRefit(metric='recall', statistic='lower', confidence=0.9, "
+                    "threshold=None, prior=0.5, beta=1.0, average='macro', n_repeats=5, "
+                    "n_samples=20000, random_state=3)")

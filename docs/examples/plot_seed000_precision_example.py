@@ -1,6 +1,6 @@
 """
-How sure is a precision of 0.6? Seed 000's worked example and Figure 1
-======================================================================
+How sure is a precision of 0.6? Goutte & Gaussier's worked example and Figure 1
+================================================================================
 
 System 1 returns 10 true and 10 false positives (precision 0.5); system 2 returns 3 true and
 2 false positives (precision 0.6).  With Jeffreys' prior the precision posteriors are
@@ -23,7 +23,7 @@ print("system 1:", posterior_1)
 print("system 2: mean", round(posterior_2.mean(), 3), "mode", round(posterior_2.mode(), 3))
 
 # %%
-# The exact probability that system 2 has the higher precision (the seed's 0.652):
+# The exact probability that system 2 has the higher precision (the paper's 0.652):
 result = compare_independent(system_2, system_1, metric="precision")
 print("P(precision_2 > precision_1) =", round(result.prob_first_better, 4))
 

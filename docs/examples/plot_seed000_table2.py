@@ -1,6 +1,6 @@
 """
-Paired comparison on Reuters: seed 000's Table 2 with exact probabilities
-=========================================================================
+Paired comparison on Reuters: Goutte & Gaussier's Table 2 with exact probabilities
+===================================================================================
 
 Goutte & Gaussier compare text classifiers on the same 3299 Reuters test documents with a
 paired model: for each category, N1 documents where the first system is right and the second
@@ -16,7 +16,7 @@ import pandas as pd
 
 from skprobeval import PairedComparison, PairedCounts
 
-# Seed 000, Table 2: (category, comparison, N1, N2, printed Monte Carlo P(pi1 > pi2) in %).
+# Goutte & Gaussier (2005), Table 2: (category, comparison, N1, N2, printed Monte Carlo P(pi1 > pi2) in %).
 TABLE_2 = [
     # ltc > nnn (linear kernel)
     ("earn", "ltc/nnn", 17, 4, 99.77),

@@ -3,12 +3,12 @@ K-measure curves and D-measure weights (Nakache et al. 2005)
 ============================================================
 
 The K-measure :math:`(1+\\beta^2)(PR)^\\alpha / (\\beta^2 P + R)` generalises F-beta
-(:math:`\\alpha = 1`) with a requirement level :math:`\\alpha`: the seed's example is
+(:math:`\\alpha = 1`) with a requirement level :math:`\\alpha`: the paper's example is
 P = R = 0.4, where F = 0.4 but K = 0.13 at :math:`\\alpha = 1.6` ("three times less").
 
-The D-measure weighs graded pertinence by rank with sigmoid weights.  The seed's printed
+The D-measure weighs graded pertinence by rank with sigmoid weights.  The paper's printed
 formula is damaged; skprobeval reads it as :math:`w_i = 1/(1+\\exp(-k(x_i - l)))` with
-:math:`x_i = (N-i+1)/N`, which matches the seed's description for N = 273, k = 15, l = 0.7:
+:math:`x_i = (N-i+1)/N`, which matches the paper's description for N = 273, k = 15, l = 0.7:
 weights near 1 at the top, falling sharply past rank ~50 and close to 0 past rank 150.
 """
 
@@ -18,13 +18,13 @@ import numpy as np
 from skprobeval import d_measure, d_measure_weights, get_metric
 
 # %%
-# The seed's number: P = R = 0.4 is the table tp = 2, fp = 3, fn = 3.
+# The paper's number: P = R = 0.4 is the table tp = 2, fp = 3, fn = 3.
 k_measure = get_metric("k_measure")
 print("F1          :", round(float(k_measure(2, 3, 3, 0, alpha=1.0)), 4))
 print("K, alpha=1.6:", round(float(k_measure(2, 3, 3, 0, alpha=1.6)), 4))
 
 # %%
-# K-measure as precision = recall varies, for the seed's three alphas (its Fig. 1).
+# K-measure as precision = recall varies, for the paper's three alphas (its Fig. 1).
 values = np.linspace(0.01, 1, 200)
 fig, ax = plt.subplots()
 for alpha in (1.0, 1.2, 1.6):
