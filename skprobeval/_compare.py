@@ -47,15 +47,14 @@ from ._counts import ConfusionCounts, PairedCounts, _check_pair, _format_array, 
 from ._bayes import check_micro_labels
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
+from ._numerics import EPS as _EPS
+from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
 from ._posterior import (
     BetaPosterior,
     CredibleInterval,
     DifferencePosterior,
     FBetaPosterior,
-    _beta_quantile,
-    _cdf,
     _fmt,
-    _sf,
 )
 from ._validation import (
     check_confidence,
@@ -77,21 +76,6 @@ __all__ = [
     "pairwise_comparison",
 ]
 
-_EPS = np.finfo(np.float64).eps
-
-# ---------------------------------------------------------------------------
-# Quadrature on the normal-score scale of a Beta variable
-# ---------------------------------------------------------------------------
-
-_Z_STEP = 1.0 / 6.0
-_Z_HALF_WIDTH = 8.0
-_Z = np.arange(-_Z_HALF_WIDTH, _Z_HALF_WIDTH + _Z_STEP / 2, _Z_STEP)
-_Z_WEIGHTS = np.exp(-0.5 * _Z * _Z)
-_Z_WEIGHTS /= _Z_WEIGHTS.sum()
-_PHI_LOW = special.ndtr(_Z)
-_PHI_HIGH = special.ndtr(-_Z)
-
-
 def _flat(*values):
     """Broadcast to one shape; return the shape and flat float64 copies."""
     arrays = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in values))
@@ -99,58 +83,9 @@ def _flat(*values):
     return shape, [np.array(a, dtype=np.float64).reshape(-1) for a in arrays]
 
 
-def _beta_nodes(p, q, c, cc):
-    """Quadrature nodes for ``E[g(X); X > c]`` with ``X ~ Beta(p, q)``.
-
-    ``p, q, c, cc`` are flat arrays of n elements (``cc = 1 - c``, passed so
-    that thresholds near 1 keep their precision).  Returns ``x`` and
-    ``xc = 1 - x`` of shape (n, m) (each accurate where it is small) and the
-    mass ``P(X > c)`` of shape (n,); then
-    ``E[g(X); X > c] ~= mass * (g(x) @ _Z_WEIGHTS)``.
-    """
-    p2, q2 = p[:, None], q[:, None]
-    below_c = _cdf(p, q, c, cc)[:, None]
-    mass = _sf(p, q, c, cc)
-    half = _cdf(p, q, 0.5, 0.5)[:, None]
-    with np.errstate(invalid="ignore"):
-        low = below_c + mass[:, None] * _PHI_LOW      # P(X <= node)
-        high = mass[:, None] * _PHI_HIGH              # P(X > node)
-    # Each node is found on the side where it is small: x when x < 1/2,
-    # else 1 - x ~ Beta(q, p) (whose cdf at the node is `high`).
-    below = low < half
-    shape = low.shape
-    pp = np.where(below, p2, q2).reshape(-1)
-    qq = np.where(below, q2, p2).reshape(-1)
-    lo = np.where(below, low, high).reshape(-1)
-    hi = np.where(below, high, low).reshape(-1)
-    small = lo < 0.5
-    v = np.empty(lo.shape)
-    if np.any(small):
-        v[small] = _beta_quantile(pp[small], qq[small], lo[small])[0]
-    if np.any(~small):
-        v[~small] = _beta_quantile(pp[~small], qq[~small], hi[~small], upper=True)[0]
-    # Far-tail nodes (probabilities ~1e-17 or a negligible mass) can fail to
-    # invert; their weight is below the rule's accuracy.
-    v = np.clip(np.nan_to_num(v.reshape(shape), nan=0.0), 0.0, 1.0)
-    x = np.where(below, v, 1.0 - v)
-    xc = np.where(below, 1.0 - v, v)
-    return x, xc, mass
-
-
 # ---------------------------------------------------------------------------
 # The paired model: delta = pi1 - pi2 under Dirichlet(a1, a2, a3)
 # ---------------------------------------------------------------------------
-
-
-def _sd_w(a1, a2):
-    p = a1 + a2
-    return np.sqrt(a1 * a2 / (p * p * (p + 1)))
-
-
-def _sd_s(a1, a2, a3):
-    p = a1 + a2
-    t = p + a3
-    return np.sqrt(p * a3 / (t * t * (t + 1)))
 
 
 def _difference_sf_quadrature(a1, a2, a3, r):
@@ -163,11 +98,11 @@ def _difference_sf_quadrature(a1, a2, a3, r):
     """
     p = a1 + a2
     s_star = np.maximum(p / (p + a3), r)
-    outer_s = r * _sd_s(a1, a2, a3) <= 2.0 * s_star * s_star * _sd_w(a1, a2)
+    outer_s = r * beta_sd(p, a3) <= 2.0 * s_star * s_star * beta_sd(a1, a2)
     out = np.empty(a1.shape)
     if np.any(outer_s):
         i = outer_s
-        s, _, mass = _beta_nodes(p[i], a3[i], r[i], 1.0 - r[i])
+        s, _, weights = beta_tail_nodes(p[i], a3[i], r[i], 1.0 - r[i])
         rr = r[i][:, None]
         s = np.maximum(s, rr)
         # P(W > t) = P(1 - W <= 1 - t), 1 - W ~ Beta(a2, a1), with
@@ -175,22 +110,22 @@ def _difference_sf_quadrature(a1, a2, a3, r):
         with np.errstate(invalid="ignore", divide="ignore"):
             t_c = np.where(s > 0, (s - rr) / (2.0 * s), 0.0)
             t = np.where(s > 0, (s + rr) / (2.0 * s), 1.0)
-        inner = _cdf(a2[i][:, None], a1[i][:, None], t_c, t)
-        out[i] = mass * (np.nan_to_num(inner) @ _Z_WEIGHTS)
+        inner = beta_cdf(a2[i][:, None], a1[i][:, None], t_c, t)
+        out[i] = np.sum(np.nan_to_num(inner) * weights, axis=1)
     if np.any(~outer_s):
         i = ~outer_s
         ri = r[i]
-        x, xc, mass = _beta_nodes(a1[i], a2[i], 0.5 * (1.0 + ri), 0.5 * (1.0 - ri))
+        x, xc, weights = beta_tail_nodes(a1[i], a2[i], 0.5 * (1.0 + ri), 0.5 * (1.0 - ri))
         rr = ri[:, None]
         d = np.maximum(x - xc, rr)                 # 2W - 1, accurate near 0 and 1
         with np.errstate(invalid="ignore", divide="ignore"):
             v = np.where(d > 0, rr / d, 1.0)
             vc = np.where(d > 0, (d - rr) / d, 0.0)
         shape = v.shape
-        inner = _sf(np.broadcast_to(p[i][:, None], shape).reshape(-1),
-                    np.broadcast_to(a3[i][:, None], shape).reshape(-1),
-                    v.reshape(-1), vc.reshape(-1)).reshape(shape)
-        out[i] = mass * (np.nan_to_num(inner) @ _Z_WEIGHTS)
+        inner = beta_sf(np.broadcast_to(p[i][:, None], shape).reshape(-1),
+                        np.broadcast_to(a3[i][:, None], shape).reshape(-1),
+                        v.reshape(-1), vc.reshape(-1)).reshape(shape)
+        out[i] = np.sum(np.nan_to_num(inner) * weights, axis=1)
     return np.clip(out, 0.0, 1.0)
 
 
@@ -203,7 +138,7 @@ def _difference_sf(a1, a2, a3, r):
     out = np.zeros(a1.shape)
     zero = r == 0
     if np.any(zero):
-        out[zero] = _sf(a1[zero], a2[zero], 0.5, 0.5)
+        out[zero] = beta_sf(a1[zero], a2[zero], 0.5, 0.5)
     inside = (r > 0) & (r < 1)
     if np.any(inside):
         out[inside] = _difference_sf_quadrature(a1[inside], a2[inside], a3[inside], r[inside])
@@ -233,45 +168,37 @@ def _difference_moments(a1, a2, a3):
     return mean, np.sqrt(np.maximum(var, 0.0))
 
 
+def _difference_pdf(a1, a2, a3, x):
+    """Density of pi1 - pi2 at x, elementwise: ``E_S[f_W((1 + x/S)/2) / (2S); S > |x|]``."""
+    shape, (a1, a2, a3, x) = _flat(a1, a2, a3, x)
+    p = a1 + a2
+    r = np.abs(x)
+    s, _, weights = beta_tail_nodes(p, a3, r, 1.0 - r)
+    xx = x[:, None]
+    s = np.maximum(s, r[:, None])
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        w = np.where(s > 0, (s + xx) / (2.0 * s), 0.5)
+        wc = np.where(s > 0, (s - xx) / (2.0 * s), 0.5)
+        density = beta_pdf(a1[:, None], a2[:, None], w, wc) / (2.0 * s)
+    return np.sum(np.nan_to_num(density, posinf=0.0) * weights, axis=1).reshape(shape)
+
+
 def _difference_quantile(a1, a2, a3, q):
-    """x with P(pi1 - pi2 <= x) = q, elementwise (bracketed Illinois method)."""
+    """x with P(pi1 - pi2 <= x) = q, elementwise (the kernel's safeguarded Newton)."""
     shape, (a1, a2, a3, q) = _flat(a1, a2, a3, q)
     mean, sd = _difference_moments(a1, a2, a3)
     lo = np.maximum(mean - 8.0 * sd, -1.0)
     hi = np.minimum(mean + 8.0 * sd, 1.0)
-    f_lo = _difference_cdf(a1, a2, a3, lo) - q
-    f_hi = _difference_cdf(a1, a2, a3, hi) - q
     # Widen to the support where the moment bracket misses (skewed posteriors).
-    lo, f_lo = np.where(f_lo > 0, -1.0, lo), np.where(f_lo > 0, -q, f_lo)
-    hi, f_hi = np.where(f_hi < 0, 1.0, hi), np.where(f_hi < 0, 1.0 - q, f_hi)
-    x = 0.5 * (lo + hi)
-    side = np.zeros(x.shape, dtype=np.int8)
-    xtol = 1e-12 * sd + 4 * _EPS * np.abs(mean)
-    active = np.flatnonzero((hi - lo) > xtol)
-    for iteration in range(200):
-        if active.size == 0:
-            break
-        l, h, fl, fh = lo[active], hi[active], f_lo[active], f_hi[active]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            secant = l - fl * (h - l) / (fh - fl)
-        width = h - l
-        # Regula falsi (Illinois) with a bisection every fourth step.
-        use_mid = (~np.isfinite(secant) | (secant <= l) | (secant >= h)
-                   | (iteration % 4 == 3))
-        xn = np.where(use_mid, l + 0.5 * width, secant)
-        fn = _difference_cdf(a1[active], a2[active], a3[active], xn) - q[active]
-        right = fn > 0
-        s = side[active]
-        new_h = np.where(right, xn, h)
-        new_l = np.where(right, l, xn)
-        new_fh = np.where(right, fn, np.where(s == -1, 0.5 * fh, fh))
-        new_fl = np.where(right, np.where(s == 1, 0.5 * fl, fl), fn)
-        side[active] = np.where(right, 1, -1)
-        lo[active], hi[active], f_lo[active], f_hi[active] = new_l, new_h, new_fl, new_fh
-        x[active] = xn
-        done = (fn == 0) | (new_h - new_l <= xtol[active]) | (np.abs(fn) <= 1e-15)
-        active = active[~done]
-    return x.reshape(shape)
+    lo = np.where(_difference_cdf(a1, a2, a3, lo) > q, -1.0, lo)
+    hi = np.where(_difference_cdf(a1, a2, a3, hi) < q, 1.0, hi)
+
+    def gap(x, index):
+        return (_difference_cdf(a1[index], a2[index], a3[index], x) - q[index],
+                _difference_pdf(a1[index], a2[index], a3[index], x))
+
+    guess = np.clip(mean + sd * special.ndtri(q), lo, hi)
+    return solve_increasing(gap, lo, hi, guess, xtol=1e-13).reshape(shape)
 
 
 _ASYMPTOTIC_DIGAMMA = 20.0
@@ -760,11 +687,6 @@ def _beta_parameters(name, counts, lam, beta):
     return None
 
 
-def _beta_sd(a, b):
-    t = a + b
-    return np.sqrt(a * b / (t * t * (t + 1)))
-
-
 def _prob_beta_greater(a1, b1, a2, b2):
     """P(X1 > X2) for independent X1 ~ Beta(a1, b1), X2 ~ Beta(a2, b2), elementwise.
 
@@ -774,17 +696,17 @@ def _prob_beta_greater(a1, b1, a2, b2):
     shape, (a1, b1, a2, b2) = _flat(a1, b1, a2, b2)
     out = np.empty(a1.shape)
     zeros, ones = np.zeros(a1.shape), np.ones(a1.shape)
-    outer_first = _beta_sd(a1, b1) <= _beta_sd(a2, b2)
+    outer_first = beta_sd(a1, b1) <= beta_sd(a2, b2)
     for mask, (ao, bo, ai, bi), inner in (
-            (outer_first, (a1, b1, a2, b2), _cdf),      # E_1[P(X2 < X1)]
-            (~outer_first, (a2, b2, a1, b1), _sf)):     # E_2[P(X1 > X2)]
+            (outer_first, (a1, b1, a2, b2), beta_cdf),      # E_1[P(X2 < X1)]
+            (~outer_first, (a2, b2, a1, b1), beta_sf)):     # E_2[P(X1 > X2)]
         if not np.any(mask):
             continue
-        x, xc, mass = _beta_nodes(ao[mask], bo[mask], zeros[mask], ones[mask])
+        x, xc, weights = beta_tail_nodes(ao[mask], bo[mask], zeros[mask], ones[mask])
         n_nodes = x.shape[1]
         values = inner(np.repeat(ai[mask], n_nodes), np.repeat(bi[mask], n_nodes),
                        x.reshape(-1), xc.reshape(-1)).reshape(x.shape)
-        out[mask] = mass * (np.nan_to_num(values) @ _Z_WEIGHTS)
+        out[mask] = np.sum(np.nan_to_num(values) * weights, axis=1)
     return np.clip(out, 0.0, 1.0).reshape(shape)
 
 

@@ -30,6 +30,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ._numerics import TINY as _TINY
+from ._numerics import dirichlet
+
 
 __all__ = [
     "JointTable",
@@ -40,33 +43,6 @@ __all__ = [
 
 # Cells x draws generated at once (bounds memory at a few hundred MB).
 _CELLS_PER_CHUNK = 1 << 22
-_TINY = np.finfo(np.float64).tiny
-
-
-def dirichlet(alpha, n_samples, rng):
-    """Draws of Dirichlet(alpha) over the last axis: shape (n_samples,) + alpha.shape.
-
-    Gamma variates are normalised in log space: a concentration below 1 is
-    drawn as Gamma(alpha + 1) U^(1/alpha), exact even where the variate
-    itself would underflow; cell probabilities are floored at the smallest
-    normal float so that ratios of two underflowed cells stay defined.  Only
-    the cells with concentration below 1 pay for the uniform draws (3x
-    faster than drawing them for every cell, at 300 cells x 4000 draws).
-    """
-    alpha = np.asarray(alpha, dtype=np.float64)
-    flat = alpha.reshape(-1)
-    small = np.flatnonzero(flat < 1)
-    boosted = flat.copy()
-    boosted[small] += 1.0
-    log_g = np.log(rng.standard_gamma(np.broadcast_to(boosted, (n_samples, flat.size))))
-    if small.size:
-        with np.errstate(divide="ignore"):
-            log_g[:, small] += np.log(rng.random((n_samples, small.size))) / flat[small]
-    log_g = log_g.reshape((n_samples,) + alpha.shape)
-    log_g -= log_g.max(axis=-1, keepdims=True)
-    cells = np.exp(log_g, out=log_g)
-    cells /= cells.sum(axis=-1, keepdims=True)
-    return np.maximum(cells, _TINY, out=cells)
 
 
 def joint_prior(size, lam):

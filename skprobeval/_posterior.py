@@ -49,6 +49,22 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, stats
 
+from ._numerics import (
+    N_NODES,
+    beta_mode,
+    beta_quantile,
+    beta_rule,
+    beta_cdf,
+    beta_dlogpdf,
+    beta_logpdf,
+    beta_pdf,
+    quantile_nodes,
+    beta_sf,
+    unit_rule,
+    golden_max,
+    log_gamma_variates,
+    solve_increasing,
+)
 from ._validation import check_confidence, check_positive, check_random_state, fail
 
 __all__ = [
@@ -158,359 +174,6 @@ class PosteriorSummary:
 
 
 # ---------------------------------------------------------------------------
-# Beta numerics (flat float64 arrays in, flat arrays out)
-# ---------------------------------------------------------------------------
-
-# scipy's betainc(a, a, x) is off by up to 1e-4 for a > ~1e10 (betaincc is not).
-_SYMMETRIC_BUG = 1e9
-# Above this a + b, scipy's betaincinv is polished with Newton steps.
-_POLISH = 1e6
-
-
-def _two_branch(first, second, use_first, a, b, x, xc):
-    """Evaluate ``first(a, b, x)`` where ``use_first``, ``second(b, a, xc)`` elsewhere.
-
-    Only the branch needed is computed: scipy's incomplete Beta is slow far
-    from its natural tail for large parameters.
-    """
-    a, b, x, xc, use_first = np.broadcast_arrays(a, b, x, xc, use_first)
-    out = np.empty(a.shape)
-    with np.errstate(invalid="ignore"):
-        if np.any(use_first):
-            out[use_first] = first(a[use_first], b[use_first], x[use_first])
-        other = ~use_first
-        if np.any(other):
-            out[other] = second(b[other], a[other], xc[other])
-    return out
-
-
-def _cdf(a, b, x, xc):
-    """P(X <= x) for X ~ Beta(a, b); ``xc`` is ``1 - x`` computed accurately."""
-    lower = (x <= 0.5) & ~((a == b) & (a > _SYMMETRIC_BUG))
-    return _two_branch(special.betainc, special.betaincc, lower, a, b, x, xc)
-
-
-def _sf(a, b, x, xc):
-    """P(X > x) for X ~ Beta(a, b)."""
-    lower = (x <= 0.5) | ((a == b) & (a > _SYMMETRIC_BUG))
-    return _two_branch(special.betaincc, special.betainc, lower, a, b, x, xc)
-
-
-_S0, _S1, _S2, _S3, _S4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-
-
-def _stirlerr(n):
-    """log(n!) - log(sqrt(2 pi n) (n/e)^n) for real n > 0 (Loader 2000)."""
-    n = np.asarray(n, dtype=np.float64)
-    big = n > 15
-    safe = np.where(big, n, 16.0)
-    nn = safe * safe
-    series = (_S0 - (_S1 - (_S2 - (_S3 - _S4 / nn) / nn) / nn) / nn) / safe
-    small = np.where(big, 1.0, n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        direct = special.gammaln(small + 1) - (small + 0.5) * np.log(small) + small - _HALF_LOG_2PI
-    return np.where(big, series, direct)
-
-
-def _bd0(x, m):
-    """Deviance term ``x log(x/m) + m - x`` without cancellation (Loader 2000)."""
-    x = np.asarray(x, dtype=np.float64)
-    m = np.asarray(m, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        near = np.abs(x - m) < 0.1 * (x + m)
-        v = np.where(near, (x - m) / (x + m), 0.0)
-        total = (x - m) * v
-        term = 2 * x * v
-        v2 = v * v
-        for j in range(1, 40):
-            term = term * v2
-            total = total + term / (2 * j + 1)
-            if not np.any(np.abs(term) > 1e-17 * np.abs(total)):
-                break
-        direct = x * np.log(x / m) + m - x
-    return np.where(near, total, direct)
-
-
-def _logpdf(a, b, x, xc):
-    """log density of Beta(a, b) at x (``xc = 1 - x``); limits at 0 and 1."""
-    a, b, x, xc = np.broadcast_arrays(a, b, x, xc)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        simple = special.xlogy(a - 1, x) + special.xlogy(b - 1, xc) - special.betaln(a, b)
-        # Saddle-point form for a, b > 2 (R's dbeta via dbinom_raw).
-        big = (a > 2) & (b > 2) & (x > 0) & (xc > 0)
-        if np.any(big):
-            aa, bb, xx, yy = a[big], b[big], x[big], xc[big]
-            k, n = aa - 1, aa + bb - 2
-            lc = (_stirlerr(n) - _stirlerr(k) - _stirlerr(n - k)
-                  - _bd0(k, n * xx) - _bd0(n - k, n * yy))
-            lf = 2 * _HALF_LOG_2PI + np.log(k) + np.log1p(-k / n)
-            simple = simple.copy()
-            simple[big] = np.log(aa + bb - 1) + lc - 0.5 * lf
-    return simple
-
-
-def _pdf(a, b, x, xc):
-    with np.errstate(over="ignore"):
-        return np.exp(_logpdf(a, b, x, xc))
-
-
-def _dlogpdf(a, b, x, xc):
-    """Derivative of the Beta log density in x."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (a - 1) / x - (b - 1) / xc
-
-
-def _beta_quantile(a, b, q, upper=False):
-    """Quantile of Beta(a, b): P(X <= x) = q, or P(X > x) = q when ``upper``.
-
-    Returns ``(x, 1 - x)``, both accurate (the complement is computed from
-    the mirrored distribution when x > 1/2).  For ``a + b > 1e6`` scipy's
-    inverse is slow and rough: a normal (Cornish-Fisher) or Gamma start is
-    polished with Newton steps on the cdf instead.
-    """
-    a, b, q = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, q)))
-    a, b, q = a.ravel(), b.ravel(), q.ravel()
-    x = np.empty_like(q)
-    xc = np.empty_like(q)
-    large = (a + b > _POLISH) & (q > 0) & (q < 1)
-    small = ~large
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        if np.any(small):
-            asm, bsm, qsm = a[small], b[small], q[small]
-            xs = np.asarray(special.betainccinv(asm, bsm, qsm) if upper
-                            else special.betaincinv(asm, bsm, qsm), dtype=np.float64)
-            xcs = 1.0 - xs
-            high = xs > 0.5
-            if np.any(high):
-                ah, bh, qh = asm[high], bsm[high], qsm[high]
-                mirror = (special.betaincinv(bh, ah, qh) if upper
-                          else special.betainccinv(bh, ah, qh))
-                xcs[high] = mirror
-                xs[high] = 1.0 - mirror
-            x[small], xc[small] = xs, xcs
-        if np.any(large):
-            x[large], xc[large] = _large_quantile(a[large], b[large], q[large], upper)
-    return x, xc
-
-
-def _large_quantile(a, b, q, upper):
-    """Beta quantiles for a + b > 1e6: Gamma or Cornish-Fisher start, Newton polish."""
-    x = np.empty_like(q)
-    xc = np.empty_like(q)
-    normal = np.minimum(a, b) > 1e4
-    if np.any(normal):
-        an, bn, qn = a[normal], b[normal], q[normal]
-        total = an + bn
-        z = -special.ndtri(qn) if upper else special.ndtri(qn)
-        skew = 2 * (bn - an) * np.sqrt(total + 1) / ((total + 2) * np.sqrt(an * bn))
-        w = z + skew * (z * z - 1) / 6
-        sd = np.sqrt(an * bn / (total * total * (total + 1)))
-        x[normal] = an / total + w * sd
-        xc[normal] = bn / total - w * sd
-    gamma = ~normal
-    if np.any(gamma):
-        ag, bg, qg = a[gamma], b[gamma], q[gamma]
-        left = ag <= bg
-        # X ~ G_a / (G_a + b) when a is the small parameter, mirrored otherwise.
-        shape = np.where(left, ag, bg)
-        other = np.where(left, bg, ag)
-        lower_tail = left != upper    # quantile of the small-side Gamma from below
-        g = np.where(lower_tail, special.gammaincinv(shape, qg), special.gammainccinv(shape, qg))
-        near = g / (g + other)
-        far = other / (g + other)
-        x[gamma] = np.where(left, near, far)
-        xc[gamma] = np.where(left, far, near)
-    x = np.clip(x, _TINY, 1.0)
-    xc = np.clip(xc, _TINY, 1.0)
-    return _polish_quantile(a, b, q, x, xc, upper)
-
-
-def _polish_quantile(a, b, q, x, xc, upper):
-    """Newton steps on the Beta cdf (large parameters, where betaincinv is rough)."""
-    x, xc = x.copy(), xc.copy()
-    active = np.arange(x.shape[0])
-    for _ in range(12):
-        if active.size == 0:
-            break
-        aa, bb, qq, xa, xca = a[active], b[active], q[active], x[active], xc[active]
-        with np.errstate(all="ignore"):
-            if upper:
-                step = (_sf(aa, bb, xa, xca) - qq) / _pdf(aa, bb, xa, xca)
-            else:
-                step = -(_cdf(aa, bb, xa, xca) - qq) / _pdf(aa, bb, xa, xca)
-        step = np.where(np.isfinite(step), step, 0.0)
-        # Keep inside (0, 1): at most halfway to either end.
-        step = np.clip(step, -0.5 * xa, 0.5 * xca)
-        x_new = xa + step
-        xc_new = xca - step
-        low = x_new <= 0.5
-        x[active] = np.where(low, x_new, 1.0 - xc_new)
-        xc[active] = np.where(low, 1.0 - x_new, xc_new)
-        # Quadratic convergence: after a step of relative size 1e-8 the error is ~1e-16.
-        done = np.abs(step) <= 1e-8 * np.minimum(xa, xca)
-        active = active[~done]
-    return x, xc
-
-
-# ---------------------------------------------------------------------------
-# Quadrature over a Beta variable: E[h(V)], V ~ Beta(a, b)
-# ---------------------------------------------------------------------------
-
-_N_NODES = 103
-_TS_HALF_WIDTH = 3.6
-_TS_STEP = 2 * _TS_HALF_WIDTH / (_N_NODES - 1)
-_TS_X = np.linspace(-_TS_HALF_WIDTH, _TS_HALF_WIDTH, _N_NODES)
-_TS_T = special.expit(np.pi * np.sinh(_TS_X))
-_TS_TC = special.expit(-np.pi * np.sinh(_TS_X))
-_TS_W = _TS_STEP * np.pi * np.cosh(_TS_X) * _TS_T * _TS_TC
-_LT_HALF_WIDTH = 38.0
-_LT_Y = np.linspace(-_LT_HALF_WIDTH, _LT_HALF_WIDTH, _N_NODES - 2)
-_LT_STEP = _LT_Y[1] - _LT_Y[0]
-
-
-def _unit_rule(tlo, thi, tlo_c, thi_c):
-    """Tanh-sinh nodes on [tlo, thi] of the unit interval, shape (N, n).
-
-    Returns (t, 1 - t, weights); complements are passed so that intervals
-    near 1 keep their precision.
-    """
-    width = np.where(tlo > 0.5, tlo_c - thi_c, thi - tlo)
-    width = np.maximum(width, 0.0)
-    t = tlo + width * _TS_T[:, None]
-    tc = thi_c + width * _TS_TC[:, None]
-    return t, tc, width * _TS_W[:, None]
-
-
-def _quantile_nodes(a, b, t, tc):
-    """Beta(a, b) quantiles at probabilities t (complements tc), shapes (N, n)."""
-    shape = t.shape
-    aa = np.broadcast_to(a, shape).ravel()
-    bb = np.broadcast_to(b, shape).ravel()
-    tt, ttc = t.ravel(), tc.ravel()
-    lower = tt < 0.5
-    v = np.empty_like(tt)
-    vc = np.empty_like(tt)
-    if np.any(lower):
-        v[lower], vc[lower] = _beta_quantile(aa[lower], bb[lower], tt[lower])
-    if np.any(~lower):
-        v[~lower], vc[~lower] = _beta_quantile(aa[~lower], bb[~lower], ttc[~lower], upper=True)
-    return v.reshape(shape), vc.reshape(shape)
-
-
-def _beta_rule(a, b):
-    """Nodes ``v``, ``1 - v`` and weights for E[h(V)], V ~ Beta(a, b).
-
-    ``a`` and ``b`` are flat arrays of n elements; results have shape (N, n).
-    Both rules integrate h on the whole support, with h evaluated at nodes
-    that may include the endpoints 0 and 1.
-    """
-    n = a.shape[0]
-    v = np.empty((_N_NODES, n))
-    vc = np.empty((_N_NODES, n))
-    w = np.empty((_N_NODES, n))
-    logit = (np.minimum(a, b) < 0.2) & (a + b < 1.2)
-    ts = ~logit
-    if np.any(ts):
-        ones = np.ones(int(ts.sum()))
-        t, tc, weights = _unit_rule(0 * ones, ones, ones, 0 * ones)
-        v[:, ts], vc[:, ts] = _quantile_nodes(a[ts], b[ts], t, tc)
-        w[:, ts] = weights
-    if np.any(logit):
-        al, bl = a[logit], b[logit]
-        y = _LT_Y[:, None]
-        logp = al * y - (al + bl) * np.logaddexp(0.0, y) - special.betaln(al, bl)
-        weights = _LT_STEP * np.exp(logp)
-        inner_v = special.expit(y) * np.ones_like(al)
-        inner_vc = special.expit(-y) * np.ones_like(al)
-        mean = al / (al + bl)
-        # Endpoint weights make the rule exact for h(v) = 1 and h(v) = v.
-        w0 = (1 - mean) - np.sum(weights * inner_vc, axis=0)
-        w1 = mean - np.sum(weights * inner_v, axis=0)
-        v[:, logit] = np.vstack([np.zeros_like(al), np.ones_like(al), inner_v])
-        vc[:, logit] = np.vstack([np.ones_like(al), np.zeros_like(al), inner_vc])
-        w[:, logit] = np.vstack([w0, w1, weights])
-    return v, vc, w
-
-
-# ---------------------------------------------------------------------------
-# Vectorised root finding
-# ---------------------------------------------------------------------------
-
-
-def _solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8,
-                      max_iter=200):
-    """Roots of increasing functions, elementwise, by safeguarded Newton.
-
-    ``func(x, index)`` returns ``(value, slope)`` for the flat elements
-    ``index``.  ``lo``/``hi`` bracket the roots.  A Newton step is taken
-    when it stays inside the bracket and shrinks fast enough (rtsafe rule),
-    a bisection otherwise.
-    """
-    x = np.array(x0, dtype=np.float64)
-    lo = np.array(lo, dtype=np.float64)
-    hi = np.array(hi, dtype=np.float64)
-    x = np.clip(x, lo, hi)
-    previous = hi - lo
-    active = np.arange(x.shape[0])
-    for _ in range(max_iter):
-        if active.size == 0:
-            break
-        xa = x[active]
-        with np.errstate(all="ignore"):
-            value, slope = func(xa, active)
-            lo_a = np.where(value < 0, xa, lo[active])
-            hi_a = np.where(value > 0, xa, hi[active])
-            step = value / slope
-            newton = xa - step
-            tol = xtol + rtol * np.abs(xa)
-            # A Newton step below the tolerance: converged where we stand, unless the
-            # residual is still large (a density spike makes the step tiny far from the
-            # root); then keep bisecting.
-            scale = np.where(np.isfinite(slope), 4.0 * np.abs(slope) * tol, 0.0)
-            small_residual = np.abs(value) <= np.maximum(1e-8, scale)
-            tiny_step = np.isfinite(step) & (np.abs(step) <= tol) & small_residual
-            ok = (np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
-                  & (np.abs(step) <= 0.5 * previous[active]))
-            mid = lo_a + 0.5 * (hi_a - lo_a)
-            x_new = np.where(ok, newton, mid)
-            x_new = np.where(tiny_step | (value == 0), xa, x_new)
-        taken = np.abs(x_new - xa)
-        # A Newton step of relative size 1e-8 leaves an error near 1e-16.
-        quadratic = ok & small_residual & (taken <= xtol + newton_rtol * np.abs(x_new))
-        done = ((value == 0) | ~np.isfinite(value) | tiny_step | (hi_a - lo_a <= tol)
-                | quadratic)
-        x[active] = x_new
-        lo[active] = lo_a
-        hi[active] = hi_a
-        previous[active] = np.where(ok, taken, hi_a - lo_a)
-        active = active[~done]
-    return x
-
-
-def _golden_max(func, lo, hi, *, iterations=80):
-    """Maximiser of unimodal functions on [lo, hi], elementwise (golden section)."""
-    ratio = (math.sqrt(5) - 1) / 2
-    lo = np.array(lo, dtype=np.float64)
-    hi = np.array(hi, dtype=np.float64)
-    x1 = hi - ratio * (hi - lo)
-    x2 = lo + ratio * (hi - lo)
-    f1, f2 = func(x1), func(x2)
-    for _ in range(iterations):
-        left = f1 >= f2
-        hi = np.where(left, x2, hi)
-        lo = np.where(left, lo, x1)
-        new_x1 = np.where(left, hi - ratio * (hi - lo), x2)
-        new_x2 = np.where(left, x1, lo + ratio * (hi - lo))
-        f_new = func(np.where(left, new_x1, new_x2))
-        f1, f2 = np.where(left, f_new, f2), np.where(left, f1, f_new)
-        x1, x2 = new_x1, new_x2
-        if np.all(hi - lo <= 1e-12 * np.maximum(np.abs(hi), 1e-300)):
-            break
-    return np.where(f1 >= f2, x1, x2)
-
-
-# ---------------------------------------------------------------------------
 # Common behaviour
 # ---------------------------------------------------------------------------
 
@@ -547,17 +210,6 @@ def _check_size(size, shape):
     except ValueError:
         fail("size", f"a shape that the parameters' shape {shape} broadcasts to", size)
     return size
-
-
-def _log_gamma_variates(rng, shape_parameter, size):
-    """log of Gamma(shape) variates, accurate for shapes far below 1."""
-    small = shape_parameter < 1
-    boosted = np.where(small, shape_parameter + 1, shape_parameter)
-    with np.errstate(divide="ignore"):
-        log_g = np.log(rng.standard_gamma(boosted, size=size))
-        uniform = rng.random(size=size)
-        log_g = log_g + np.where(small, np.log(uniform) / shape_parameter, 0.0)
-    return log_g
 
 
 class _Posterior:
@@ -733,7 +385,7 @@ class _Posterior:
                     slope = slope_low * np.exp(-log_low) - slope_high * np.exp(-log_high)
                 return log_low - log_high, slope
 
-            p = _solve_increasing(gap, np.zeros(index.size), rest[index],
+            p = solve_increasing(gap, np.zeros(index.size), rest[index],
                                   0.5 * rest[index], xtol=1e-15)
             low[index] = self._quantile_flat(sub, p, False)
             high[index] = self._quantile_flat(sub, rest[index] - p, True)
@@ -792,17 +444,6 @@ class _Posterior:
 # ---------------------------------------------------------------------------
 # Beta
 # ---------------------------------------------------------------------------
-
-
-def _beta_mode(a, b):
-    """Mode of Beta(a, b), an endpoint where the density is monotone or unbounded."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        interior = (a - 1) / (a + b - 2)
-    mode = np.where((a > 1) & (b > 1), interior, np.nan)
-    mode = np.where((a <= 1) & (b >= 1), 0.0, mode)
-    mode = np.where((a >= 1) & (b <= 1), 1.0, mode)
-    mode = np.where((a < 1) & (b < 1), np.where(a <= b, 0.0, 1.0), mode)
-    return np.where((a == 1) & (b == 1), 0.5, mode)
 
 
 class BetaPosterior(_Posterior):
@@ -910,33 +551,33 @@ class BetaPosterior(_Posterior):
         return (a / total) * (b / total) / (total + 1)
 
     def _mode_array(self):
-        return _beta_mode(self._a, self._b)
+        return beta_mode(self._a, self._b)
 
     def _cdf_flat(self, p, x):
         inside = np.clip(x, 0.0, 1.0)
-        value = _cdf(p["a"], p["b"], inside, 1.0 - inside)
+        value = beta_cdf(p["a"], p["b"], inside, 1.0 - inside)
         return np.where(np.isnan(x), np.nan, value)
 
     def _sf_flat(self, p, x):
         inside = np.clip(x, 0.0, 1.0)
-        value = _sf(p["a"], p["b"], inside, 1.0 - inside)
+        value = beta_sf(p["a"], p["b"], inside, 1.0 - inside)
         return np.where(np.isnan(x), np.nan, value)
 
     def _logpdf_flat(self, p, x):
         inside = (x >= 0) & (x <= 1)
         xx = np.where(inside, x, 0.5)
-        value = _logpdf(p["a"], p["b"], xx, 1.0 - xx)
+        value = beta_logpdf(p["a"], p["b"], xx, 1.0 - xx)
         return np.where(inside, value, np.where(np.isnan(x), np.nan, -np.inf))
 
     def _dlogpdf_flat(self, p, x, scale):
-        return _dlogpdf(p["a"], p["b"], x, 1.0 - x)
+        return beta_dlogpdf(p["a"], p["b"], x, 1.0 - x)
 
     def _quantile_flat(self, p, q, upper):
-        return _beta_quantile(p["a"], p["b"], q, upper)[0]
+        return beta_quantile(p["a"], p["b"], q, upper)[0]
 
     def _rvs_flat(self, p, rng):
-        log_x = _log_gamma_variates(rng, p["a"], p["a"].shape)
-        log_y = _log_gamma_variates(rng, p["b"], p["b"].shape)
+        log_x = log_gamma_variates(rng, p["a"], p["a"].shape)
+        log_y = log_gamma_variates(rng, p["b"], p["b"].shape)
         return special.expit(log_x - log_y)
 
     def _hdi_flat(self, p, confidence):
@@ -944,8 +585,8 @@ class BetaPosterior(_Posterior):
         n = a.shape[0]
         c = np.full(n, confidence)
         rest = 1 - c
-        left_end, _ = _beta_quantile(a, b, c)
-        right_start, _ = _beta_quantile(a, b, c, upper=True)
+        left_end, _ = beta_quantile(a, b, c)
+        right_start, _ = beta_quantile(a, b, c, upper=True)
         increasing = (a >= 1) & (b <= 1)
         u_shaped = (a < 1) & (b < 1)
         uniform = (a == 1) & (b == 1)
@@ -964,21 +605,21 @@ class BetaPosterior(_Posterior):
 
             def gap(prob, active):
                 aa, bb = ai[active], bi[active]
-                lower, lower_c = _beta_quantile(aa, bb, prob)
-                upper, upper_c = _beta_quantile(aa, bb, ri[active] - prob, upper=True)
+                lower, lower_c = beta_quantile(aa, bb, prob)
+                upper, upper_c = beta_quantile(aa, bb, ri[active] - prob, upper=True)
                 with np.errstate(divide="ignore", invalid="ignore"):
                     # log pdf(lower) - log pdf(upper) without the normalising
                     # constant: no cancellation for counts up to 1e12.
                     diff = upper - lower
                     value = ((aa - 1) * np.log1p(-diff / upper)
                              + (bb - 1) * np.log1p(diff / upper_c))
-                    slope = (_dlogpdf(aa, bb, lower, lower_c) / _pdf(aa, bb, lower, lower_c)
-                             - _dlogpdf(aa, bb, upper, upper_c) / _pdf(aa, bb, upper, upper_c))
+                    slope = (beta_dlogpdf(aa, bb, lower, lower_c) / beta_pdf(aa, bb, lower, lower_c)
+                             - beta_dlogpdf(aa, bb, upper, upper_c) / beta_pdf(aa, bb, upper, upper_c))
                 return value, slope
 
-            prob = _solve_increasing(gap, np.zeros(index.size), ri, 0.5 * ri, xtol=1e-15)
-            low[index] = _beta_quantile(ai, bi, prob)[0]
-            high[index] = _beta_quantile(ai, bi, ri - prob, upper=True)[0]
+            prob = solve_increasing(gap, np.zeros(index.size), ri, 0.5 * ri, xtol=1e-15)
+            low[index] = beta_quantile(ai, bi, prob)[0]
+            high[index] = beta_quantile(ai, bi, ri - prob, upper=True)[0]
         return low, high
 
 
@@ -1091,8 +732,8 @@ class FBetaPosterior(_Posterior):
     def _rule(self):
         """Quadrature nodes over v ~ Beta(fn, fp) for every element (cached)."""
         if "rule" not in self._cache:
-            v, vc, w = _beta_rule(self._fn.ravel(), self._fp.ravel())
-            shape = (_N_NODES,) + self.shape
+            v, vc, w = beta_rule(self._fn.ravel(), self._fp.ravel())
+            shape = (N_NODES,) + self.shape
             self._cache["rule"] = (v.reshape(shape), vc.reshape(shape), w.reshape(shape))
         return self._cache["rule"]
 
@@ -1100,10 +741,10 @@ class FBetaPosterior(_Posterior):
         params = {name: np.broadcast_to(getattr(self, "_" + name), shape).ravel()
                   for name in ("tp", "fp", "fn")}
         if not self._is_f1:
-            full = (_N_NODES,) + tuple(shape)
-            aligned = (_N_NODES,) + (1,) * (len(shape) - len(self.shape)) + self.shape
+            full = (N_NODES,) + tuple(shape)
+            aligned = (N_NODES,) + (1,) * (len(shape) - len(self.shape)) + self.shape
             for name, value in zip(("v", "vc", "w"), self._rule()):
-                params[name] = np.broadcast_to(value.reshape(aligned), full).reshape(_N_NODES, -1)
+                params[name] = np.broadcast_to(value.reshape(aligned), full).reshape(N_NODES, -1)
         return params
 
     # -- kernels ------------------------------------------------------------
@@ -1117,12 +758,12 @@ class FBetaPosterior(_Posterior):
             y = x / (2.0 - x)
             yc = 2.0 * xc / (2.0 - x)
             if 0 in which:
-                out[0] = _cdf(a, b2, y, yc)
+                out[0] = beta_cdf(a, b2, y, yc)
             if 1 in which:
-                out[1] = _sf(a, b2, y, yc)
+                out[1] = beta_sf(a, b2, y, yc)
             if 2 in which:
                 with np.errstate(over="ignore"):
-                    out[2] = _pdf(a, b2, y, yc) * 2.0 / (2.0 - x) ** 2
+                    out[2] = beta_pdf(a, b2, y, yc) * 2.0 / (2.0 - x) ** 2
             return tuple(out)
         weight = 1.0 + self._beta ** 2
         k = 1.0 + (self._beta ** 2 - 1.0) * p["v"]
@@ -1133,11 +774,11 @@ class FBetaPosterior(_Posterior):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             g, gc = numerator / total, rest / total
             if 0 in which:
-                out[0] = np.sum(w * _cdf(a, b2, g, gc), axis=0)
+                out[0] = np.sum(w * beta_cdf(a, b2, g, gc), axis=0)
             if 1 in which:
-                out[1] = np.sum(w * _sf(a, b2, g, gc), axis=0)
+                out[1] = np.sum(w * beta_sf(a, b2, g, gc), axis=0)
             if 2 in which:
-                density = _pdf(a, b2, g, gc) * (k * weight / total ** 2)
+                density = beta_pdf(a, b2, g, gc) * (k * weight / total ** 2)
                 out[2] = np.sum(np.where(w > 0, w * density, 0.0), axis=0)
         return tuple(out)
 
@@ -1172,7 +813,7 @@ class FBetaPosterior(_Posterior):
 
     def _quantile_flat(self, p, q, upper):
         a, b2 = p["tp"], p["fp"] + p["fn"]
-        y, yc = _beta_quantile(a, b2, q, upper)
+        y, yc = beta_quantile(a, b2, q, upper)
         guess = 2.0 * y / (1.0 + y)
         if self._is_f1:
             return guess
@@ -1188,7 +829,7 @@ class FBetaPosterior(_Posterior):
             value = (q[active] - sf) if upper else (cdf - q[active])
             return value, density
 
-        return _solve_increasing(func, np.zeros_like(q), np.ones_like(q), guess)
+        return solve_increasing(func, np.zeros_like(q), np.ones_like(q), guess)
 
     # -- moments --------------------------------------------------------------
 
@@ -1197,7 +838,7 @@ class FBetaPosterior(_Posterior):
             return self._cache["moments"]
         a = self._tp.ravel()
         b2 = (self._fp + self._fn).ravel()
-        u, uc, wu = _beta_rule(a, b2)
+        u, uc, wu = beta_rule(a, b2)
         n = a.shape[0]
         mean = np.empty(n)
         var = np.empty(n)
@@ -1206,7 +847,7 @@ class FBetaPosterior(_Posterior):
             mean[:] = np.sum(wu * values, axis=0)
             var[:] = np.sum(wu * (values - mean) ** 2, axis=0)
         else:
-            v, _, wv = (r.reshape(_N_NODES, -1) for r in self._rule())
+            v, _, wv = (r.reshape(N_NODES, -1) for r in self._rule())
             weight = 1.0 + self._beta ** 2
             for start in range(0, n, _CHUNK_ELEMENTS):
                 block = slice(start, start + _CHUNK_ELEMENTS)
@@ -1246,7 +887,7 @@ class FBetaPosterior(_Posterior):
             n = a.shape[0]
             lo = self._quantile_flat(params, np.full(n, 1e-12), False)
             hi = self._quantile_flat(params, np.full(n, 1e-12), True)
-            mode = _golden_max(lambda x: self._logpdf_flat(params, x), lo, hi)
+            mode = golden_max(lambda x: self._logpdf_flat(params, x), lo, hi)
             # A finite density at an endpoint (tp == 1 or fp + fn == 1) may beat it.
             best = self._logpdf_flat(params, mode)
             for end in (0.0, 1.0):
@@ -1260,9 +901,9 @@ class FBetaPosterior(_Posterior):
 
     def _rvs_flat(self, p, rng):
         shape = p["tp"].shape
-        log_x = _log_gamma_variates(rng, p["tp"], shape)
-        log_y = _log_gamma_variates(rng, p["fp"], shape)
-        log_z = _log_gamma_variates(rng, p["fn"], shape)
+        log_x = log_gamma_variates(rng, p["tp"], shape)
+        log_y = log_gamma_variates(rng, p["fp"], shape)
+        log_z = log_gamma_variates(rng, p["fn"], shape)
         weight = 1.0 + self._beta ** 2
         log_top = math.log(weight) + log_x
         log_rest = np.logaddexp(2 * math.log(self._beta) + log_z, log_y)
@@ -1379,12 +1020,12 @@ class DifferencePosterior(_Posterior):
         shift = sign * x
         o_lo = np.clip(-shift, 0.0, 1.0)
         o_hi = np.clip(1.0 - shift, 0.0, 1.0)
-        t_lo = _cdf(ao, bo, o_lo, 1.0 - o_lo)
-        t_lo_c = _sf(ao, bo, o_lo, 1.0 - o_lo)
-        t_hi = _cdf(ao, bo, o_hi, 1.0 - o_hi)
-        t_hi_c = _sf(ao, bo, o_hi, 1.0 - o_hi)
-        t, tc, w = _unit_rule(t_lo, t_hi, t_lo_c, t_hi_c)
-        o, oc = _quantile_nodes(ao, bo, t, tc)
+        t_lo = beta_cdf(ao, bo, o_lo, 1.0 - o_lo)
+        t_lo_c = beta_sf(ao, bo, o_lo, 1.0 - o_lo)
+        t_hi = beta_cdf(ao, bo, o_hi, 1.0 - o_hi)
+        t_hi_c = beta_sf(ao, bo, o_hi, 1.0 - o_hi)
+        t, tc, w = unit_rule(t_lo, t_hi, t_lo_c, t_hi_c)
+        o, oc = quantile_nodes(ao, bo, t, tc)
         inner_x = np.clip(o + shift, 0.0, 1.0)
         inner_xc = np.clip(oc - shift, 0.0, 1.0)
         positive = sign > 0
@@ -1395,15 +1036,15 @@ class DifferencePosterior(_Posterior):
                 lower = np.where(positive, t_hi_c, t_lo)
                 upper = np.where(positive, t_lo, t_hi_c)
                 if 0 in which:
-                    part = np.where(positive, _cdf(ai, bi, inner_x, inner_xc),
-                                    _sf(ai, bi, inner_x, inner_xc))
+                    part = np.where(positive, beta_cdf(ai, bi, inner_x, inner_xc),
+                                    beta_sf(ai, bi, inner_x, inner_xc))
                     out[0] = np.sum(w * part, axis=0) + lower
                 if 1 in which:
-                    part = np.where(positive, _sf(ai, bi, inner_x, inner_xc),
-                                    _cdf(ai, bi, inner_x, inner_xc))
+                    part = np.where(positive, beta_sf(ai, bi, inner_x, inner_xc),
+                                    beta_cdf(ai, bi, inner_x, inner_xc))
                     out[1] = np.sum(w * part, axis=0) + upper
             if 2 in which:
-                density = _pdf(ai, bi, inner_x, inner_xc)
+                density = beta_pdf(ai, bi, inner_x, inner_xc)
                 usable = (w > 0) & (inner_x > 0) & (inner_xc > 0)
                 out[2] = np.sum(np.where(usable, w * density, 0.0), axis=0)
         return tuple(out)
@@ -1454,14 +1095,14 @@ class DifferencePosterior(_Posterior):
             value = (q[active] - sf) if upper else (cdf - q[active])
             return value, density
 
-        return _solve_increasing(func, np.full_like(q, -1.0), np.ones_like(q), guess)
+        return solve_increasing(func, np.full_like(q, -1.0), np.ones_like(q), guess)
 
     def _mode_array(self):
         params = self._params(self.shape)
         n = params["a1"].shape[0]
         lo = self._quantile_flat(params, np.full(n, 1e-12), False)
         hi = self._quantile_flat(params, np.full(n, 1e-12), True)
-        mode = _golden_max(lambda x: self._logpdf_flat(params, x), lo, hi)
+        mode = golden_max(lambda x: self._logpdf_flat(params, x), lo, hi)
         best = self._logpdf_flat(params, mode)
         for end in (-1.0, 1.0):
             value = self._boundary_logpdf(params, end)

@@ -1,0 +1,507 @@
+"""The numerics kernel: Beta functions, one quadrature rule, one root finder,
+one minimiser, one Dirichlet sampler and the Beta moments.
+
+Pure numpy/scipy on flat float64 arrays; every posterior and comparison of
+the package computes through these functions.  Hand-written pieces are kept
+only where scipy measurably falls short, with the figure next to them:
+
+* ``scipy.special.betainc(a, a, x)`` is off by up to 1e-4 for ``a > ~1e10``
+  (``betaincc`` is not), so the symmetric case switches branches;
+  ``betaincinv`` is slow and rough for ``a + b > 1e6``, so those quantiles
+  start from a normal (Cornish-Fisher) or Gamma approximation and are
+  polished by Newton steps; the Beta log-density uses Loader's saddle-point
+  form for parameters > 2, exact for counts up to 1e12.
+* Quadrature: fixed tanh-sinh nodes on the quantile (probability) scale of a
+  Beta variable, 103 nodes, on the whole support or on a tail
+  ``P(X > c)`` (conditional expectations), with a logit-scale trapezoid for
+  the tiny-parameter case; accurate to about 1e-12 on the cases tested.
+  ``scipy.integrate.tanhsinh`` adapts per element and is slower across many
+  tables at once.
+* `solve_increasing`: vectorised safeguarded Newton (rtsafe rule); 2-5x
+  faster than ``scipy.optimize.elementwise.find_root`` at equal accuracy on
+  posterior quantiles, because it uses the density as the slope.
+* `golden_max`: vectorised golden-section search for unimodal functions.
+* `dirichlet`: Dirichlet draws through log-space Gamma variates, exact for
+  concentrations far below 1 (where numpy's Gamma variates underflow to 0).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+__all__ = [
+    "EPS",
+    "N_NODES",
+    "TINY",
+    "beta_cdf",
+    "beta_dlogpdf",
+    "beta_logpdf",
+    "beta_mean",
+    "beta_mode",
+    "beta_pdf",
+    "beta_quantile",
+    "beta_rule",
+    "beta_sd",
+    "beta_sf",
+    "beta_tail_nodes",
+    "beta_var",
+    "dirichlet",
+    "golden_max",
+    "log_gamma_variates",
+    "quantile_nodes",
+    "solve_increasing",
+    "unit_rule",
+]
+
+EPS = np.finfo(np.float64).eps
+TINY = np.finfo(np.float64).tiny
+_EPS, _TINY = EPS, TINY
+
+
+# scipy's betainc(a, a, x) is off by up to 1e-4 for a > ~1e10 (betaincc is not).
+_SYMMETRIC_BUG = 1e9
+# Above this a + b, scipy's betaincinv is polished with Newton steps.
+_POLISH = 1e6
+
+
+def _two_branch(first, second, use_first, a, b, x, xc):
+    """Evaluate ``first(a, b, x)`` where ``use_first``, ``second(b, a, xc)`` elsewhere.
+
+    Only the branch needed is computed: scipy's incomplete Beta is slow far
+    from its natural tail for large parameters.
+    """
+    a, b, x, xc, use_first = np.broadcast_arrays(a, b, x, xc, use_first)
+    out = np.empty(a.shape)
+    with np.errstate(invalid="ignore"):
+        if np.any(use_first):
+            out[use_first] = first(a[use_first], b[use_first], x[use_first])
+        other = ~use_first
+        if np.any(other):
+            out[other] = second(b[other], a[other], xc[other])
+    return out
+
+
+def beta_cdf(a, b, x, xc):
+    """P(X <= x) for X ~ Beta(a, b); ``xc`` is ``1 - x`` computed accurately."""
+    lower = (x <= 0.5) & ~((a == b) & (a > _SYMMETRIC_BUG))
+    return _two_branch(special.betainc, special.betaincc, lower, a, b, x, xc)
+
+
+def beta_sf(a, b, x, xc):
+    """P(X > x) for X ~ Beta(a, b)."""
+    lower = (x <= 0.5) | ((a == b) & (a > _SYMMETRIC_BUG))
+    return _two_branch(special.betaincc, special.betainc, lower, a, b, x, xc)
+
+
+_S0, _S1, _S2, _S3, _S4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def _stirlerr(n):
+    """log(n!) - log(sqrt(2 pi n) (n/e)^n) for real n > 0 (Loader 2000)."""
+    n = np.asarray(n, dtype=np.float64)
+    big = n > 15
+    safe = np.where(big, n, 16.0)
+    nn = safe * safe
+    series = (_S0 - (_S1 - (_S2 - (_S3 - _S4 / nn) / nn) / nn) / nn) / safe
+    small = np.where(big, 1.0, n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = special.gammaln(small + 1) - (small + 0.5) * np.log(small) + small - _HALF_LOG_2PI
+    return np.where(big, series, direct)
+
+
+def _bd0(x, m):
+    """Deviance term ``x log(x/m) + m - x`` without cancellation (Loader 2000)."""
+    x = np.asarray(x, dtype=np.float64)
+    m = np.asarray(m, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        near = np.abs(x - m) < 0.1 * (x + m)
+        v = np.where(near, (x - m) / (x + m), 0.0)
+        total = (x - m) * v
+        term = 2 * x * v
+        v2 = v * v
+        for j in range(1, 40):
+            term = term * v2
+            total = total + term / (2 * j + 1)
+            if not np.any(np.abs(term) > 1e-17 * np.abs(total)):
+                break
+        direct = x * np.log(x / m) + m - x
+    return np.where(near, total, direct)
+
+
+def beta_logpdf(a, b, x, xc):
+    """log density of Beta(a, b) at x (``xc = 1 - x``); limits at 0 and 1."""
+    a, b, x, xc = np.broadcast_arrays(a, b, x, xc)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        simple = special.xlogy(a - 1, x) + special.xlogy(b - 1, xc) - special.betaln(a, b)
+        # Saddle-point form for a, b > 2 (R's dbeta via dbinom_raw).
+        big = (a > 2) & (b > 2) & (x > 0) & (xc > 0)
+        if np.any(big):
+            aa, bb, xx, yy = a[big], b[big], x[big], xc[big]
+            k, n = aa - 1, aa + bb - 2
+            lc = (_stirlerr(n) - _stirlerr(k) - _stirlerr(n - k)
+                  - _bd0(k, n * xx) - _bd0(n - k, n * yy))
+            lf = 2 * _HALF_LOG_2PI + np.log(k) + np.log1p(-k / n)
+            simple = simple.copy()
+            simple[big] = np.log(aa + bb - 1) + lc - 0.5 * lf
+    return simple
+
+
+def beta_pdf(a, b, x, xc):
+    with np.errstate(over="ignore"):
+        return np.exp(beta_logpdf(a, b, x, xc))
+
+
+def beta_dlogpdf(a, b, x, xc):
+    """Derivative of the Beta log density in x."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (a - 1) / x - (b - 1) / xc
+
+
+def beta_quantile(a, b, q, upper=False):
+    """Quantile of Beta(a, b): P(X <= x) = q, or P(X > x) = q when ``upper``.
+
+    Returns ``(x, 1 - x)``, both accurate (the complement is computed from
+    the mirrored distribution when x > 1/2).  For ``a + b > 1e6`` scipy's
+    inverse is slow and rough: a normal (Cornish-Fisher) or Gamma start is
+    polished with Newton steps on the cdf instead.
+    """
+    a, b, q = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, q)))
+    a, b, q = a.ravel(), b.ravel(), q.ravel()
+    x = np.empty_like(q)
+    xc = np.empty_like(q)
+    large = (a + b > _POLISH) & (q > 0) & (q < 1)
+    small = ~large
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if np.any(small):
+            asm, bsm, qsm = a[small], b[small], q[small]
+            xs = np.asarray(special.betainccinv(asm, bsm, qsm) if upper
+                            else special.betaincinv(asm, bsm, qsm), dtype=np.float64)
+            xcs = 1.0 - xs
+            high = xs > 0.5
+            if np.any(high):
+                ah, bh, qh = asm[high], bsm[high], qsm[high]
+                mirror = (special.betaincinv(bh, ah, qh) if upper
+                          else special.betainccinv(bh, ah, qh))
+                xcs[high] = mirror
+                xs[high] = 1.0 - mirror
+            x[small], xc[small] = xs, xcs
+        if np.any(large):
+            x[large], xc[large] = _large_quantile(a[large], b[large], q[large], upper)
+    return x, xc
+
+
+def _large_quantile(a, b, q, upper):
+    """Beta quantiles for a + b > 1e6: Gamma or Cornish-Fisher start, Newton polish."""
+    x = np.empty_like(q)
+    xc = np.empty_like(q)
+    normal = np.minimum(a, b) > 1e4
+    if np.any(normal):
+        an, bn, qn = a[normal], b[normal], q[normal]
+        total = an + bn
+        z = -special.ndtri(qn) if upper else special.ndtri(qn)
+        skew = 2 * (bn - an) * np.sqrt(total + 1) / ((total + 2) * np.sqrt(an * bn))
+        w = z + skew * (z * z - 1) / 6
+        sd = np.sqrt(an * bn / (total * total * (total + 1)))
+        x[normal] = an / total + w * sd
+        xc[normal] = bn / total - w * sd
+    gamma = ~normal
+    if np.any(gamma):
+        ag, bg, qg = a[gamma], b[gamma], q[gamma]
+        left = ag <= bg
+        # X ~ G_a / (G_a + b) when a is the small parameter, mirrored otherwise.
+        shape = np.where(left, ag, bg)
+        other = np.where(left, bg, ag)
+        lower_tail = left != upper    # quantile of the small-side Gamma from below
+        g = np.where(lower_tail, special.gammaincinv(shape, qg), special.gammainccinv(shape, qg))
+        near = g / (g + other)
+        far = other / (g + other)
+        x[gamma] = np.where(left, near, far)
+        xc[gamma] = np.where(left, far, near)
+    x = np.clip(x, _TINY, 1.0)
+    xc = np.clip(xc, _TINY, 1.0)
+    return _polish_quantile(a, b, q, x, xc, upper)
+
+
+def _polish_quantile(a, b, q, x, xc, upper):
+    """Newton steps on the Beta cdf (large parameters, where betaincinv is rough)."""
+    x, xc = x.copy(), xc.copy()
+    active = np.arange(x.shape[0])
+    for _ in range(12):
+        if active.size == 0:
+            break
+        aa, bb, qq, xa, xca = a[active], b[active], q[active], x[active], xc[active]
+        with np.errstate(all="ignore"):
+            if upper:
+                step = (beta_sf(aa, bb, xa, xca) - qq) / beta_pdf(aa, bb, xa, xca)
+            else:
+                step = -(beta_cdf(aa, bb, xa, xca) - qq) / beta_pdf(aa, bb, xa, xca)
+        step = np.where(np.isfinite(step), step, 0.0)
+        # Keep inside (0, 1): at most halfway to either end.
+        step = np.clip(step, -0.5 * xa, 0.5 * xca)
+        x_new = xa + step
+        xc_new = xca - step
+        low = x_new <= 0.5
+        x[active] = np.where(low, x_new, 1.0 - xc_new)
+        xc[active] = np.where(low, 1.0 - x_new, xc_new)
+        # Quadratic convergence: after a step of relative size 1e-8 the error is ~1e-16.
+        done = np.abs(step) <= 1e-8 * np.minimum(xa, xca)
+        active = active[~done]
+    return x, xc
+
+
+# ---------------------------------------------------------------------------
+# Quadrature over a Beta variable: E[h(V)], V ~ Beta(a, b)
+# ---------------------------------------------------------------------------
+
+N_NODES = 103
+_TS_HALF_WIDTH = 3.6
+_TS_STEP = 2 * _TS_HALF_WIDTH / (N_NODES - 1)
+_TS_X = np.linspace(-_TS_HALF_WIDTH, _TS_HALF_WIDTH, N_NODES)
+_TS_T = special.expit(np.pi * np.sinh(_TS_X))
+_TS_TC = special.expit(-np.pi * np.sinh(_TS_X))
+_TS_W = _TS_STEP * np.pi * np.cosh(_TS_X) * _TS_T * _TS_TC
+_LT_HALF_WIDTH = 38.0
+_LT_Y = np.linspace(-_LT_HALF_WIDTH, _LT_HALF_WIDTH, N_NODES - 2)
+_LT_STEP = _LT_Y[1] - _LT_Y[0]
+
+
+def unit_rule(tlo, thi, tlo_c, thi_c):
+    """Tanh-sinh nodes on [tlo, thi] of the unit interval, shape (N, n).
+
+    Returns (t, 1 - t, weights); complements are passed so that intervals
+    near 1 keep their precision.
+    """
+    width = np.where(tlo > 0.5, tlo_c - thi_c, thi - tlo)
+    width = np.maximum(width, 0.0)
+    t = tlo + width * _TS_T[:, None]
+    tc = thi_c + width * _TS_TC[:, None]
+    return t, tc, width * _TS_W[:, None]
+
+
+def quantile_nodes(a, b, t, tc):
+    """Beta(a, b) quantiles at probabilities t (complements tc), shapes (N, n)."""
+    shape = t.shape
+    aa = np.broadcast_to(a, shape).ravel()
+    bb = np.broadcast_to(b, shape).ravel()
+    tt, ttc = t.ravel(), tc.ravel()
+    lower = tt < 0.5
+    v = np.empty_like(tt)
+    vc = np.empty_like(tt)
+    if np.any(lower):
+        v[lower], vc[lower] = beta_quantile(aa[lower], bb[lower], tt[lower])
+    if np.any(~lower):
+        v[~lower], vc[~lower] = beta_quantile(aa[~lower], bb[~lower], ttc[~lower], upper=True)
+    return v.reshape(shape), vc.reshape(shape)
+
+
+def beta_rule(a, b):
+    """Nodes ``v``, ``1 - v`` and weights for E[h(V)], V ~ Beta(a, b).
+
+    ``a`` and ``b`` are flat arrays of n elements; results have shape (N, n).
+    Both rules integrate h on the whole support, with h evaluated at nodes
+    that may include the endpoints 0 and 1.
+    """
+    n = a.shape[0]
+    v = np.empty((N_NODES, n))
+    vc = np.empty((N_NODES, n))
+    w = np.empty((N_NODES, n))
+    logit = (np.minimum(a, b) < 0.2) & (a + b < 1.2)
+    ts = ~logit
+    if np.any(ts):
+        ones = np.ones(int(ts.sum()))
+        t, tc, weights = unit_rule(0 * ones, ones, ones, 0 * ones)
+        v[:, ts], vc[:, ts] = quantile_nodes(a[ts], b[ts], t, tc)
+        w[:, ts] = weights
+    if np.any(logit):
+        al, bl = a[logit], b[logit]
+        y = _LT_Y[:, None]
+        logp = al * y - (al + bl) * np.logaddexp(0.0, y) - special.betaln(al, bl)
+        weights = _LT_STEP * np.exp(logp)
+        inner_v = special.expit(y) * np.ones_like(al)
+        inner_vc = special.expit(-y) * np.ones_like(al)
+        mean = al / (al + bl)
+        # Endpoint weights make the rule exact for h(v) = 1 and h(v) = v.
+        w0 = (1 - mean) - np.sum(weights * inner_vc, axis=0)
+        w1 = mean - np.sum(weights * inner_v, axis=0)
+        v[:, logit] = np.vstack([np.zeros_like(al), np.ones_like(al), inner_v])
+        vc[:, logit] = np.vstack([np.ones_like(al), np.zeros_like(al), inner_vc])
+        w[:, logit] = np.vstack([w0, w1, weights])
+    return v, vc, w
+
+
+# ---------------------------------------------------------------------------
+# Vectorised root finding
+# ---------------------------------------------------------------------------
+
+
+def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8,
+                      max_iter=200):
+    """Roots of increasing functions, elementwise, by safeguarded Newton.
+
+    ``func(x, index)`` returns ``(value, slope)`` for the flat elements
+    ``index``.  ``lo``/``hi`` bracket the roots.  A Newton step is taken
+    when it stays inside the bracket and shrinks fast enough (rtsafe rule),
+    a bisection otherwise.
+    """
+    x = np.array(x0, dtype=np.float64)
+    lo = np.array(lo, dtype=np.float64)
+    hi = np.array(hi, dtype=np.float64)
+    x = np.clip(x, lo, hi)
+    previous = hi - lo
+    active = np.arange(x.shape[0])
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        xa = x[active]
+        with np.errstate(all="ignore"):
+            value, slope = func(xa, active)
+            lo_a = np.where(value < 0, xa, lo[active])
+            hi_a = np.where(value > 0, xa, hi[active])
+            step = value / slope
+            newton = xa - step
+            tol = xtol + rtol * np.abs(xa)
+            # A Newton step below the tolerance: converged where we stand, unless the
+            # residual is still large (a density spike makes the step tiny far from the
+            # root); then keep bisecting.
+            scale = np.where(np.isfinite(slope), 4.0 * np.abs(slope) * tol, 0.0)
+            small_residual = np.abs(value) <= np.maximum(1e-8, scale)
+            tiny_step = np.isfinite(step) & (np.abs(step) <= tol) & small_residual
+            ok = (np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
+                  & (np.abs(step) <= 0.5 * previous[active]))
+            mid = lo_a + 0.5 * (hi_a - lo_a)
+            x_new = np.where(ok, newton, mid)
+            x_new = np.where(tiny_step | (value == 0), xa, x_new)
+        taken = np.abs(x_new - xa)
+        # A Newton step of relative size 1e-8 leaves an error near 1e-16.
+        quadratic = ok & small_residual & (taken <= xtol + newton_rtol * np.abs(x_new))
+        done = ((value == 0) | ~np.isfinite(value) | tiny_step | (hi_a - lo_a <= tol)
+                | quadratic)
+        x[active] = x_new
+        lo[active] = lo_a
+        hi[active] = hi_a
+        previous[active] = np.where(ok, taken, hi_a - lo_a)
+        active = active[~done]
+    return x
+
+
+def golden_max(func, lo, hi, *, iterations=80):
+    """Maximiser of unimodal functions on [lo, hi], elementwise (golden section)."""
+    ratio = (math.sqrt(5) - 1) / 2
+    lo = np.array(lo, dtype=np.float64)
+    hi = np.array(hi, dtype=np.float64)
+    x1 = hi - ratio * (hi - lo)
+    x2 = lo + ratio * (hi - lo)
+    f1, f2 = func(x1), func(x2)
+    for _ in range(iterations):
+        left = f1 >= f2
+        hi = np.where(left, x2, hi)
+        lo = np.where(left, lo, x1)
+        new_x1 = np.where(left, hi - ratio * (hi - lo), x2)
+        new_x2 = np.where(left, x1, lo + ratio * (hi - lo))
+        f_new = func(np.where(left, new_x1, new_x2))
+        f1, f2 = np.where(left, f_new, f2), np.where(left, f1, f_new)
+        x1, x2 = new_x1, new_x2
+        if np.all(hi - lo <= 1e-12 * np.maximum(np.abs(hi), 1e-300)):
+            break
+    return np.where(f1 >= f2, x1, x2)
+
+
+
+def log_gamma_variates(rng, shape_parameter, size):
+    """log of Gamma(shape) variates, accurate for shapes far below 1."""
+    small = shape_parameter < 1
+    boosted = np.where(small, shape_parameter + 1, shape_parameter)
+    with np.errstate(divide="ignore"):
+        log_g = np.log(rng.standard_gamma(boosted, size=size))
+        uniform = rng.random(size=size)
+        log_g = log_g + np.where(small, np.log(uniform) / shape_parameter, 0.0)
+    return log_g
+
+
+
+def beta_mode(a, b):
+    """Mode of Beta(a, b), an endpoint where the density is monotone or unbounded."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        interior = (a - 1) / (a + b - 2)
+    mode = np.where((a > 1) & (b > 1), interior, np.nan)
+    mode = np.where((a <= 1) & (b >= 1), 0.0, mode)
+    mode = np.where((a >= 1) & (b <= 1), 1.0, mode)
+    mode = np.where((a < 1) & (b < 1), np.where(a <= b, 0.0, 1.0), mode)
+    return np.where((a == 1) & (b == 1), 0.5, mode)
+
+
+# ---------------------------------------------------------------------------
+# Beta moments
+# ---------------------------------------------------------------------------
+
+
+def beta_mean(a, b):
+    """Mean ``a / (a + b)`` of Beta(a, b)."""
+    return a / (a + b)
+
+
+def beta_var(a, b):
+    """Variance ``ab / ((a + b)^2 (a + b + 1))`` of Beta(a, b), without overflow."""
+    total = a + b
+    return (a / total) * (b / total) / (total + 1)
+
+
+def beta_sd(a, b):
+    """Standard deviation of Beta(a, b)."""
+    return np.sqrt(beta_var(a, b))
+
+
+# ---------------------------------------------------------------------------
+# Conditional expectations over a Beta tail, with the one quadrature rule
+# ---------------------------------------------------------------------------
+
+
+def beta_tail_nodes(p, q, c, cc):
+    """Nodes and weights for ``E[g(X); X > c]`` with ``X ~ Beta(p, q)``.
+
+    ``p, q, c, cc`` are flat arrays of n elements (``cc = 1 - c``, passed so
+    that thresholds near 1 keep their precision).  Returns ``x`` and
+    ``xc = 1 - x`` of shape (n, N), each accurate where it is small, and the
+    weights (n, N): ``E[g(X); X > c] ~= sum(g(x) * weights, axis=1)``.  The
+    tanh-sinh rule of `unit_rule` runs on the probability scale from
+    ``P(X <= c)`` to 1, so the weights add up to ``P(X > c)``.
+    """
+    below = beta_cdf(p, q, c, cc)
+    mass = beta_sf(p, q, c, cc)
+    t, tc, weights = unit_rule(below, np.ones_like(below), mass, np.zeros_like(below))
+    x, xc = quantile_nodes(p, q, t, tc)
+    # Far-tail nodes (probabilities ~1e-20 or a negligible mass) can fail to
+    # invert; their weight is below the rule's accuracy.
+    x = np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0)
+    xc = np.clip(np.nan_to_num(xc, nan=1.0), 0.0, 1.0)
+    return x.T, xc.T, weights.T
+
+
+def dirichlet(alpha, n_samples, rng):
+    """Draws of Dirichlet(alpha) over the last axis: shape (n_samples,) + alpha.shape.
+
+    Gamma variates are normalised in log space: a concentration below 1 is
+    drawn as Gamma(alpha + 1) U^(1/alpha), exact even where the variate
+    itself would underflow; cell probabilities are floored at the smallest
+    normal float so that ratios of two underflowed cells stay defined.  Only
+    the cells with concentration below 1 pay for the uniform draws (3x
+    faster than drawing them for every cell, at 300 cells x 4000 draws).
+    """
+    alpha = np.asarray(alpha, dtype=np.float64)
+    flat = alpha.reshape(-1)
+    small = np.flatnonzero(flat < 1)
+    boosted = flat.copy()
+    boosted[small] += 1.0
+    log_g = np.log(rng.standard_gamma(np.broadcast_to(boosted, (n_samples, flat.size))))
+    if small.size:
+        with np.errstate(divide="ignore"):
+            log_g[:, small] += np.log(rng.random((n_samples, small.size))) / flat[small]
+    log_g = log_g.reshape((n_samples,) + alpha.shape)
+    log_g -= log_g.max(axis=-1, keepdims=True)
+    cells = np.exp(log_g, out=log_g)
+    cells /= cells.sum(axis=-1, keepdims=True)
+    return np.maximum(cells, _TINY, out=cells)
