@@ -25,6 +25,7 @@ from ._counts import ConfusionCounts, _plain, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import MetricSpec, check_average, get_metric, label_weights
 from ._posterior import (
+    AffinePosterior,
     BetaPosterior,
     DifferencePosterior,
     FBetaPosterior,
@@ -49,22 +50,6 @@ __all__ = [
 ]
 
 _AVERAGES = ("binary", "micro", "macro", "weighted", "powers", None)
-
-# Exact Beta marginals: metric -> (cells of the first parameter, cells of the second).
-# Each parameter is the sum of its cells' counts plus λ per cell (aggregation property).
-_BETA_CELLS = {
-    "precision": (("tp",), ("fp",)),
-    "recall": (("tp",), ("fn",)),
-    "specificity": (("tn",), ("fp",)),
-    "fallout": (("fp",), ("tn",)),
-    "npv": (("tn",), ("fn",)),
-    "accuracy": (("tp", "tn"), ("fp", "fn")),
-    "error": (("fp", "fn"), ("tp", "tn")),
-    "silence": (("fn",), ("tp",)),
-    "noise": (("fp",), ("tp",)),
-    "overlap": (("tp",), ("fp", "fn")),
-    "generality": (("tp", "fn"), ("fp", "tn")),
-}
 
 # Cells drawn at once in the joint K x K sampler (bounds memory).
 _CELLS_PER_CHUNK = 1 << 22
@@ -109,27 +94,39 @@ def _is_multilabel(y):
 # ---------------------------------------------------------------------------
 
 
-def _beta_parameter(counts, cells, lam):
+def _cell_sum(counts, cells, lam):
     return sum(getattr(counts, cell) for cell in cells) + lam * len(cells)
 
 
-def _exact_posterior(counts, name, lam, beta):
-    """The exact posterior of a registered metric, or None when only sampling works."""
-    if name in _BETA_CELLS:
-        first, second = _BETA_CELLS[name]
-        return BetaPosterior(_beta_parameter(counts, first, lam),
-                             _beta_parameter(counts, second, lam))
-    tp, fp, fn, tn = (counts.tp + lam, counts.fp + lam, counts.fn + lam, counts.tn + lam)
-    if name == "f1":
-        return FBetaPosterior(tp, fp, fn, beta=1.0)
-    if name == "fbeta":
-        return FBetaPosterior(tp, fp, fn, beta=beta)
-    if name == "informedness":
-        return DifferencePosterior(BetaPosterior(tp, fn), BetaPosterior(fp, tn))
-    if name == "markedness":
-        # ppv + npv - 1 = ppv - (1 - npv), with 1 - npv ~ Beta(FN + λ, TN + λ).
-        return DifferencePosterior(BetaPosterior(tp, fp), BetaPosterior(fn, tn))
-    return None
+def _from_recipe(recipe, counts, lam, beta):
+    kind = recipe[0]
+    if kind == "beta":
+        return BetaPosterior(_cell_sum(counts, recipe[1], lam), _cell_sum(counts, recipe[2], lam))
+    if kind == "fbeta":
+        return FBetaPosterior(counts.tp + lam, counts.fp + lam, counts.fn + lam, beta=beta)
+    if kind == "difference":
+        (a, b), (c, d) = recipe[1], recipe[2]
+        return DifferencePosterior(
+            BetaPosterior(_cell_sum(counts, a, lam), _cell_sum(counts, b, lam)),
+            BetaPosterior(_cell_sum(counts, c, lam), _cell_sum(counts, d, lam)))
+    _, scale, shift, inner = recipe
+    return AffinePosterior(_from_recipe(inner, counts, lam, beta), scale, shift)
+
+
+def exact_posterior(counts, metric, lam, beta=1.0):
+    """The exact posterior of a registered metric (its registry recipe), or None.
+
+    The recipe in `MetricSpec.exact` is the one place that says which
+    metrics are exact; `metric_posterior` and `compare_independent` both
+    read it through this function.  F-beta is F1 at ``beta=1``.
+    """
+    spec = get_metric(metric)
+    if spec.exact is None:
+        return None
+    beta = beta if "beta" in spec.params else 1.0
+    return _from_recipe(spec.exact, counts, lam, beta)
+
+
 
 
 # ---------------------------------------------------------------------------
@@ -263,8 +260,12 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
     error, silence, noise, overlap (jaccard), generality
     f1, fbeta                                                   `FBetaPosterior` (exact)
     informedness, markedness                                    `DifferencePosterior` (exact)
-    mcc, k_measure, e_measure, balanced_accuracy, callables     `SampledPosterior`
+    e_measure (1 - F-beta), balanced_accuracy ((1 + J) / 2)     `AffinePosterior` (exact)
+    mcc, k_measure, callables                                   `SampledPosterior`
     ==========================================================  ==========================
+
+    The table is the registry's (`MetricSpec.exact`): `compare_independent`
+    reads the same recipes, so a metric is exact in both or sampled in both.
 
     Parameters
     ----------
@@ -316,7 +317,7 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
     n_samples = _check_n_samples(n_samples)
     function, params, name = _metric_function(metric, beta)
     if name is not None:
-        exact = _exact_posterior(counts, name, lam, beta)
+        exact = exact_posterior(counts, name, lam, beta)
         if exact is not None:
             return exact
     rng = check_random_state(random_state)
@@ -332,11 +333,11 @@ def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average
     if average == "binary":
         counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
                                                   sample_weight=sample_weight)
-        return _exact_posterior(counts, name, lam, beta)
+        return exact_posterior(counts, name, lam, beta)
     if average is None:
         counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
                                                   sample_weight=sample_weight)
-        return _exact_posterior(counts, name, lam, beta)
+        return exact_posterior(counts, name, lam, beta)
     joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
                         sample_weight=sample_weight, names=["y_true", "y_pred"])
     return posterior_from_codes(joint, name, average=average, lam=lam, beta=beta,
@@ -634,7 +635,7 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     support = np.asarray(counts.tp + counts.fn, dtype=float)
     columns = {}
     for name in _REPORT_METRICS:
-        per_label = _exact_posterior(counts, name, lam, 1.0)
+        per_label = exact_posterior(counts, name, lam, 1.0)
         micro = posterior_from_codes(joint, name, average="micro", lam=lam, beta=1.0,
                                      n_samples=n_samples, random_state=rng)
         columns[name] = [

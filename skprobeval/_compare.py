@@ -44,12 +44,13 @@ import numpy as np
 from scipy import special, stats
 
 from ._counts import ConfusionCounts, PairedCounts, _check_pair, _format_array, joint_codes
-from ._bayes import check_micro_labels
+from ._bayes import check_micro_labels, exact_posterior
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import EPS as _EPS
 from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
 from ._posterior import (
+    AffinePosterior,
     BetaPosterior,
     CredibleInterval,
     DifferencePosterior,
@@ -657,36 +658,6 @@ class MetricComparison:
 # Independent data (seed 000, section 2.3)
 # ---------------------------------------------------------------------------
 
-# Metrics whose posterior is one Beta(a, b) of the counts (DESIGN §3), or a
-# monotone increasing map of one (F1 = 2B/(1+B), with B the Jaccard overlap).
-_BETA_METRICS = {
-    "precision": lambda c, lam: (c.tp + lam, c.fp + lam),
-    "recall": lambda c, lam: (c.tp + lam, c.fn + lam),
-    "specificity": lambda c, lam: (c.tn + lam, c.fp + lam),
-    "fallout": lambda c, lam: (c.fp + lam, c.tn + lam),
-    "npv": lambda c, lam: (c.tn + lam, c.fn + lam),
-    "silence": lambda c, lam: (c.fn + lam, c.tp + lam),
-    "noise": lambda c, lam: (c.fp + lam, c.tp + lam),
-    "accuracy": lambda c, lam: (c.tp + c.tn + 2 * lam, c.fp + c.fn + 2 * lam),
-    "error": lambda c, lam: (c.fp + c.fn + 2 * lam, c.tp + c.tn + 2 * lam),
-    "generality": lambda c, lam: (c.tp + c.fn + 2 * lam, c.fp + c.tn + 2 * lam),
-    "overlap": lambda c, lam: (c.tp + lam, c.fp + c.fn + 2 * lam),
-    "f1": lambda c, lam: (c.tp + lam, c.fp + c.fn + 2 * lam),
-}
-
-
-def _beta_parameters(name, counts, lam, beta):
-    """(a, b) of a Beta variable increasing in the metric, or None."""
-    if name in _BETA_METRICS:
-        return _BETA_METRICS[name](counts, lam)
-    if name == "fbeta" and beta == 1.0:
-        return _BETA_METRICS["f1"](counts, lam)
-    if name == "e_measure" and beta == 1.0:
-        # E = 1 - F1 decreases in B; 1 - B ~ Beta(fp + fn + 2 lam, tp + lam) increases.
-        return counts.fp + counts.fn + 2 * lam, counts.tp + lam
-    return None
-
-
 def _prob_beta_greater(a1, b1, a2, b2):
     """P(X1 > X2) for independent X1 ~ Beta(a1, b1), X2 ~ Beta(a2, b2), elementwise.
 
@@ -720,21 +691,26 @@ _NESTED_WEIGHTS /= _NESTED_WEIGHTS.sum()
 _NESTED_LOWER = _NESTED_Z <= 0
 
 
-def _exact_posteriors(name, counts_a, counts_b, lam, beta):
-    """(posterior_first, posterior_second) whose P(first > second) is the answer, or None."""
-    def make(counts):
-        tp, fp, fn, tn = (counts.tp + lam, counts.fp + lam, counts.fn + lam, counts.tn + lam)
-        if name in ("fbeta", "e_measure"):
-            return FBetaPosterior(tp, fp, fn, beta=beta)
-        if name in ("informedness", "balanced_accuracy"):
-            return DifferencePosterior(BetaPosterior(tp, fn), BetaPosterior(fp, tn))
-        return DifferencePosterior(BetaPosterior(tp, fp), BetaPosterior(fn, tn))   # markedness
+def _prob_greater(first, second):
+    """P(M_1 > M_2) for independent exact posteriors of one metric.
 
-    if name not in ("fbeta", "e_measure", "informedness", "balanced_accuracy", "markedness"):
-        return None
-    first, second = make(counts_a), make(counts_b)
-    # E = 1 - F_beta decreases in F: P(E_A > E_B) = P(F_B > F_A).
-    return (second, first) if name == "e_measure" else (first, second)
+    Beta against Beta, and F1 against F1 (``F1 = 2B/(1+B)`` is a monotone
+    map of ``B ~ Beta(tp, fp + fn)``, shared by both), integrate one Beta
+    against the other's cdf; affine maps unwrap (a negative scale swaps the
+    two); any other pair goes through nested quadrature.
+    """
+    if isinstance(first, AffinePosterior):
+        if first.scale > 0:
+            return _prob_greater(first.base, second.base)
+        return _prob_greater(second.base, first.base)
+    if isinstance(first, FBetaPosterior) and first.beta == 1.0:
+        first = BetaPosterior(first.tp, first.fp + first.fn)
+        second = BetaPosterior(second.tp, second.fp + second.fn)
+    if isinstance(first, BetaPosterior):
+        forward = _prob_beta_greater(first.a, first.b, second.a, second.b)
+        backward = _prob_beta_greater(second.a, second.b, first.a, first.b)
+        return forward / (forward + backward)    # 1 up to the quadrature error
+    return np.clip(_prob_posterior_greater(first, second), 0.0, 1.0)
 
 
 def _nested(outer, inner, kind):
@@ -805,6 +781,9 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
     (DESIGN §3), and ``P(M_A > M_B) = int pdf_A(x) cdf_B(x) dx`` (seed 000,
     eq. 12).  The difference is **first (A) minus second (B)**.
 
+    Which metrics are exact is the registry's one table (`MetricSpec.exact`,
+    shared with `metric_posterior`):
+
     - Exact (one-dimensional quadrature, accurate to about 1e-10) for the
       metrics whose posterior is a Beta distribution -- precision, recall,
       specificity, fallout, npv, silence, noise, accuracy, error,
@@ -816,13 +795,11 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
       second per table) for F-beta with ``beta != 1`` (and the E-measure),
       informedness, balanced accuracy and markedness:
       ``E_O[F_I(M_O)]`` over quantile nodes of the narrower posterior ``O``,
-      with the exact cdf ``F_I`` of the other (`FBetaPosterior`,
-      `DifferencePosterior`).
+      with the exact cdf ``F_I`` of the other.
     - Sampled from the two Dirichlet posteriors, with the Monte Carlo
-      standard error in ``mc_error``, for every other metric (MCC,
-      K-measure, ...).  Draws where a metric is undefined because sampled
-      cells underflowed to 0 (possible only with priors far below 1) are
-      left out.
+      standard error in ``mc_error``, for the others (MCC, K-measure).
+      Draws where a metric is undefined because sampled cells underflowed
+      to 0 (possible only with priors far below 1) are left out.
 
     Two identical tables give exactly 1/2 each way (exchangeable posteriors).
 
@@ -902,17 +879,10 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
 
     if np.all(same):
         return result("exact", zero, zero, zero, zero, 0)
-    parameters_a = _beta_parameters(spec.name, counts_a, lam, beta)
-    if parameters_a is not None:
-        parameters_b = _beta_parameters(spec.name, counts_b, lam, beta)
-        first = _prob_beta_greater(*parameters_a, *parameters_b)
-        second = _prob_beta_greater(*parameters_b, *parameters_a)
-        total = first + second      # 1 up to the quadrature error
-        return result("exact", first / total, zero, second / total, zero, 0)
-    posteriors = _exact_posteriors(spec.name, counts_a, counts_b, lam, beta)
-    if posteriors is not None:
+    posterior_a = exact_posterior(counts_a, spec.name, lam, beta)
+    if posterior_a is not None:
         # Continuous posteriors: P(M_A = M_B) = 0, so one integral gives both.
-        first = np.clip(_prob_posterior_greater(*posteriors), 0.0, 1.0)
+        first = _prob_greater(posterior_a, exact_posterior(counts_b, spec.name, lam, beta))
         return result("exact", first, zero, 1.0 - first, zero, 0)
     first, equivalent, second, error = _sampled_independent(
         spec, params, counts_a, counts_b, lam, 0.0, n_samples, rng)

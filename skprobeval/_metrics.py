@@ -188,6 +188,16 @@ class MetricSpec:
         Keyword parameters the function accepts (``"beta"``, ``"alpha"``).
     undefined_when : str
         When the metric is 0/0, for warnings.
+    higher_is_better : bool
+        False for losses (fallout, error, silence, noise, E-measure): their
+        scorers are negated, as scikit-learn does.
+    exact : tuple or None
+        How the exact posterior is built from the cells, or None when it is
+        sampled: ``("beta", cells_a, cells_b)`` for a Beta ratio of cell
+        sums (each cell adding λ), ``("fbeta",)`` for F-beta,
+        ``("difference", (cells_a, cells_b), (cells_c, cells_d))`` for a
+        difference of two independent Betas, and ``("affine", scale, shift,
+        recipe)`` for an affine map of another exact posterior.
 
     Examples
     --------
@@ -203,6 +213,8 @@ class MetricSpec:
     function: Callable
     params: tuple = ()
     undefined_when: str = ""
+    higher_is_better: bool = True
+    exact: tuple | None = None
 
     def __repr__(self):
         return f"MetricSpec(name={self.name!r}, params={self.params!r})"
@@ -220,34 +232,44 @@ _NO_PRED = "there are no predicted samples (tp + fp = 0)"
 _NO_NEG = "there are no negative samples (fp + tn = 0)"
 _NO_ITEMS = "there are no samples"
 
+# The one table of the metrics: point formula, direction, exact posterior.
+# Exact recipes (see MetricSpec.exact): Beta ratios of disjoint cells, F-beta
+# through its Beta construction, differences of independent Betas, and affine
+# maps of those; every other metric is sampled from the Dirichlet posterior.
+_F_UNDEFINED = "there are no true nor predicted samples (tp + fp + fn = 0)"
+_TPR_MINUS_FPR = ("difference", (("tp",), ("fn",)), (("fp",), ("tn",)))
+_PPV_MINUS_FOR = ("difference", (("tp",), ("fp",)), (("fn",), ("tn",)))
 _REGISTRY = {
     spec.name: spec
     for spec in (
-        MetricSpec("precision", precision, (), _NO_PRED),
-        MetricSpec("recall", recall, (), _NO_TRUE),
-        MetricSpec("f1", f1, (), "there are no true nor predicted samples (tp + fp + fn = 0)"),
-        MetricSpec("fbeta", fbeta, ("beta",),
-                   "there are no true nor predicted samples (tp + fp + fn = 0)"),
-        MetricSpec("accuracy", accuracy, (), _NO_ITEMS),
-        MetricSpec("error", error, (), _NO_ITEMS),
-        MetricSpec("specificity", specificity, (), _NO_NEG),
-        MetricSpec("fallout", fallout, (), _NO_NEG),
-        MetricSpec("npv", npv, (), "there are no negative predictions (tn + fn = 0)"),
-        MetricSpec("silence", silence, (), _NO_TRUE),
-        MetricSpec("noise", noise, (), _NO_PRED),
-        MetricSpec("overlap", overlap, (), "there are no true nor predicted samples"),
-        MetricSpec("generality", generality, (), _NO_ITEMS),
+        MetricSpec("precision", precision, (), _NO_PRED, True, ("beta", ("tp",), ("fp",))),
+        MetricSpec("recall", recall, (), _NO_TRUE, True, ("beta", ("tp",), ("fn",))),
+        MetricSpec("f1", f1, (), _F_UNDEFINED, True, ("fbeta",)),
+        MetricSpec("fbeta", fbeta, ("beta",), _F_UNDEFINED, True, ("fbeta",)),
+        MetricSpec("accuracy", accuracy, (), _NO_ITEMS, True,
+                   ("beta", ("tp", "tn"), ("fp", "fn"))),
+        MetricSpec("error", error, (), _NO_ITEMS, False, ("beta", ("fp", "fn"), ("tp", "tn"))),
+        MetricSpec("specificity", specificity, (), _NO_NEG, True, ("beta", ("tn",), ("fp",))),
+        MetricSpec("fallout", fallout, (), _NO_NEG, False, ("beta", ("fp",), ("tn",))),
+        MetricSpec("npv", npv, (), "there are no negative predictions (tn + fn = 0)", True,
+                   ("beta", ("tn",), ("fn",))),
+        MetricSpec("silence", silence, (), _NO_TRUE, False, ("beta", ("fn",), ("tp",))),
+        MetricSpec("noise", noise, (), _NO_PRED, False, ("beta", ("fp",), ("tp",))),
+        MetricSpec("overlap", overlap, (), "there are no true nor predicted samples", True,
+                   ("beta", ("tp",), ("fp", "fn"))),
+        MetricSpec("generality", generality, (), _NO_ITEMS, True,
+                   ("beta", ("tp", "fn"), ("fp", "tn"))),
         MetricSpec("informedness", informedness, (),
-                   "there are no true samples or no negative samples"),
+                   "there are no true samples or no negative samples", True, _TPR_MINUS_FPR),
         MetricSpec("markedness", markedness, (),
-                   "there are no positive or no negative predictions"),
+                   "there are no positive or no negative predictions", True, _PPV_MINUS_FOR),
         MetricSpec("balanced_accuracy", balanced_accuracy, (),
-                   "there are no true samples or no negative samples"),
+                   "there are no true samples or no negative samples", True,
+                   ("affine", 0.5, 0.5, _TPR_MINUS_FPR)),
         MetricSpec("mcc", mcc, (), "a row or column of the table is empty"),
-        MetricSpec("k_measure", k_measure, ("alpha", "beta"),
-                   "there are no true nor predicted samples (tp + fp + fn = 0)"),
-        MetricSpec("e_measure", e_measure, ("beta",),
-                   "there are no true nor predicted samples (tp + fp + fn = 0)"),
+        MetricSpec("k_measure", k_measure, ("alpha", "beta"), _F_UNDEFINED),
+        MetricSpec("e_measure", e_measure, ("beta",), _F_UNDEFINED, False,
+                   ("affine", -1.0, 1.0, ("fbeta",))),
     )
 }
 _ALIASES = {

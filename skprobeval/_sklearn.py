@@ -37,9 +37,6 @@ STATISTICS = ("mean", "median", "mode", "lower", "upper", "prob_above")
 _CELLS = ("tp", "fp", "fn", "tn")
 # A score is one number: every average but None (one value per label).
 _SCORE_AVERAGES = ("binary", "micro", "macro", "weighted", "powers")
-# Metrics where a lower value is better: their scorers are negated, as
-# scikit-learn does for losses (greater_is_better=False).
-_LOSSES = frozenset({"fallout", "error", "silence", "noise", "e_measure"})
 
 
 def _check_statistic(statistic, threshold):
@@ -289,7 +286,7 @@ def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, thre
               "pos_label": pos_label, "labels": labels, "n_samples": n_samples,
               "random_state": random_state}
     return make_scorer(posterior_score, response_method=response_method,
-                       greater_is_better=spec.name not in _LOSSES, **kwargs)
+                       greater_is_better=spec.higher_is_better, **kwargs)
 
 
 def confusion_count(y_true, y_pred, *, cell="tp", label=None, pos_label=1, sample_weight=None):
@@ -734,7 +731,7 @@ class PosteriorRefit:
                                 self.statistic, confidence=settings["confidence"],
                                 threshold=settings["threshold"])
             for i in range(pooled.shape[1])], dtype=float)
-        return -values if name in _LOSSES else values
+        return values if get_metric(name).higher_is_better else -values
 
     @staticmethod
     def _posterior(counts, settings, every_item):

@@ -319,6 +319,19 @@ def test_exact_kinds_for_f_and_differences():
 def test_sampled_metrics_agree_with_independent_monte_carlo(metric, rng, seed):
     posterior = metric_posterior(COUNTS, metric, beta=2.0, n_samples=100_000,
                                  random_state=seed)
+    if metric in ("e_measure", "balanced_accuracy"):
+        # Exact since the registry records them as affine maps of exact posteriors:
+        # E = 1 - F_beta, balanced accuracy = (1 + informedness) / 2.
+        from skprobeval._posterior import AffinePosterior
+
+        assert isinstance(posterior, AffinePosterior)
+        tp, fp, fn, tn = dirichlet_cells(COUNTS, 0.5, 100_000, rng)
+        f2 = 5 * tp / (5 * tp + 4 * fn + fp)
+        draws = 1 - f2 if metric == "e_measure" else 0.5 * (tp / (tp + fn) + tn / (tn + fp))
+        assert abs(posterior.mean() - draws.mean()) <= 4 * draws.std() / math.sqrt(draws.size)
+        for q in (0.05, 0.5, 0.95):
+            assert abs(posterior.cdf(np.quantile(draws, q)) - q) < 0.005
+        return
     assert isinstance(posterior, SampledPosterior) and posterior.n_samples == 100_000
     tp, fp, fn, tn = dirichlet_cells(COUNTS, 0.5, 100_000, rng)
     if metric == "mcc":      # written out: (tp tn - fp fn) / sqrt of the four margins
