@@ -167,7 +167,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random
     columns of multilabel data).
     """
     function, params, name = _metric_function(metric, beta)
-    check_micro_labels(joint, name, average)
+    check_target_metric(joint, name, average)
     counts = joint.counts(system)
     if joint.kind == "binary" or average is None:
         return metric_posterior(counts, name, prior=lam, beta=beta, n_samples=n_samples,
@@ -217,12 +217,34 @@ def _micro_multiclass(joint, counts, name, lam):
     return None
 
 
-def check_micro_labels(joint, metric, average):
-    """Micro accuracy of single-label data is the share of items right: every label."""
-    if (average == "micro" and joint.kind == "multiclass" and metric in ("accuracy", "error")
-            and joint.n_requested != joint.n_classes):
-        fail("labels", f"None (every label) for metric {metric!r} with average='micro': it is "
-             "the share of items right", _plain(joint.classes[:joint.n_requested]))
+def check_target_metric(joint, metric, average):
+    """Refuse metric and average pairs that scikit-learn defines otherwise.
+
+    scikit-learn's ``accuracy_score`` of single-label data is the share of
+    items right, which is this library's micro accuracy (with every label);
+    averages of one-vs-rest accuracies count true negatives and are refused.
+    Its ``balanced_accuracy_score`` of K classes is macro recall.  For
+    multilabel targets ``accuracy_score`` is subset accuracy (the pairwise
+    exact-match comparison), not a pooled one-vs-rest accuracy.
+    """
+    if joint.kind == "binary" or average is None:
+        return
+    if metric in ("accuracy", "error"):
+        if joint.kind == "multilabel":
+            fail("metric", "a per-label metric for multilabel targets: scikit-learn's "
+                 "accuracy_score of multilabel data is subset accuracy (the report's "
+                 "'right more often' table), pooled one-vs-rest accuracy is 1 - Hamming loss",
+                 metric)
+        if average != "micro":
+            fail("average", f"'micro' for metric {metric!r} of multiclass data (the share of "
+                 "items right, scikit-learn's accuracy_score); averages of one-vs-rest "
+                 "accuracies count true negatives", average)
+        if joint.n_requested != joint.n_classes:
+            fail("labels", f"None (every label) for metric {metric!r} with average='micro': it "
+                 "is the share of items right", _plain(joint.classes[:joint.n_requested]))
+    if metric == "balanced_accuracy" and joint.kind == "multiclass":
+        fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
+             "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
 
 
 def _single(joint, system):

@@ -44,7 +44,7 @@ import numpy as np
 from scipy import special, stats
 
 from ._counts import ConfusionCounts, PairedCounts, _check_pair, _format_array, joint_codes
-from ._bayes import check_micro_labels, exact_posterior
+from ._bayes import check_target_metric, exact_posterior
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import EPS as _EPS
@@ -1004,9 +1004,15 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
                                     n_samples=n_samples, rng=rng)
 
 
-def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples, rng):
-    """`compare_paired_metric` on validated, encoded labels (truth and two systems)."""
-    check_micro_labels(joint, spec.name, average)
+def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples, rng,
+                             masks=None):
+    """`compare_paired_metric` on validated, encoded labels (truth and two systems).
+
+    ``masks``: for each system, the requested labels its average runs over
+    (scikit-learn's default label set of that system: the labels of the
+    truth and of its own predictions); None for all of them.
+    """
+    check_target_metric(joint, spec.name, average)
     table = JointTable(joint, lam)
     shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
     if not table.any_difference:
@@ -1018,16 +1024,20 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     share = every and spec.name in SHARE_OF_RIGHT | {"error"}
-    weights = [label_weights(joint.counts(system), combine, spec.name) for system in (1, 2)]
+    if masks is None or combine in ("binary", None):
+        masks = (slice(None), slice(None))
+    weights = [label_weights(joint.counts(system)[mask], combine, spec.name)
+               if combine not in ("binary", None) else None
+               for system, mask in zip((1, 2), masks)]
     above = below = defined = 0
     for cells_a, cells_b in table.sample(n_samples, rng):
         if combine == "binary":
             values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
                       for cells in (cells_a, cells_b)]
         else:
-            values = [average_values(spec.function, params, cells, combine, w,
-                                     share_of_right=share)
-                      for cells, w in zip((cells_a, cells_b), weights)]
+            values = [average_values(spec.function, params, tuple(c[:, mask] for c in cells),
+                                     combine, w, share_of_right=share)
+                      for cells, w, mask in zip((cells_a, cells_b), weights, masks)]
         if spec.name == "error" and share and combine == "micro":
             values = [1.0 - v for v in values]
         with np.errstate(invalid="ignore"):
@@ -1038,7 +1048,7 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples
     with np.errstate(invalid="ignore", divide="ignore"):
         first = np.asarray(above / defined, dtype=float)
         second = np.asarray(below / defined, dtype=float)
-    equivalent = np.clip(1.0 - first - second, 0.0, 1.0)
+        equivalent = np.asarray((defined - above - below) / defined, dtype=float)
     error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
         [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
     return MetricComparison(spec.name, True, "sampled", _out(first), _out(equivalent),

@@ -54,7 +54,7 @@ def _as_label_array(y, name):
 
 def _bad_value_summary(array):
     bad = array[~np.isfinite(array)]
-    return f"{bad.size} non-finite value(s) such as {bad.flat[0]!r}"
+    return f"{bad.size} non-finite value(s) such as {float(bad.flat[0])!r}"
 
 
 def _check_object_labels(array, name):

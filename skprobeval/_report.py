@@ -23,7 +23,8 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
 
 from ._baseline import random_average_precision
-from ._bayes import _check_n_samples, check_micro_labels, metric_posterior, posterior_from_codes
+from ._bayes import _check_n_samples, check_target_metric, metric_posterior, \
+    posterior_from_codes
 from ._compare import PairedComparison, correlated_ttest, paired_metric_from_codes
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, _plain, joint_codes
 from ._metrics import _weighted_mean, averaged_value, check_average, get_metric
@@ -123,8 +124,9 @@ class ComparisonReport:
         Posterior draws of every sampled figure.
     posteriors : dict of str to posterior
         Each estimator's posterior of the (averaged) metric, behind the
-        summary's ``mean``, ``low`` and ``high`` (empty for a report built
-        from counts alone).
+        summary's ``mean``, ``low`` and ``high``; keyed ``(estimator,
+        label)`` for a per-label report (empty for a report built from
+        counts alone).
 
     See Also
     --------
@@ -219,7 +221,8 @@ class ComparisonReport:
         parts = []
         for position, (title, table, index) in enumerate(self._sections()):
             if position == 0:
-                title = f"Summary ({self.metric_label})"
+                average = "" if self.average == "binary" else f", {self.average or 'per label'}"
+                title = f"Summary ({self.metric}{average})"
             parts.append(f"### {title}\n\n{_markdown_table(table, index)}")
         return "\n\n".join(parts) + "\n"
 
@@ -290,13 +293,15 @@ class ComparisonReport:
                 "pairs": (self.pairs, False), "ttest": (self.ttest, False),
                 "per_fold": (self.per_fold, False)}
 
-    def plot(self, *, table="pairwise_metric", ax=None):
+    def plot(self, *, table=None, ax=None):
         """Heatmap of a pairwise table, titled with what its cells are.
 
         Parameters
         ----------
-        table : {"pairwise_metric", "pairwise"}, default="pairwise_metric"
-            P(row's metric > column's) or P(row right more often than column).
+        table : {"pairwise_metric", "pairwise"}, default=None
+            P(row's metric > column's) or P(row right more often than column);
+            by default the first, or the second for a per-label report
+            (``average=None``), whose metric table has one square per label.
         ax : matplotlib Axes, default=None
             Where to draw; a new figure's axes by default.
 
@@ -307,6 +312,8 @@ class ComparisonReport:
         from .plotting import plot_pairwise
 
         rope_text = f" by > {self.rope:g}" if self.rope > 0 else ""
+        if table is None:
+            table = "pairwise" if self.average is None else "pairwise_metric"
         if table == "pairwise_metric":
             if self.average is None:
                 fail("table", "'pairwise' for a per-label report (average=None)", table)
@@ -319,8 +326,9 @@ class ComparisonReport:
 
 
 def _format_number(value):
-    """Four decimals (probabilities, metrics)."""
-    return f"{float(value):.4f}"
+    """Four decimals (probabilities, metrics); no "-0.0000"."""
+    text = f"{float(value):.4f}"
+    return text[1:] if text == "-0.0000" else text
 
 
 def _counts_formatters(frame):
@@ -519,28 +527,42 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
     joint = joint_codes(truth, pooled_predictions, average=average, labels=labels,
                         pos_label=pos_label, sample_weight=weight, labels_present=True,
                         names=["y"] + [f"predictions of {name!r}" for name in names])
-    check_micro_labels(joint, spec.name, average)
+    check_target_metric(joint, spec.name, average)
     requested = joint.classes[:joint.n_requested]
     label_names = [pos_label] if joint.kind == "binary" else _plain(requested)
+    masks = _label_masks(joint, labels, average)
+
+    def own_codes(position):
+        """The truth and one system: with labels=None, that system's own label set."""
+        if masks[position - 1] is None:
+            return _pair_joint(joint, position)
+        return joint_codes(truth, [pooled_predictions[position - 1]], average=average,
+                           labels=labels, pos_label=pos_label, sample_weight=weight)
 
     # -- per-estimator summary and per-label rows ---------------------------
     rows, label_rows, posteriors = [], [], {}
     for position, name in enumerate(names, start=1):
         counts = joint.counts(position)
-        posterior = posterior_from_codes(joint, spec.name, average=average, lam=lam, beta=beta,
-                                         n_samples=n_samples, random_state=rng,
-                                         system=position)
-        point = averaged_value(spec, counts, average, params, kind=joint.kind,
+        own = own_codes(position)
+        posterior = posterior_from_codes(own, spec.name, average=average, lam=lam, beta=beta,
+                                         n_samples=n_samples, random_state=rng)
+        mask = masks[position - 1]
+        own_counts = counts if mask is None else counts[mask]
+        point = averaged_value(spec, own_counts, average, params, kind=joint.kind,
                                every_label=joint.n_requested == joint.n_classes)
-        posteriors[name] = posterior
+        if average is None and joint.kind != "binary":
+            for i, label in enumerate(label_names):
+                posteriors[name, label] = posterior[i]
+        else:
+            posteriors[name] = posterior
         interval = posterior.interval(confidence)
         error = getattr(posterior, "mc_error", 0.0)
         if joint.kind == "binary" or average is None:
             chance = metric_posterior(counts, "informedness", prior=lam).prob_greater(0.0)
         else:
-            chance = posterior_from_codes(joint, "informedness", average="powers", lam=lam,
-                                          beta=1.0, n_samples=n_samples, random_state=rng,
-                                          system=position).prob_greater(0.0)
+            chance = posterior_from_codes(own, "informedness", average="powers", lam=lam,
+                                          beta=1.0, n_samples=n_samples,
+                                          random_state=rng).prob_greater(0.0)
         per_label = metric_posterior(counts, spec.name, prior=lam, beta=beta,
                                      n_samples=n_samples, random_state=rng)
         label_interval = per_label.interval(confidence)
@@ -572,7 +594,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         else:
             rows.append({
                 "estimator": name,
-                **{c: float(np.sum(getattr(counts, c))) for c in _COUNT_COLUMNS},
+                **{c: float(np.sum(getattr(own_counts, c))) for c in _COUNT_COLUMNS},
                 "point": float(point), "mean": float(posterior.mean()),
                 "low": float(interval.low), "high": float(interval.high),
                 "mc_error": float(error), "prob_better_than_chance": float(chance),
@@ -591,12 +613,13 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
     # -- paired comparisons -------------------------------------------------
     pairwise, pairwise_metric, pairs = _pair_tables(
         joint, names, spec, average=average, lam=lam, rope=rope, beta=beta,
-        n_samples=n_samples, rng=rng, label_names=label_names, counts_only=counts_only)
+        n_samples=n_samples, rng=rng, label_names=label_names, counts_only=counts_only,
+        masks=masks, truth=truth, pooled=pooled_predictions, pos_label=pos_label)
 
     # -- fold scores and t-tests -------------------------------------------
     per_fold, ttest = _fold_tables(joint, names, folds, spec, params, average=average,
                                    rope=rope, n_repeats=n_repeats, n_items=y.shape[0],
-                                   label_names=label_names, with_folds=with_folds)
+                                   label_names=label_names, with_folds=with_folds, masks=masks)
     stored = {}
     for position, name in enumerate(names):
         shape = (n_repeats, y.shape[0]) + y.shape[1:]
@@ -650,14 +673,35 @@ def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_lab
             summary.loc[name, "random_average_precision"] = chance[0]
 
 
-def _pair_joint(joint, first, second):
-    return JointCodes(joint.kind, [joint.codes[0], joint.codes[first], joint.codes[second]],
+def _pair_joint(joint, *systems):
+    """The codes of the truth and the given systems (1 = the first), same labels."""
+    return JointCodes(joint.kind, [joint.codes[0]] + [joint.codes[s] for s in systems],
                       joint.classes, joint.n_requested, joint.weight)
 
 
+def _label_masks(joint, labels, average):
+    """Per system, the labels its average runs over, or None for all requested labels.
+
+    With ``labels=None`` scikit-learn averages a system over the labels of
+    the truth and of that system's own predictions: a label that only
+    another system predicts must not lower this one's macro average.
+    """
+    if labels is not None or joint.kind != "multiclass" or average is None:
+        return [None] * (len(joint.codes) - 1)
+    size = joint.n_classes
+    in_truth = np.bincount(joint.codes[0], minlength=size) > 0
+    masks = []
+    for codes in joint.codes[1:]:
+        mask = in_truth | (np.bincount(codes, minlength=size) > 0)
+        masks.append(None if mask.all() else mask[:joint.n_requested])
+    return masks
+
+
 def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_samples, rng, label_names,
-                 counts_only):
+                 counts_only, masks=None, truth=None, pooled=None, pos_label=1):
     import pandas as pd
+
+    masks = masks or [None] * len(names)
 
     per_label = average is None and joint.kind != "binary"
     rows = []
@@ -669,9 +713,17 @@ def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_samples, rng
                     np.ones(joint.codes[0].shape[0], dtype=bool), joint.right(i + 1),
                     joint.right(j + 1), sample_weight=joint.weight)
                 correct = PairedComparison.from_counts(right, prior=lam, rope=rope)
-                metric = paired_metric_from_codes(_pair_joint(joint, i + 1, j + 1), spec,
-                                                  average=average, lam=lam, rope=rope,
-                                                  beta=beta, n_samples=n_samples, rng=rng)
+                pair = _pair_joint(joint, i + 1, j + 1)
+                pair_masks = None
+                if masks[i] is not None or masks[j] is not None:
+                    # Only the labels of the truth and of these two systems.
+                    pair = joint_codes(truth, [pooled[i], pooled[j]], average=average,
+                                       pos_label=pos_label, sample_weight=joint.weight)
+                    pair_masks = [np.ones(pair.n_requested, bool) if mask is None else mask
+                                  for mask in _label_masks(pair, None, average)]
+                metric = paired_metric_from_codes(pair, spec, average=average, lam=lam,
+                                                  rope=rope, beta=beta, n_samples=n_samples,
+                                                  rng=rng, masks=pair_masks)
                 values = [correct.prob_first_better, correct.prob_equivalent,
                           correct.prob_second_better, metric.prob_first_better,
                           metric.prob_equivalent, metric.prob_second_better, metric.mc_error]
@@ -709,7 +761,7 @@ def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_samples, rng
 
 
 def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats, n_items,
-                 label_names, with_folds):
+                 label_names, with_folds, masks):
     """Per-fold counts and averaged scores, and the correlated t-tests between estimators."""
     import pandas as pd
 
@@ -724,7 +776,9 @@ def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats,
                             joint.n_requested, None)
         for position, name in enumerate(names, start=1):
             counts = sliced.counts(position)
-            score = averaged_value(spec, counts, average, params, kind=joint.kind,
+            mask = masks[position - 1]
+            score = averaged_value(spec, counts if mask is None else counts[mask], average,
+                                   params, kind=joint.kind,
                                    every_label=joint.n_requested == joint.n_classes,
                                    zero_division=np.nan)
             fold_scores[name].append(np.atleast_1d(score))
@@ -734,7 +788,8 @@ def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats,
                     row["label"] = label
                     row.update({c: float(getattr(counts, c)[k]) for c in _COUNT_COLUMNS})
                 else:
-                    row.update({c: float(np.sum(getattr(counts, c))) for c in _COUNT_COLUMNS})
+                    own = counts if mask is None else counts[mask]
+                    row.update({c: float(np.sum(getattr(own, c))) for c in _COUNT_COLUMNS})
                 row["score"] = float(np.atleast_1d(score)[k])
                 fold_rows.append(row)
     lead = ["estimator", "repeat", "fold"] + (["label"] if per_label else [])

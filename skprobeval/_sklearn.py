@@ -409,8 +409,17 @@ class CountsScorer:
             raise TypeError(f"CountsScorer got unexpected parameters {sorted(kwargs)}.")
         y_pred = estimator.predict(X)
         if self.labels is None:
-            counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=self.pos_label,
-                                                      sample_weight=sample_weight)
+            try:
+                counts = ConfusionCounts.from_predictions(
+                    y_true, y_pred, pos_label=self.pos_label, sample_weight=sample_weight)
+            except ValueError as error:
+                if "multiclass" not in str(error) and "multilabel" not in str(error):
+                    raise
+                raise ValueError(
+                    "`labels` must be given to CountsScorer for multiclass or multilabel "
+                    "targets (one one-vs-rest table per label, e.g. "
+                    "CountsScorer(labels=list(range(10)))); got labels=None, which records "
+                    "the binary table of `pos_label`.") from None
             return {cell: float(getattr(counts, cell)) for cell in _CELLS}
         labels = list(self.labels)
         counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,

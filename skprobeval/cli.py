@@ -84,7 +84,7 @@ def _build_parser():
     compare.add_argument("--format", default="text",
                          choices=("text", "markdown", "html", "csv", "json"),
                          help="output format")
-    compare.add_argument("--table", default="summary", choices=_TABLES,
+    compare.add_argument("--table", default=None, choices=_TABLES,
                          help="the table --format csv prints (default: summary)")
 
     random_ap = commands.add_parser("random-ap",
@@ -275,6 +275,8 @@ def _compare(args, out):
 
     from ._report import compare_predictions
 
+    if args.table is not None and args.format != "csv":
+        raise _UsageError("--table goes with --format csv (the other formats print every table)")
     frame, systems = _read_table(args)
     truth_column = frame[args.truth]
     truth = truth_column.to_numpy()
@@ -292,7 +294,7 @@ def _compare(args, out):
     if args.format == "json":
         print(json.dumps(report.to_dict(), indent=2), file=out)
     elif args.format == "csv":
-        print(report.to_csv(args.table).rstrip("\n"), file=out)
+        print(report.to_csv(args.table or "summary").rstrip("\n"), file=out)
     elif args.format == "markdown":
         print(report.to_markdown().rstrip("\n"), file=out)
     elif args.format == "html":

@@ -410,3 +410,56 @@ def test_multiclass_average_precision_ranks_by_probabilities(digits, digits_repo
                                               model.predict_proba(X[test]), average="macro"))
     assert digits_report.summary.loc["logreg", "average_precision"] == pytest.approx(
         np.mean(values), rel=1e-9)
+
+
+def test_a_label_only_another_system_predicts_does_not_change_a_system():
+    # scikit-learn averages each system over the labels of the truth and its own
+    # predictions: one stray label predicted by "b" must not lower "a"'s macro F1.
+    rng = np.random.default_rng(0)
+    truth, (a, b) = _systems(rng, 300, 3, (0.85, 0.7))
+    names = np.array(["a", "b", "c"])
+    truth, a, b = names[truth], names[a], names[b]
+    stray = b.astype("<U2")
+    stray[0] = "dd"
+    clean = compare_predictions(truth, {"a": a, "b": b}, average="macro", n_samples=4000)
+    dirty = compare_predictions(truth, {"a": a, "b": stray}, average="macro", n_samples=4000)
+    pd.testing.assert_series_equal(clean.summary.loc["a"], dirty.summary.loc["a"])
+    assert dirty.summary.loc["b", "point"] == pytest.approx(
+        f1_score(truth, stray, average="macro"), abs=1e-12)
+    assert "dd" in list(dirty.per_label.loc["a"].index)
+
+
+@pytest.mark.parametrize("metric, average, name", [
+    ("accuracy", "macro", "`average`"),
+    ("error", "weighted", "`average`"),
+    ("balanced_accuracy", "macro", "`metric`"),
+])
+def test_metrics_scikit_learn_defines_otherwise_are_refused(metric, average, name):
+    # accuracy_score of K classes is the share of items right (micro here);
+    # balanced_accuracy_score of K classes is macro recall.
+    rng = np.random.default_rng(9)
+    truth, (a, b) = _systems(rng, 120, 3, (0.8, 0.7))
+    with pytest.raises(ValueError, match=name):
+        compare_predictions(truth, {"a": a, "b": b}, metric=metric, average=average)
+    X, Y = make_multilabel_classification(n_samples=50, n_classes=3, random_state=0)
+    with pytest.raises(ValueError, match="`metric`"):
+        compare_predictions(Y, {"a": Y, "b": 1 - Y}, metric="accuracy", average="micro")
+
+
+def test_per_label_report_plots_and_posteriors():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from skprobeval.plotting import plot_posteriors
+
+    rng = np.random.default_rng(12)
+    truth, (a, b) = _systems(rng, 150, 3, (0.8, 0.6))
+    report = compare_predictions(truth, {"a": a, "b": b}, average=None, n_samples=2000)
+    ax = report.plot()
+    assert ax.get_title() == "P(row right more often than column)"
+    plt.close(ax.figure)
+    assert set(report.posteriors) == {(s, k) for s in "ab" for k in range(3)}
+    ax = plot_posteriors({f"{s} {k}": p for (s, k), p in report.posteriors.items()})
+    plt.close(ax.figure)
