@@ -23,16 +23,7 @@ from ._bayes import (
     precision_posterior,
     recall_posterior,
 )
-from ._compare import (
-    CorrelatedTTestResult,
-    MetricComparison,
-    PairedComparison,
-    compare_independent,
-    compare_paired,
-    compare_paired_metric,
-    correlated_ttest,
-    pairwise_comparison,
-)
+from ._compare import MetricComparison, compare_independent, compare_paired_metric
 from ._counts import ConfusionCounts, PairedCounts
 from ._metrics import (
     MetricSpec,
@@ -58,12 +49,10 @@ from ._posterior import (
     PosteriorSummary,
     SampledPosterior,
 )
-from ._report import (
-    ComparisonReport,
-    compare_cv_results,
-    compare_estimators,
-    compare_predictions,
-)
+from ._paired import PairedComparison, compare_paired, pairwise_comparison
+from ._crossval import compare_cv_results, compare_estimators, compare_predictions
+from ._report import ComparisonReport
+from ._ttest import CorrelatedTTestResult, correlated_ttest
 from ._sklearn import (
     CountsScorer,
     PosteriorRefit,

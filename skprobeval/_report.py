@@ -1,37 +1,35 @@
-"""Model-comparison reports from scikit-learn cross-validation or one test set.
+"""The comparison report: one result type and the one builder behind it.
 
-`compare_estimators` freezes the splits once, runs scikit-learn's
-`~sklearn.model_selection.cross_validate` for every estimator (no
-hand-written cross-validation), and turns the out-of-fold predictions into
-pooled counts, posteriors, paired comparisons and per-fold t-tests.
-`compare_cv_results` does the same from results the user already holds, and
-`compare_predictions` from predictions on one test set.  All three go
-through one builder and return a `ComparisonReport`, for binary, multiclass
-and multilabel targets alike (``average`` as in `sklearn.metrics.f1_score`).
-pandas is imported lazily.
+`ComparisonReport` holds the tables (summary, per label, pairwise, pairs,
+t-tests, per fold) and renders them (text, Markdown, HTML, CSV, plain data,
+plots).  `_build_report` turns each system's per-fold predictions into
+those tables for binary, multiclass and multilabel targets alike; the
+entry points (`compare_estimators`, `compare_cv_results`,
+`compare_predictions`, in ``_crossval.py``) only gather predictions.  A
+report from CountsScorer counts alone, without item-level predictions, is
+built at the end of this module.  pandas is imported lazily.
 """
 
 from __future__ import annotations
 
-import sys
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
-from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
 
 from ._baseline import random_average_precision
-from ._bayes import _check_n_samples, check_target_metric, metric_posterior, \
+from ._bayes import check_target_metric, metric_posterior, \
     posterior_from_codes
-from ._compare import PairedComparison, correlated_ttest, paired_metric_from_codes
+from ._compare import paired_metric_from_codes
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, _plain, joint_codes
-from ._metrics import _weighted_mean, averaged_value, check_average, get_metric
+from ._metrics import _weighted_mean, averaged_value, get_metric
+from ._paired import PairedComparison
 from ._ranking import average_precision
-from ._validation import check_confidence, check_positive, check_prior, check_random_state, fail
+from ._ttest import correlated_ttest
+from ._validation import check_random_state, fail
 
-__all__ = ["ComparisonReport", "compare_cv_results", "compare_estimators", "compare_predictions"]
+__all__ = ["ComparisonReport"]
 
 SUMMARY_COLUMNS = (
     "tp", "fp", "fn", "tn", "point", "mean", "low", "high", "mc_error",
@@ -361,33 +359,8 @@ def _markdown_table(frame, index):
 
 
 # ---------------------------------------------------------------------------
-# Validation shared by the entry points
+# The one report builder
 # ---------------------------------------------------------------------------
-
-
-def _check_common(metric, average, beta, prior, confidence, n_samples):
-    spec = get_metric(metric)
-    average = check_average(average, spec.name)
-    beta = check_positive(beta, "beta")
-    lam = check_prior(prior)
-    confidence = check_confidence(confidence)
-    n_samples = _check_n_samples(n_samples)
-    return spec, average, beta, lam, confidence, n_samples
-
-
-def _check_target(y, name="y"):
-    """``y`` as an array: 1-d labels or a 2-d indicator matrix, non-empty."""
-    import scipy.sparse as sp
-
-    if sp.issparse(y):
-        y = y.toarray()
-    array = np.asarray(y)
-    if array.ndim == 2 and array.shape[1] == 1:
-        array = array.ravel()
-    if array.ndim not in (1, 2) or array.shape[0] == 0:
-        fail(name, "a non-empty 1-d array of labels or a 2-d label indicator matrix", y,
-             shown=f"an array of shape {array.shape}")
-    return array
 
 
 def _repeats(splits, n_items):
@@ -402,65 +375,6 @@ def _repeats(splits, n_items):
         fail("cv", "a scheme that tests every item equally often", f"counts {tested.min()} "
              f"to {tested.max()}")
     return int(tested[0])
-
-
-def _index(X, rows):
-    if hasattr(X, "iloc"):
-        return X.iloc[rows]
-    return X[rows]
-
-
-# ---------------------------------------------------------------------------
-# Scores for average precision
-# ---------------------------------------------------------------------------
-
-
-def _scores_of(estimator, X, kind, labels):
-    """Scores ranking each of `labels` first (columns), or None.
-
-    A binary classifier's ``decision_function`` scores ``classes_[1]`` (it
-    is negated for ``classes_[0]``) and ranks like its probabilities without
-    their ties at 0 and 1.  With more classes ``predict_proba`` comes first:
-    the columns of a multinomial model's ``decision_function`` are logits
-    that do not rank items one-vs-rest (on digits, logistic regression's
-    macro average precision is 0.956 from them and 0.994 from its
-    probabilities).  ``predict_proba`` gives one column per class (one
-    ``(n, 2)`` array per label for some multilabel estimators).  A label the
-    fold's estimator never saw gets a NaN column.
-    """
-    two_classes = kind != "multilabel" and len(getattr(estimator, "classes_", [])) == 2
-    methods = (("decision_function", "predict_proba") if two_classes
-               else ("predict_proba", "decision_function"))
-    for method in methods:
-        if not hasattr(estimator, method):
-            continue
-        try:
-            values = getattr(estimator, method)(X)
-        except (AttributeError, NotImplementedError, ValueError):
-            continue
-        if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
-            try:
-                values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])
-            except (IndexError, ValueError):
-                continue
-        values = np.asarray(values, dtype=float)
-        if kind == "multilabel":
-            if values.ndim != 2:
-                continue
-            return values[:, np.asarray(labels, dtype=np.intp)]
-        classes = list(getattr(estimator, "classes_", []))
-        if values.ndim == 1:
-            if len(classes) != 2:
-                continue
-            values = np.column_stack([-values, values])
-        if values.ndim != 2 or values.shape[1] != len(classes):
-            continue
-        columns = []
-        for label in labels:
-            matches = [i for i, c in enumerate(classes) if c == label]
-            columns.append(values[:, matches[0]] if matches else np.full(values.shape[0], np.nan))
-        return np.column_stack(columns)
-    return None
 
 
 def _fold_average_precision(relevant, scores, average):
@@ -490,11 +404,6 @@ def _fold_average_precision(relevant, scores, average):
                                          int(flat_relevant.sum())).mean)
     weights = None if average in ("macro", "micro") else relevant.sum(axis=0).astype(float)
     return _weighted_mean(ap, weights), _weighted_mean(chance, weights)
-
-
-# ---------------------------------------------------------------------------
-# The one report builder
-# ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -844,310 +753,8 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
 
 
 # ---------------------------------------------------------------------------
-# Entry points
+# Reports from counts alone (CountsScorer results)
 # ---------------------------------------------------------------------------
-
-
-def _skip_scoring(estimator, X, y):
-    """A scorer that predicts nothing: the report predicts once, afterwards."""
-    return 0.0
-
-
-_COMMON_PARAMETERS = """metric : str, default="f1"
-        A registered metric name (see `available_metrics`).  ``prob_first_better``
-        and the t-test read "the first has the higher value": for metrics
-        where lower is better (fallout, error, silence, noise, e_measure) that
-        is the worse one.
-    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
-        How labels are combined, as in `sklearn.metrics.f1_score`:
-        ``"binary"`` reports the table of `pos_label` (binary targets only);
-        ``"micro"`` pools the per-label tables (on single-label multiclass
-        data precision, recall, F and accuracy are then the share of items
-        right, with an exact Beta posterior); ``"macro"`` is the mean over
-        labels and ``"weighted"`` the mean weighted by support (sampled from
-        the joint Dirichlet of the K x K table, or of independent columns for
-        multilabel targets); ``"powers"`` (informedness and markedness only)
-        weights labels by predicted (true) share; ``None`` gives one row per
-        label.
-    labels : array-like, default=None
-        Labels to average over, in order; they must occur in the data.  By
-        default every label (for multilabel targets: the column indices).
-    beta : float, default=1.0
-        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
-    prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration λ of each system's table (λ on every cell of
-        a binary table; λ on the diagonal and λ/(K-1) off it of a K x K one).
-    rope : float, default=0.0
-        Region of practical equivalence for the comparisons.
-    confidence : float, default=0.95
-        Level of the credible intervals.
-    pos_label : int, float, bool or str, default=1
-        The positive class of ``average="binary"``.
-    n_samples : int, default=20000
-        Posterior draws of every sampled figure (the paired metric
-        comparisons, macro / weighted posteriors); their Monte Carlo error is
-        reported next to them.
-    random_state : None, int or numpy.random.Generator, default=0
-        Seeds the default splitter and every sampled figure: identical input
-        gives identical reports."""
-
-
-def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary", labels=None,
-                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1, n_jobs=None,
-                       random_state=0, n_samples=20_000, verbose=False):
-    """Cross-validate several classifiers on the same splits and compare them.
-
-    The splits are frozen once (``list(cv.split(X, y))``) and every estimator
-    runs through `sklearn.model_selection.cross_validate` with
-    ``return_estimator=True, return_indices=True``.  From the out-of-fold
-    predictions the report computes, per estimator, the pooled counts and
-    the posterior of `metric` (averaged over labels as `average` says), and,
-    per pair, the paired Dirichlet comparison of per-item correctness, the
-    paired joint comparison of the metric and the correlated Bayesian t-test
-    of fold scores.
-
-    With a repeated scheme (e.g. `~sklearn.model_selection.RepeatedStratifiedKFold`)
-    every item is tested ``n_repeats`` times: pooled counts are divided by
-    ``n_repeats`` so the evidence is not overstated.
-
-    Parameters
-    ----------
-    estimators : dict of str to estimator
-        The candidates, by name (at least two).
-    X : array-like of shape (n_samples, n_features)
-        Features.
-    y : array-like of shape (n_samples,) or (n_samples, n_labels)
-        Class labels (binary or multiclass), or a multilabel indicator matrix.
-    cv : int or cross-validation splitter, default=5
-        An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``
-        (``KFold`` for multilabel targets).
-    {common}
-    n_jobs : int, default=None
-        Passed to `cross_validate`.
-    verbose : bool, default=False
-        Print progress over estimators and folds to stderr.
-
-    Returns
-    -------
-    ComparisonReport
-
-    See Also
-    --------
-    compare_cv_results : The same from cross-validation results you hold.
-    compare_predictions : The same from predictions on one test set.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_breast_cancer, load_iris
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn.preprocessing import StandardScaler
-    >>> from skprobeval import compare_estimators
-    >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> models = {"logreg": make_pipeline(StandardScaler(), LogisticRegression()),
-    ...           "nb": GaussianNB()}
-    >>> report = compare_estimators(models, X, y, cv=5)
-    >>> report.summary[["tp", "fp", "fn", "tn"]]
-                  tp    fp    fn     tn
-    estimator
-    logreg     354.0   9.0   3.0  203.0
-    nb         346.0  24.0  11.0  188.0
-    >>> round(float(report.pairwise.loc["logreg", "nb"]), 3)
-    1.0
-
-    Three classes, macro F1 (``point`` is scikit-learn's ``f1_score(y,
-    cross_val_predict(...), average="macro")`` on the same splits):
-
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> X, y = load_iris(return_X_y=True)
-    >>> report = compare_estimators({"nb": GaussianNB(),
-    ...                              "tree": DecisionTreeClassifier(random_state=0)},
-    ...                             X, y, cv=5, average="macro")
-    >>> report.summary[["point", "mean", "low", "high"]].round(2)
-               point  mean   low  high
-    estimator
-    nb          0.96  0.95  0.91  0.98
-    tree        0.93  0.92  0.88  0.96
-    >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
-    0.98
-    """
-    if not isinstance(estimators, dict) or len(estimators) < 2:
-        fail("estimators", "a dict of at least two named estimators", estimators)
-    spec, average, beta, lam, confidence, n_samples = _check_common(
-        metric, average, beta, prior, confidence, n_samples)
-    y_array = _check_target(y)
-    multilabel = y_array.ndim == 2
-    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
-        if cv < 2:
-            fail("cv", "an int >= 2 or a splitter", cv)
-        splitter_class = KFold if multilabel else StratifiedKFold
-        splitter = splitter_class(n_splits=int(cv), shuffle=True, random_state=random_state)
-    else:
-        splitter = check_cv(cv, y_array, classifier=True)
-    splits = list(splitter.split(X, y_array))
-    n_repeats = _repeats(splits, y_array.shape[0])
-    n_per_repeat = len(splits) // n_repeats
-    folds = [_Fold(np.asarray(test), k // n_per_repeat, k % n_per_repeat)
-             for k, (_, test) in enumerate(splits)]
-    # Validate the target and the averaging before any fitting.
-    joint_codes(y_array, [y_array], average=average, labels=labels, pos_label=pos_label,
-                names=["y", "y"], labels_present=True)
-    predictions, scores = {}, {}
-    for position, (name, estimator) in enumerate(estimators.items()):
-        if verbose:
-            print(f"[{position + 1}/{len(estimators)}] {name}: cross-validating "
-                  f"{len(splits)} folds", file=sys.stderr)
-        result = cross_validate(clone(estimator), X, y_array, cv=splits, n_jobs=n_jobs,
-                                return_estimator=True, return_indices=True,
-                                scoring=_skip_scoring)
-        predictions[name], scores[name] = _predict_folds(result["estimator"], folds, X, y_array,
-                                                         average, labels, pos_label, verbose)
-    return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
-                         labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
-                         confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
-                         random_state=random_state)
-
-
-def _score_labels(y, average, labels, pos_label):
-    """The labels the AP columns rank, in the report's order."""
-    if y.ndim == 2:
-        return np.arange(y.shape[1]) if labels is None else np.asarray(labels)
-    if average == "binary":
-        return np.asarray([pos_label], dtype=object)
-    return np.unique(y) if labels is None else np.asarray(labels)
-
-
-def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, verbose):
-    kind = "multilabel" if y.ndim == 2 else "single"
-    wanted = _score_labels(y, average, labels, pos_label)
-    fold_predictions, fold_scores = [], []
-    for k, (fitted, fold) in enumerate(zip(fitted_estimators, folds)):
-        X_test = _index(X, fold.test)
-        fold_predictions.append(np.asarray(fitted.predict(X_test)))
-        fold_scores.append(_scores_of(fitted, X_test, kind, wanted))
-        if verbose:
-            print(f"    fold {k + 1}/{len(folds)} done", file=sys.stderr)
-    return fold_predictions, fold_scores
-
-
-def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary", labels=None,
-                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                       n_samples=20_000, random_state=0):
-    """Compare estimators from `cross_validate` results the user already holds.
-
-    Each value of `results` is the dict returned by
-    ``cross_validate(..., return_indices=True)`` for one estimator, on the same
-    splits.  What the report can hold depends on what the results carry:
-
-    * out-of-fold predictions — a ``"predictions"`` entry (one array per fold,
-      aligned with ``indices["test"]``, optionally with ``"scores"`` for
-      average precision), or ``return_estimator=True`` and `X` so that the
-      fitted fold estimators predict their test rows — give the full report,
-      paired comparisons included (`y` is needed);
-    * only the counts of ``scoring=CountsScorer()`` (``test_tp``,
-      ``test_fp``, ...; per label ``test_tp_<label>`` with
-      ``CountsScorer(labels=...)``) give the summary, the per-fold table and
-      the t-tests; the paired tables, which need item-level predictions, are
-      then NaN and a warning says so.  Macro and weighted averages then
-      draw each label's one-vs-rest table independently, since per-label
-      counts do not determine the joint K x K table.
-
-    Parameters
-    ----------
-    results : dict of str to dict
-        Per estimator, the result of `cross_validate` (see above).
-    y : array-like of shape (n_samples,) or (n_samples, n_labels), default=None
-        The labels the results were computed on (needed with predictions).
-    X : array-like of shape (n_samples, n_features), default=None
-        The features, to predict with ``result["estimator"]`` when the results
-        hold fitted estimators but no ``"predictions"``.
-    {common}
-
-    Returns
-    -------
-    ComparisonReport
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_breast_cancer
-    >>> from sklearn.model_selection import cross_validate, StratifiedKFold
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from skprobeval import compare_cv_results
-    >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
-    >>> results = {name: cross_validate(model, X, y, cv=splits, return_estimator=True,
-    ...                                 return_indices=True)
-    ...            for name, model in {"tree": DecisionTreeClassifier(random_state=0),
-    ...                                "nb": GaussianNB()}.items()}
-    >>> report = compare_cv_results(results, y=y, X=X)
-    >>> list(report.summary.index)
-    ['tree', 'nb']
-    >>> round(float(report.pairwise.loc["tree", "nb"]), 3)
-    0.143
-    """
-    if not isinstance(results, dict) or len(results) < 2:
-        fail("results", "a dict of at least two named cross-validation results", results)
-    spec, average, beta, lam, confidence, n_samples = _check_common(
-        metric, average, beta, prior, confidence, n_samples)
-    for name, result in results.items():
-        if not isinstance(result, dict):
-            fail("results", "dicts returned by cross_validate", {name: result})
-    tests = {name: _test_indices(name, result) for name, result in results.items()}
-    usable = {name: "predictions" in result or ("estimator" in result and X is not None)
-              for name, result in results.items()}
-    if not all(usable.values()):
-        return _counts_only_report(results, tests, spec, average=average, beta=beta, lam=lam,
-                                   rope=rope, confidence=confidence, n_samples=n_samples,
-                                   random_state=random_state)
-    if y is None:
-        fail("y", "the labels the results were computed on", y)
-    y_array = _check_target(y)
-    reference = next(iter(tests.values()))
-    if reference is None:
-        fail("results", "results with 'indices' (cross_validate(..., return_indices=True))",
-             sorted(next(iter(results.values()))))
-    if any(t.max(initial=-1) >= y_array.shape[0] for t in reference):
-        fail("y", f"as long as the data the results index ({y_array.shape[0]} given)",
-             y, shown=f"length {y_array.shape[0]}")
-    n_repeats = _repeats([(None, t) for t in reference], y_array.shape[0])
-    n_per_repeat = len(reference) // n_repeats
-    folds = [_Fold(t, k // n_per_repeat, k % n_per_repeat) for k, t in enumerate(reference)]
-    predictions, scores = {}, {}
-    for name, result in results.items():
-        if tests[name] is None or len(tests[name]) != len(reference) or any(
-                not np.array_equal(a, b) for a, b in zip(tests[name], reference)):
-            fail("results", "results on the same splits (same indices['test'])", name)
-        if "predictions" in result:
-            fold_predictions = [np.asarray(p) for p in result["predictions"]]
-            fold_scores = result.get("scores")
-            fold_scores = None if fold_scores is None else [np.asarray(s, dtype=float)
-                                                            for s in fold_scores]
-        else:
-            fold_predictions, fold_scores = _predict_folds(result["estimator"], folds, X,
-                                                           y_array, average, labels, pos_label,
-                                                           False)
-        if len(fold_predictions) != len(reference) or any(
-                p.shape[0] != t.shape[0] for p, t in zip(fold_predictions, reference)):
-            fail("results", f"one prediction array per test fold for {name!r}",
-                 len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
-        predictions[name], scores[name] = fold_predictions, fold_scores
-    return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
-                         labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
-                         confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
-                         random_state=random_state)
-
-
-def _test_indices(name, result):
-    indices = result.get("indices")
-    if indices is None:
-        return None
-    try:
-        return [np.asarray(t) for t in indices["test"]]
-    except (KeyError, TypeError):
-        fail("results", "'indices' as returned by cross_validate(..., return_indices=True)",
-             {name: indices})
 
 
 def _fold_cells(name, result):
@@ -1274,78 +881,3 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
             "low": float(interval.low), "high": float(interval.high),
             "mc_error": float(getattr(posterior, "mc_error", 0.0)),
             "prob_better_than_chance": float(chance)}
-
-
-def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
-                        beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                        sample_weight=None, scores=None, n_samples=20_000, random_state=0):
-    """Posteriors and paired comparisons of several systems' predictions on one test set.
-
-    The same report as `compare_estimators`, from predictions you hold:
-    there are no folds, so the t-test table is empty and ``n_repeats`` is 1.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
-        True labels, or a multilabel indicator matrix.
-    predictions : dict of str to array-like of the same shape as `y_true`
-        Each system's predicted labels, by name (at least one).
-    {common}
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative item weights.  They act as counts: an item of weight 10
-        is evidence of ten items (intervals narrow about three-fold).
-    scores : dict of str to array-like, default=None
-        Each system's scores for average precision: shape (n_samples,)
-        ranking `pos_label` first for ``average="binary"``, else
-        (n_samples, n_labels) with one column per label of the report.
-
-    Returns
-    -------
-    ComparisonReport
-
-    Examples
-    --------
-    >>> from skprobeval import compare_predictions
-    >>> y_true = [1, 1, 0, 0, 1, 0, 1, 1, 0, 1]
-    >>> report = compare_predictions(
-    ...     y_true, {"a": [1, 1, 0, 0, 1, 0, 1, 0, 0, 1], "b": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1]})
-    >>> report.summary[["tp", "fp", "fn", "tn"]]
-               tp   fp   fn   tn
-    estimator
-    a         5.0  0.0  1.0  4.0
-    b         3.0  1.0  3.0  3.0
-    >>> round(float(report.pairwise.loc["a", "b"]), 3)
-    0.967
-
-    Three classes, macro F1:
-
-    >>> y_true = ["cat", "dog", "bird", "cat", "dog", "bird", "cat", "dog"]
-    >>> report = compare_predictions(
-    ...     y_true, {"a": ["cat", "dog", "bird", "cat", "dog", "cat", "cat", "dog"],
-    ...              "b": ["dog", "dog", "bird", "cat", "cat", "bird", "bird", "dog"]},
-    ...     average="macro")
-    >>> report.summary["point"].round(3).tolist()
-    [0.841, 0.622]
-    """
-    if not isinstance(predictions, dict) or not predictions:
-        fail("predictions", "a dict of named prediction arrays", predictions)
-    spec, average, beta, lam, confidence, n_samples = _check_common(
-        metric, average, beta, prior, confidence, n_samples)
-    y_array = _check_target(y_true, "y_true")
-    n_items = y_array.shape[0]
-    folds = [_Fold(np.arange(n_items), 0, 0)]
-    fold_predictions = {name: [np.asarray(values)] for name, values in predictions.items()}
-    if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
-        fail("scores", "a dict of score arrays keyed like `predictions`", scores)
-    fold_scores = {name: None if scores is None or name not in scores
-                   else [np.asarray(scores[name], dtype=float)] for name in predictions}
-    return _build_report(y_array, folds, fold_predictions, fold_scores, spec=spec,
-                         average=average, labels=labels, pos_label=pos_label, beta=beta,
-                         lam=lam, rope=rope, confidence=confidence, n_repeats=1,
-                         n_samples=n_samples, random_state=random_state,
-                         sample_weight=sample_weight, with_folds=False)
-
-
-for _function in (compare_estimators, compare_cv_results, compare_predictions):
-    _function.__doc__ = _function.__doc__.replace("{common}", _COMMON_PARAMETERS)
-del _function

@@ -125,7 +125,7 @@ def _demo(args, out):
     import numpy as np
     from sklearn import datasets
 
-    from ._report import compare_estimators
+    from ._crossval import compare_estimators
 
     if args.cv < 2:
         raise _UsageError(f"argument --cv: must be at least 2; got {args.cv}")
@@ -273,7 +273,7 @@ def _labels(text, truth):
 def _compare(args, out):
     import numpy as np
 
-    from ._report import compare_predictions
+    from ._crossval import compare_predictions
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")

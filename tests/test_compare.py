@@ -26,12 +26,8 @@ from skprobeval import (
     get_metric,
     pairwise_comparison,
 )
-from skprobeval._compare import (
-    _difference_cdf,
-    _difference_sf,
-    _digamma_difference,
-    _prob_beta_greater,
-)
+from skprobeval._compare import _prob_beta_greater
+from skprobeval._paired import _difference_cdf, _difference_sf, _digamma_difference
 
 N_MC = 1_000_000
 
