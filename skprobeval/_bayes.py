@@ -21,7 +21,8 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from ._counts import ConfusionCounts, _plain, joint_codes
+from ._counts import ConfusionCounts, joint_codes
+from ._labels import _plain
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import MetricSpec, check_average, get_metric, label_weights
 from ._posterior import (

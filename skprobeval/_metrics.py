@@ -18,7 +18,8 @@ from typing import Callable
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._counts import ConfusionCounts, _check_labels_argument, _check_pair, _square_table, _tally
+from ._counts import ConfusionCounts
+from ._labels import _check_labels_argument, _check_pair, _square_table, _tally
 from ._validation import check_positive, check_sample_weight, fail
 
 __all__ = [

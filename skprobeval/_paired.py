@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ._counts import PairedCounts, _check_pair, _format_array
+from ._counts import PairedCounts, _format_array
+from ._labels import _check_pair
 from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
 from ._posterior import CredibleInterval, _fmt
 from ._validation import check_confidence, check_positive, check_prior, fail

@@ -22,7 +22,8 @@ from ._baseline import random_average_precision
 from ._bayes import check_target_metric, metric_posterior, \
     posterior_from_codes
 from ._compare import paired_metric_from_codes
-from ._counts import ConfusionCounts, JointCodes, PairedCounts, _plain, joint_codes
+from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes
+from ._labels import _plain
 from ._metrics import _weighted_mean, averaged_value, get_metric
 from ._paired import PairedComparison
 from ._ranking import average_precision

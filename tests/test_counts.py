@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 
 from skprobeval import ConfusionCounts, PairedCounts
-from skprobeval._counts import multiclass_confusion_matrix
+from skprobeval._labels import multiclass_confusion_matrix
 
 
 def _as_mcm(counts):
