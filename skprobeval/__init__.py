@@ -41,14 +41,8 @@ from ._metrics import (
     silence_score,
     specificity_score,
 )
-from ._posterior import (
-    BetaPosterior,
-    CredibleInterval,
-    DifferencePosterior,
-    FBetaPosterior,
-    PosteriorSummary,
-    SampledPosterior,
-)
+from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
+from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._crossval import compare_cv_results, compare_estimators, compare_predictions
 from ._report import ComparisonReport
@@ -71,6 +65,7 @@ from ._ranking import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AffinePosterior",
     "BetaPosterior",
     "ChanceBaseline",
     "ComparisonReport",

@@ -25,13 +25,8 @@ from ._counts import ConfusionCounts, joint_codes
 from ._labels import _plain
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import MetricSpec, check_average, get_metric, label_weights
-from ._posterior import (
-    AffinePosterior,
-    BetaPosterior,
-    DifferencePosterior,
-    FBetaPosterior,
-    SampledPosterior,
-)
+from ._posterior import BetaPosterior, SampledPosterior
+from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._validation import (
     check_confidence,
     check_positive,

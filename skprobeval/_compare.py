@@ -25,7 +25,8 @@ from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._paired import _check_n_samples, _check_rope, _flat, _out
-from ._posterior import AffinePosterior, BetaPosterior, FBetaPosterior, _fmt
+from ._posterior import BetaPosterior, _fmt
+from ._posterior_exact import AffinePosterior, FBetaPosterior
 from ._numerics import beta_cdf, beta_sd, beta_sf, beta_tail_nodes
 from ._validation import check_positive, check_prior, check_random_state, fail
 

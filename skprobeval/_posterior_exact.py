@@ -1,0 +1,654 @@
+"""Exact posteriors defined through quadrature, or as maps of other posteriors.
+
+`FBetaPosterior`
+    F-beta.  ``F1 = 2B / (1 + B)`` with ``B ~ Beta(tp, fp + fn)`` exactly;
+    for ``beta != 1``, ``P(F_beta <= f) = E_v[I_{g(v)}(a, b + c)]`` with
+    ``v ~ Beta(c, b)`` independent, a one-dimensional integral on the
+    numerics kernel's nodes (the theory chapter derives both).
+`DifferencePosterior`
+    Difference of two independent Beta variables (informedness
+    ``tpr - fpr``, markedness ``ppv - (1 - npv)``):
+    ``cdf(j) = E_X[P(Y >= X - j)]``, one-dimensional quadrature.
+`AffinePosterior`
+    ``shift + scale * M`` of one of these (E-measure ``1 - F_beta``,
+    balanced accuracy ``(1 + J) / 2``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from ._numerics import (
+    N_NODES,
+    beta_cdf,
+    beta_pdf,
+    beta_quantile,
+    beta_rule,
+    beta_sf,
+    golden_max,
+    log_gamma_variates,
+    quantile_nodes,
+    solve_increasing,
+    unit_rule,
+)
+from ._posterior import (
+    BetaPosterior,
+    _check_parameter,
+    _fmt,
+    _frozen,
+    _Posterior,
+    _take,
+)
+from ._validation import check_positive, fail
+
+__all__ = ["AffinePosterior", "DifferencePosterior", "FBetaPosterior"]
+
+_EPS = np.finfo(np.float64).eps
+_TINY = np.finfo(np.float64).tiny
+
+
+# ---------------------------------------------------------------------------
+# F-beta
+# ---------------------------------------------------------------------------
+
+_CHUNK_ELEMENTS = 96   # elements per block in the two-dimensional moment rule
+
+
+class FBetaPosterior(_Posterior):
+    """Exact posterior of F-beta (DESIGN §3).
+
+    With Gamma variates X ~ Γ(tp), Y ~ Γ(fp), Z ~ Γ(fn) (the Dirichlet
+    posterior's TP, FP, FN cells),
+    ``F = (1 + β²) X / ((1 + β²) X + β² Z + Y)``.
+
+    * ``beta == 1``: with ``B = X / (X + Y + Z) ~ Beta(tp, fp + fn)``,
+      ``F1 = 2B / (1 + B)``, so ``cdf(f) = I_{f/(2-f)}(tp, fp + fn)`` and
+      ``ppf(q) = 2 b_q / (1 + b_q)`` exactly; the mode is the root of
+      ``2x² + (2 tp + fp + fn - 5) x - 2 (tp - 1) = 0``.
+    * ``beta != 1``: with ``u ~ Beta(tp, fp + fn)`` and an independent
+      ``v ~ Beta(fn, fp)``, ``P(F <= f) = E_v[I_{g(v)}(tp, fp + fn)]``,
+      ``g = r / (1 + r)``, ``r = f (1 + (β² - 1) v) / ((1 + β²)(1 - f))``:
+      a one-dimensional integral on fixed nodes (about 1e-12 accurate).
+      Quantiles by bracketed Newton iterations on the cdf.
+
+    Moments use quadrature over the same nodes (one-dimensional for F1, a
+    product rule for F-beta).
+
+    Parameters
+    ----------
+    tp, fp, fn : array-like of float
+        Dirichlet posterior concentrations of the true positive, false
+        positive and false negative cells: the counts plus the prior λ.
+        Finite and > 0, broadcast to one shape.
+    beta : float, default=1.0
+        Weight of recall (> 0).
+
+    See Also
+    --------
+    fbeta_posterior : The posterior from labels.
+
+    Examples
+    --------
+    >>> from skprobeval import FBetaPosterior
+    >>> f1 = FBetaPosterior(8 + 0.5, 2 + 0.5, 4 + 0.5)   # TP=8, FP=2, FN=4, λ=1/2
+    >>> f1
+    FBetaPosterior(beta=1.0, tp=8.5, fp=2.5, fn=4.5)
+    >>> round(f1.mean(), 4), round(f1.mode(), 4)
+    (0.7, 0.7329)
+    >>> f1.interval(0.95)
+    CredibleInterval(low=0.4687, high=0.8757)
+    >>> f2 = FBetaPosterior(8.5, 2.5, 4.5, beta=2.0)
+    >>> round(f2.cdf(0.7), 4), round(f2.median(), 4)
+    (0.5687, 0.6795)
+    """
+
+    __slots__ = ("_tp", "_fp", "_fn", "_beta", "_cache")
+
+    def __init__(self, tp, fp, fn, *, beta=1.0):
+        beta = check_positive(beta, "beta")
+        cells = [_check_parameter(v, name) for v, name in ((tp, "tp"), (fp, "fp"), (fn, "fn"))]
+        try:
+            cells = np.broadcast_arrays(*cells)
+        except ValueError:
+            shapes = ", ".join(str(c.shape) for c in cells)
+            raise ValueError(f"`tp`, `fp` and `fn` must broadcast to one shape; got {shapes}.") \
+                from None
+        self._tp, self._fp, self._fn = (_frozen(c) for c in cells)
+        self._beta = beta
+        self._cache = {}
+
+    @property
+    def tp(self):
+        """Concentration of the true positive cell (count + prior)."""
+        return self._tp
+
+    @property
+    def fp(self):
+        """Concentration of the false positive cell."""
+        return self._fp
+
+    @property
+    def fn(self):
+        """Concentration of the false negative cell."""
+        return self._fn
+
+    @property
+    def beta(self):
+        """Weight of recall."""
+        return self._beta
+
+    @property
+    def shape(self):
+        """Shape of the parameter arrays."""
+        return self._tp.shape
+
+    def __getitem__(self, index):
+        return FBetaPosterior(self._tp[index], self._fp[index], self._fn[index], beta=self._beta)
+
+    def __repr__(self):
+        return (f"FBetaPosterior(beta={_fmt(self._beta)}, tp={_fmt(self._tp)}, "
+                f"fp={_fmt(self._fp)}, fn={_fmt(self._fn)})")
+
+    @property
+    def _is_f1(self):
+        return self._beta == 1.0
+
+    def _rule(self):
+        """Quadrature nodes over v ~ Beta(fn, fp) for every element (cached)."""
+        if "rule" not in self._cache:
+            v, vc, w = beta_rule(self._fn.ravel(), self._fp.ravel())
+            shape = (N_NODES,) + self.shape
+            self._cache["rule"] = (v.reshape(shape), vc.reshape(shape), w.reshape(shape))
+        return self._cache["rule"]
+
+    def _params(self, shape):
+        params = {name: np.broadcast_to(getattr(self, "_" + name), shape).ravel()
+                  for name in ("tp", "fp", "fn")}
+        if not self._is_f1:
+            full = (N_NODES,) + tuple(shape)
+            aligned = (N_NODES,) + (1,) * (len(shape) - len(self.shape)) + self.shape
+            for name, value in zip(("v", "vc", "w"), self._rule()):
+                params[name] = np.broadcast_to(value.reshape(aligned), full).reshape(N_NODES, -1)
+        return params
+
+    # -- kernels ------------------------------------------------------------
+
+    def _parts(self, p, x, which=(0, 1, 2)):
+        """(cdf, sf, pdf) at x in [0, 1] (flat arrays); None for parts not in `which`."""
+        a, b2 = p["tp"], p["fp"] + p["fn"]
+        xc = 1.0 - x
+        out = [None, None, None]
+        if self._is_f1:
+            y = x / (2.0 - x)
+            yc = 2.0 * xc / (2.0 - x)
+            if 0 in which:
+                out[0] = beta_cdf(a, b2, y, yc)
+            if 1 in which:
+                out[1] = beta_sf(a, b2, y, yc)
+            if 2 in which:
+                with np.errstate(over="ignore"):
+                    out[2] = beta_pdf(a, b2, y, yc) * 2.0 / (2.0 - x) ** 2
+            return tuple(out)
+        weight = 1.0 + self._beta ** 2
+        k = 1.0 + (self._beta ** 2 - 1.0) * p["v"]
+        numerator = x * k
+        rest = weight * xc
+        total = numerator + rest
+        w = p["w"]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            g, gc = numerator / total, rest / total
+            if 0 in which:
+                out[0] = np.sum(w * beta_cdf(a, b2, g, gc), axis=0)
+            if 1 in which:
+                out[1] = np.sum(w * beta_sf(a, b2, g, gc), axis=0)
+            if 2 in which:
+                density = beta_pdf(a, b2, g, gc) * (k * weight / total ** 2)
+                out[2] = np.sum(np.where(w > 0, w * density, 0.0), axis=0)
+        return tuple(out)
+
+    def _evaluate(self, p, x, which):
+        inside = (x >= 0) & (x <= 1)
+        xx = np.where(inside, x, 0.5)
+        value = self._parts(p, xx, (which,))[which]
+        if which == 0:
+            outside = np.where(x < 0, 0.0, 1.0)
+        elif which == 1:
+            outside = np.where(x < 0, 1.0, 0.0)
+        else:
+            outside = np.zeros_like(x)
+        return np.where(np.isnan(x), np.nan, np.where(inside, value, outside))
+
+    def _cdf_flat(self, p, x):
+        return np.clip(self._evaluate(p, x, 0), 0.0, 1.0)
+
+    def _sf_flat(self, p, x):
+        return np.clip(self._evaluate(p, x, 1), 0.0, 1.0)
+
+    def _logpdf_flat(self, p, x):
+        with np.errstate(divide="ignore"):
+            return np.log(self._evaluate(p, x, 2))
+
+    def _dlogpdf_flat(self, p, x, scale):
+        if not self._is_f1:
+            return super()._dlogpdf_flat(p, x, scale)
+        a, b2 = p["tp"], p["fp"] + p["fn"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (a - 1) / x - (b2 - 1) / (1 - x) + (a + b2) / (2 - x)
+
+    def _quantile_flat(self, p, q, upper):
+        a, b2 = p["tp"], p["fp"] + p["fn"]
+        y, yc = beta_quantile(a, b2, q, upper)
+        guess = 2.0 * y / (1.0 + y)
+        if self._is_f1:
+            return guess
+        # Start from the F1-like map with v at its mean, then solve on the cdf.
+        weight = 1.0 + self._beta ** 2
+        v_mean = p["fn"] / (p["fn"] + p["fp"])
+        k = 1.0 + (self._beta ** 2 - 1.0) * v_mean
+        guess = weight * y / (weight * y + yc * k)
+
+        def func(x, active):
+            part = _take(p, active)
+            cdf, sf, density = self._parts(part, x, (1, 2) if upper else (0, 2))
+            value = (q[active] - sf) if upper else (cdf - q[active])
+            return value, density
+
+        return solve_increasing(func, np.zeros_like(q), np.ones_like(q), guess)
+
+    # -- moments --------------------------------------------------------------
+
+    def _moments(self):
+        if "moments" in self._cache:
+            return self._cache["moments"]
+        a = self._tp.ravel()
+        b2 = (self._fp + self._fn).ravel()
+        u, uc, wu = beta_rule(a, b2)
+        n = a.shape[0]
+        mean = np.empty(n)
+        var = np.empty(n)
+        if self._is_f1:
+            values = 2.0 * u / (1.0 + u)
+            mean[:] = np.sum(wu * values, axis=0)
+            var[:] = np.sum(wu * (values - mean) ** 2, axis=0)
+        else:
+            v, _, wv = (r.reshape(N_NODES, -1) for r in self._rule())
+            weight = 1.0 + self._beta ** 2
+            for start in range(0, n, _CHUNK_ELEMENTS):
+                block = slice(start, start + _CHUNK_ELEMENTS)
+                k = 1.0 + (self._beta ** 2 - 1.0) * v[None, :, block]
+                top = weight * u[:, None, block]
+                with np.errstate(invalid="ignore"):
+                    values = top / (top + uc[:, None, block] * k)
+                w2 = wu[:, None, block] * wv[None, :, block]
+                m = np.sum(w2 * values, axis=(0, 1))
+                mean[block] = m
+                var[block] = np.sum(w2 * (values - m) ** 2, axis=(0, 1))
+        result = (np.clip(mean, 0.0, 1.0).reshape(self.shape),
+                  np.maximum(var, 0.0).reshape(self.shape))
+        self._cache["moments"] = result
+        return result
+
+    def _mean_array(self):
+        return self._moments()[0]
+
+    def _var_array(self):
+        return self._moments()[1]
+
+    def _mode_array(self):
+        a = self._tp.ravel()
+        b2 = (self._fp + self._fn).ravel()
+        u_shaped_high = (a < 1) & (b2 < 1) & (a > b2)
+        if self._is_f1:
+            linear = 2 * a + b2 - 5
+            constant = 2 * (a - 1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                root = np.sqrt(linear * linear + 8 * constant)
+                interior = np.where(linear >= 0, 2 * constant / (linear + root),
+                                    (root - linear) / 4)
+            mode = np.clip(np.where(np.isfinite(interior), interior, 0.0), 0.0, 1.0)
+        else:
+            params = self._params(self.shape)
+            n = a.shape[0]
+            lo = self._quantile_flat(params, np.full(n, 1e-12), False)
+            hi = self._quantile_flat(params, np.full(n, 1e-12), True)
+            mode = golden_max(lambda x: self._logpdf_flat(params, x), lo, hi)
+            # A finite density at an endpoint (tp == 1 or fp + fn == 1) may beat it.
+            best = self._logpdf_flat(params, mode)
+            for end in (0.0, 1.0):
+                value = self._logpdf_flat(params, np.full(n, end))
+                mode = np.where(value > best, end, mode)
+                best = np.maximum(best, value)
+        mode = np.where(a < 1, 0.0, mode)
+        mode = np.where((b2 < 1) & (a >= 1), 1.0, mode)
+        mode = np.where(u_shaped_high, 1.0, mode)
+        return mode.reshape(self.shape)
+
+    def _rvs_flat(self, p, rng):
+        shape = p["tp"].shape
+        log_x = log_gamma_variates(rng, p["tp"], shape)
+        log_y = log_gamma_variates(rng, p["fp"], shape)
+        log_z = log_gamma_variates(rng, p["fn"], shape)
+        weight = 1.0 + self._beta ** 2
+        log_top = math.log(weight) + log_x
+        log_rest = np.logaddexp(2 * math.log(self._beta) + log_z, log_y)
+        return special.expit(log_top - log_rest)
+
+
+# ---------------------------------------------------------------------------
+# Difference of two independent Beta variables
+# ---------------------------------------------------------------------------
+
+
+class DifferencePosterior(_Posterior):
+    """Posterior of ``first - second`` for independent Beta posteriors.
+
+    Informedness ``J = tpr - fpr`` with ``tpr ~ Beta(TP + λ, FN + λ)`` and
+    ``fpr ~ Beta(FP + λ, TN + λ)``; markedness ``ppv + npv - 1 =
+    ppv - (1 - npv)`` with ``ppv ~ Beta(TP + λ, FP + λ)`` and
+    ``1 - npv ~ Beta(FN + λ, TN + λ)`` (DESIGN §3).  The cdf is the
+    one-dimensional integral ``E_O[F_I(O ± x)]`` over the narrower of the two
+    variables (``O``), split where the inner argument leaves [0, 1] so that
+    the integrand is smooth on each piece.  Mean and variance are closed
+    form: ``E = E[first] - E[second]``, ``Var = Var[first] + Var[second]``.
+    ``prob_greater(0)`` is the probability of doing better than chance.
+
+    Parameters
+    ----------
+    first, second : BetaPosterior
+        Independent posteriors with parameters that broadcast together.
+
+    Examples
+    --------
+    Powers' half-informed table (TP=21, FP=14, FN=9, TN=56), λ = 1/2:
+
+    >>> from skprobeval import BetaPosterior, DifferencePosterior
+    >>> tpr = BetaPosterior(21.5, 9.5)
+    >>> fpr = BetaPosterior(14.5, 56.5)
+    >>> informedness = DifferencePosterior(tpr, fpr)
+    >>> informedness
+    DifferencePosterior(first=BetaPosterior(a=21.5, b=9.5), second=BetaPosterior(a=14.5, b=56.5))
+    >>> round(informedness.mean(), 4)
+    0.4893
+    >>> informedness.interval(0.95)
+    CredibleInterval(low=0.2948, high=0.6626)
+    >>> round(informedness.prob_greater(0.0), 6)
+    1.0
+    """
+
+    __slots__ = ("_first", "_second")
+    _support = (-1.0, 1.0)
+
+    def __init__(self, first, second):
+        for value, name in ((first, "first"), (second, "second")):
+            if not isinstance(value, BetaPosterior):
+                fail(name, "a BetaPosterior", value, error=TypeError)
+        try:
+            shape = np.broadcast_shapes(first.shape, second.shape)
+        except ValueError:
+            raise ValueError(
+                f"`first` and `second` must broadcast to one shape; got {first.shape} and "
+                f"{second.shape}."
+            ) from None
+        self._first = BetaPosterior(np.broadcast_to(first.a, shape), np.broadcast_to(first.b, shape))
+        self._second = BetaPosterior(np.broadcast_to(second.a, shape),
+                                     np.broadcast_to(second.b, shape))
+
+    @property
+    def first(self):
+        """Posterior of the first term."""
+        return self._first
+
+    @property
+    def second(self):
+        """Posterior of the subtracted term."""
+        return self._second
+
+    @property
+    def shape(self):
+        """Shape of the parameter arrays."""
+        return self._first.shape
+
+    def __getitem__(self, index):
+        return DifferencePosterior(self._first[index], self._second[index])
+
+    def __repr__(self):
+        return f"DifferencePosterior(first={self._first!r}, second={self._second!r})"
+
+    def _params(self, shape):
+        return {"a1": np.broadcast_to(self._first.a, shape).ravel(),
+                "b1": np.broadcast_to(self._first.b, shape).ravel(),
+                "a2": np.broadcast_to(self._second.a, shape).ravel(),
+                "b2": np.broadcast_to(self._second.b, shape).ravel()}
+
+    def _mean_array(self):
+        return self._first._mean_array() - self._second._mean_array()
+
+    def _var_array(self):
+        return self._first._var_array() + self._second._var_array()
+
+    @staticmethod
+    def _split(p):
+        """Outer (narrower) and inner variables, and the sign s in x_inner = o + s j."""
+        a1, b1, a2, b2 = p["a1"], p["b1"], p["a2"], p["b2"]
+        var1 = a1 * b1 / ((a1 + b1) ** 2 * (a1 + b1 + 1))
+        var2 = a2 * b2 / ((a2 + b2) ** 2 * (a2 + b2 + 1))
+        outer_second = var2 <= var1
+        sign = np.where(outer_second, 1.0, -1.0)
+        outer = (np.where(outer_second, a2, a1), np.where(outer_second, b2, b1))
+        inner = (np.where(outer_second, a1, a2), np.where(outer_second, b1, b2))
+        return outer, inner, sign
+
+    def _parts(self, p, x, which=(0, 1, 2)):
+        """(cdf, sf, pdf) of first - second at x in [-1, 1]; None for parts not in `which`."""
+        (ao, bo), (ai, bi), sign = self._split(p)
+        shift = sign * x
+        o_lo = np.clip(-shift, 0.0, 1.0)
+        o_hi = np.clip(1.0 - shift, 0.0, 1.0)
+        t_lo = beta_cdf(ao, bo, o_lo, 1.0 - o_lo)
+        t_lo_c = beta_sf(ao, bo, o_lo, 1.0 - o_lo)
+        t_hi = beta_cdf(ao, bo, o_hi, 1.0 - o_hi)
+        t_hi_c = beta_sf(ao, bo, o_hi, 1.0 - o_hi)
+        t, tc, w = unit_rule(t_lo, t_hi, t_lo_c, t_hi_c)
+        o, oc = quantile_nodes(ao, bo, t, tc)
+        inner_x = np.clip(o + shift, 0.0, 1.0)
+        inner_xc = np.clip(oc - shift, 0.0, 1.0)
+        positive = sign > 0
+        out = [None, None, None]
+        with np.errstate(invalid="ignore", over="ignore"):
+            if 0 in which or 1 in which:
+                # cdf of the difference: E[F_I] (sign +1) or E[S_I] (sign -1).
+                lower = np.where(positive, t_hi_c, t_lo)
+                upper = np.where(positive, t_lo, t_hi_c)
+                if 0 in which:
+                    part = np.where(positive, beta_cdf(ai, bi, inner_x, inner_xc),
+                                    beta_sf(ai, bi, inner_x, inner_xc))
+                    out[0] = np.sum(w * part, axis=0) + lower
+                if 1 in which:
+                    part = np.where(positive, beta_sf(ai, bi, inner_x, inner_xc),
+                                    beta_cdf(ai, bi, inner_x, inner_xc))
+                    out[1] = np.sum(w * part, axis=0) + upper
+            if 2 in which:
+                density = beta_pdf(ai, bi, inner_x, inner_xc)
+                usable = (w > 0) & (inner_x > 0) & (inner_xc > 0)
+                out[2] = np.sum(np.where(usable, w * density, 0.0), axis=0)
+        return tuple(out)
+
+    def _boundary_logpdf(self, p, end):
+        """Log density at -1 (end=-1) or +1: 0, finite or unbounded by the exponents."""
+        a1, b1, a2, b2 = p["a1"], p["b1"], p["a2"], p["b2"]
+        left, right = (a1, b2) if end < 0 else (b1, a2)
+        exponent = left + right - 1
+        finite = (special.betaln(left, right) - special.betaln(a1, b1) - special.betaln(a2, b2))
+        return np.where(exponent > 0, -np.inf, np.where(exponent < 0, np.inf, finite))
+
+    def _evaluate(self, p, x, which):
+        inside = (x > -1) & (x < 1)
+        xx = np.where(inside, x, 0.0)
+        value = self._parts(p, xx, (which,))[which]
+        if which == 0:
+            outside = np.where(x <= -1, 0.0, 1.0)
+        elif which == 1:
+            outside = np.where(x <= -1, 1.0, 0.0)
+        else:
+            outside = np.zeros_like(x)
+        return np.where(np.isnan(x), np.nan, np.where(inside, value, outside))
+
+    def _cdf_flat(self, p, x):
+        return np.clip(self._evaluate(p, x, 0), 0.0, 1.0)
+
+    def _sf_flat(self, p, x):
+        return np.clip(self._evaluate(p, x, 1), 0.0, 1.0)
+
+    def _logpdf_flat(self, p, x):
+        with np.errstate(divide="ignore"):
+            value = np.log(self._evaluate(p, x, 2))
+        value = np.where(x == -1, self._boundary_logpdf(p, -1), value)
+        return np.where(x == 1, self._boundary_logpdf(p, 1), value)
+
+    def _quantile_flat(self, p, q, upper):
+        a1, b1, a2, b2 = p["a1"], p["b1"], p["a2"], p["b2"]
+        mean = a1 / (a1 + b1) - a2 / (a2 + b2)
+        sd = np.sqrt(a1 * b1 / ((a1 + b1) ** 2 * (a1 + b1 + 1))
+                     + a2 * b2 / ((a2 + b2) ** 2 * (a2 + b2 + 1)))
+        z = special.ndtri(q)
+        guess = np.clip(mean + (-z if upper else z) * sd, -1.0, 1.0)
+
+        def func(x, active):
+            part = _take(p, active)
+            cdf, sf, density = self._parts(part, x, (1, 2) if upper else (0, 2))
+            value = (q[active] - sf) if upper else (cdf - q[active])
+            return value, density
+
+        return solve_increasing(func, np.full_like(q, -1.0), np.ones_like(q), guess)
+
+    def _mode_array(self):
+        params = self._params(self.shape)
+        n = params["a1"].shape[0]
+        lo = self._quantile_flat(params, np.full(n, 1e-12), False)
+        hi = self._quantile_flat(params, np.full(n, 1e-12), True)
+        mode = golden_max(lambda x: self._logpdf_flat(params, x), lo, hi)
+        best = self._logpdf_flat(params, mode)
+        for end in (-1.0, 1.0):
+            value = self._boundary_logpdf(params, end)
+            mode = np.where(value > best, end, mode)
+            best = np.maximum(best, value)
+        return mode.reshape(self.shape)
+
+    def _rvs_flat(self, p, rng):
+        first = BetaPosterior._rvs_flat(None, {"a": p["a1"], "b": p["b1"]}, rng)
+        second = BetaPosterior._rvs_flat(None, {"a": p["a2"], "b": p["b2"]}, rng)
+        return first - second
+
+
+class AffinePosterior(_Posterior):
+    """Posterior of ``shift + scale * M`` for an exact posterior ``M``.
+
+    Exact metrics that are affine maps of another: the E-measure
+    ``1 - F_beta`` (``scale=-1, shift=1``) and balanced accuracy
+    ``(1 + informedness) / 2`` (``scale=0.5, shift=0.5``).  Every summary
+    maps the base posterior's exactly; a negative scale swaps the tails.
+
+    Parameters
+    ----------
+    base : BetaPosterior, FBetaPosterior or DifferencePosterior
+        The posterior of ``M``.
+    scale : float
+        Non-zero factor.
+    shift : float
+        Offset.
+
+    Examples
+    --------
+    >>> from skprobeval import FBetaPosterior
+    >>> from skprobeval import AffinePosterior
+    >>> f1 = FBetaPosterior(8.5, 2.5, 3.5)
+    >>> e = AffinePosterior(f1, scale=-1.0, shift=1.0)
+    >>> round(e.mean() + f1.mean(), 12), round(e.cdf(0.3) - f1.sf(0.7), 12)
+    (1.0, 0.0)
+    """
+
+    __slots__ = ("_base", "_scale", "_shift")
+
+    def __init__(self, base, scale, shift):
+        if not isinstance(base, (BetaPosterior, FBetaPosterior, DifferencePosterior)):
+            fail("base", "an exact posterior (Beta, F-beta or difference)", base,
+                 error=TypeError)
+        scale = float(scale)
+        if scale == 0 or not np.isfinite(scale):
+            fail("scale", "a finite non-zero number", scale)
+        self._base = base
+        self._scale = scale
+        self._shift = float(shift)
+
+    @property
+    def base(self):
+        """The posterior of the untransformed metric."""
+        return self._base
+
+    @property
+    def scale(self):
+        """Factor of the map."""
+        return self._scale
+
+    @property
+    def shift(self):
+        """Offset of the map."""
+        return self._shift
+
+    @property
+    def shape(self):
+        """Shape of the parameter arrays."""
+        return self._base.shape
+
+    @property
+    def _support(self):
+        ends = [self._shift + self._scale * end for end in self._base._support]
+        return min(ends), max(ends)
+
+    def __getitem__(self, index):
+        return AffinePosterior(self._base[index], self._scale, self._shift)
+
+    def __repr__(self):
+        return (f"AffinePosterior(scale={_fmt(self._scale)}, shift={_fmt(self._shift)}, "
+                f"base={self._base!r})")
+
+    def _inverse(self, x):
+        return (x - self._shift) / self._scale
+
+    def _params(self, shape):
+        return self._base._params(shape)
+
+    def _cdf_flat(self, params, x):
+        kernel = self._base._cdf_flat if self._scale > 0 else self._base._sf_flat
+        return kernel(params, self._inverse(x))
+
+    def _sf_flat(self, params, x):
+        kernel = self._base._sf_flat if self._scale > 0 else self._base._cdf_flat
+        return kernel(params, self._inverse(x))
+
+    def _logpdf_flat(self, params, x):
+        return self._base._logpdf_flat(params, self._inverse(x)) - math.log(abs(self._scale))
+
+    def _quantile_flat(self, params, q, upper):
+        base = self._base._quantile_flat(params, q, upper if self._scale > 0 else not upper)
+        return self._shift + self._scale * base
+
+    def _hdi_flat(self, params, confidence):
+        low, high = self._base._hdi_flat(params, confidence)
+        ends = (self._shift + self._scale * low, self._shift + self._scale * high)
+        return np.minimum(*ends), np.maximum(*ends)
+
+    def _rvs_flat(self, params, rng):
+        return self._shift + self._scale * self._base._rvs_flat(params, rng)
+
+    def _mean_array(self):
+        return self._shift + self._scale * self._base._mean_array()
+
+    def _var_array(self):
+        return self._scale * self._scale * self._base._var_array()
+
+    def _mode_array(self):
+        return self._shift + self._scale * self._base._mode_array()
