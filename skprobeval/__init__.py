@@ -25,6 +25,7 @@ from ._bayes import (
 )
 from ._compare import MetricComparison, compare_independent, compare_paired_metric
 from ._counts import ConfusionCounts, PairedCounts
+from ._crossval import compare_cv_results, compare_estimators, compare_predictions
 from ._metrics import (
     MetricSpec,
     available_metrics,
@@ -41,12 +42,16 @@ from ._metrics import (
     silence_score,
     specificity_score,
 )
+from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
-from ._paired import PairedComparison, compare_paired, pairwise_comparison
-from ._crossval import compare_cv_results, compare_estimators, compare_predictions
+from ._ranking import (
+    average_precision,
+    d_measure,
+    d_measure_weights,
+    precision_at_k,
+)
 from ._report import ComparisonReport
-from ._ttest import CorrelatedTTestResult, correlated_ttest
 from ._sklearn import (
     CountsScorer,
     PosteriorRefit,
@@ -55,14 +60,8 @@ from ._sklearn import (
     posterior_score,
     posterior_statistic,
 )
-from ._ranking import (
-    average_precision,
-    d_measure,
-    d_measure_weights,
-    precision_at_k,
-)
-
-__version__ = "0.1.0"
+from ._ttest import CorrelatedTTestResult, correlated_ttest
+from ._version import __version__
 
 __all__ = [
     "AffinePosterior",

@@ -22,8 +22,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._counts import ConfusionCounts, joint_codes
-from ._labels import _plain
 from ._joint import JointTable, average_values, dirichlet
+from ._labels import _plain
 from ._metrics import MetricSpec, check_average, get_metric, label_weights
 from ._posterior import BetaPosterior, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior

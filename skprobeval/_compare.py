@@ -24,10 +24,10 @@ from ._bayes import check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
+from ._numerics import beta_cdf, beta_sd, beta_sf, beta_tail_nodes
 from ._paired import _check_n_samples, _check_rope, _flat, _out
 from ._posterior import BetaPosterior, _fmt
 from ._posterior_exact import AffinePosterior, FBetaPosterior
-from ._numerics import beta_cdf, beta_sd, beta_sf, beta_tail_nodes
 from ._validation import check_positive, check_prior, check_random_state, fail
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
@@ -77,7 +77,8 @@ class MetricComparison:
     >>> result = compare_independent(ConfusionCounts(3, 2, 0, 0), ConfusionCounts(10, 10, 0, 0),
     ...                              metric="precision")
     >>> result
-    MetricComparison(metric='precision', paired=False, method='exact', prob_first_better=0.6522, prob_equivalent=0.0, prob_second_better=0.3478, mc_error=0.0, rope=0.0, n_samples=0)
+    MetricComparison(metric='precision', paired=False, method='exact', prob_first_better=0.6522,
+    prob_equivalent=0.0, prob_second_better=0.3478, mc_error=0.0, rope=0.0, n_samples=0)
     """
 
     metric: str

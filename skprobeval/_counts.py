@@ -290,7 +290,8 @@ class ConfusionCounts:
     >>> per_label = ConfusionCounts.from_predictions(
     ...     ["cat", "dog", "dog", "bird"], ["cat", "dog", "cat", "bird"], average=None)
     >>> per_label
-    ConfusionCounts(labels=['bird', 'cat', 'dog'], tp=[1, 1, 1], fp=[0, 1, 0], fn=[0, 0, 1], tn=[3, 2, 2])
+    ConfusionCounts(labels=['bird', 'cat', 'dog'], tp=[1, 1, 1], fp=[0, 1, 0], fn=[0, 0, 1], tn=[3,
+    2, 2])
     >>> per_label.sum()
     ConfusionCounts(tp=3, fp=1, fn=1, tn=7)
 
@@ -629,7 +630,8 @@ class ConfusionCounts:
         parts = []
         if self.labels is not None:
             parts.append(f"labels={_format_array(self.labels)}")
-        parts += [f"{name}={_format_array(getattr(self, name))}" for name in ("tp", "fp", "fn", "tn")]
+        parts += [f"{name}={_format_array(getattr(self, name))}"
+                  for name in ("tp", "fp", "fn", "tn")]
         return f"ConfusionCounts({', '.join(parts)})"
 
 

@@ -33,7 +33,6 @@ import scipy.sparse as sp
 from ._numerics import TINY as _TINY
 from ._numerics import dirichlet
 
-
 __all__ = [
     "JointTable",
     "average_values",

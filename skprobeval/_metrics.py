@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning

@@ -48,12 +48,12 @@ import numpy as np
 from scipy import special, stats
 
 from ._numerics import (
-    beta_mode,
-    beta_quantile,
     beta_cdf,
     beta_dlogpdf,
     beta_logpdf,
+    beta_mode,
     beta_pdf,
+    beta_quantile,
     beta_sf,
     log_gamma_variates,
     solve_increasing,
@@ -138,7 +138,8 @@ class PosteriorSummary:
     --------
     >>> from skprobeval import BetaPosterior
     >>> BetaPosterior(3.5, 2.5).summary(confidence=0.9)
-    PosteriorSummary(mean=0.5833, median=0.5932, mode=0.625, std=0.1863, low=0.2606, high=0.8722, hdi_low=0.2859, hdi_high=0.893, confidence=0.9, mc_error=None)
+    PosteriorSummary(mean=0.5833, median=0.5932, mode=0.625, std=0.1863, low=0.2606, high=0.8722,
+    hdi_low=0.2859, hdi_high=0.893, confidence=0.9, mc_error=None)
     """
 
     mean: float | np.ndarray
@@ -604,8 +605,10 @@ class BetaPosterior(_Posterior):
                     diff = upper - lower
                     value = ((aa - 1) * np.log1p(-diff / upper)
                              + (bb - 1) * np.log1p(diff / upper_c))
-                    slope = (beta_dlogpdf(aa, bb, lower, lower_c) / beta_pdf(aa, bb, lower, lower_c)
-                             - beta_dlogpdf(aa, bb, upper, upper_c) / beta_pdf(aa, bb, upper, upper_c))
+                    slope = (beta_dlogpdf(aa, bb, lower, lower_c)
+                             / beta_pdf(aa, bb, lower, lower_c)
+                             - beta_dlogpdf(aa, bb, upper, upper_c)
+                             / beta_pdf(aa, bb, upper, upper_c))
                 return value, slope
 
             prob = solve_increasing(gap, np.zeros(index.size), ri, 0.5 * ri, xtol=1e-15)

@@ -392,7 +392,8 @@ class DifferencePosterior(_Posterior):
                 f"`first` and `second` must broadcast to one shape; got {first.shape} and "
                 f"{second.shape}."
             ) from None
-        self._first = BetaPosterior(np.broadcast_to(first.a, shape), np.broadcast_to(first.b, shape))
+        self._first = BetaPosterior(np.broadcast_to(first.a, shape),
+                                    np.broadcast_to(first.b, shape))
         self._second = BetaPosterior(np.broadcast_to(second.a, shape),
                                      np.broadcast_to(second.b, shape))
 

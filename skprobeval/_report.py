@@ -19,8 +19,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._baseline import random_average_precision
-from ._bayes import check_target_metric, metric_posterior, \
-    posterior_from_codes
+from ._bayes import check_target_metric, metric_posterior, posterior_from_codes
 from ._compare import paired_metric_from_codes
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes
 from ._labels import _plain

@@ -15,14 +15,19 @@ import numpy as np
 from sklearn.metrics import make_scorer
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._bayes import _check_n_samples, _metric_function, _micro_multiclass, _sample_cells, \
-    metric_posterior, posterior_from_codes
+from ._bayes import (
+    _check_n_samples,
+    _metric_function,
+    _micro_multiclass,
+    _sample_cells,
+    metric_posterior,
+    posterior_from_codes,
+)
 from ._counts import ConfusionCounts, JointCodes, joint_codes
 from ._joint import average_values
 from ._metrics import check_average, get_metric, label_weights
 from ._posterior import SampledPosterior
-from ._validation import check_confidence, check_positive, check_prior, check_random_state, \
-    fail
+from ._validation import check_confidence, check_positive, check_prior, check_random_state, fail
 
 __all__ = [
     "CountsScorer",

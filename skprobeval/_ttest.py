@@ -64,7 +64,8 @@ class CorrelatedTTestResult:
     >>> result = correlated_ttest([0.81, 0.84, 0.79, 0.85, 0.83], [0.80, 0.82, 0.80, 0.82, 0.81],
     ...                           test_fraction=0.2)
     >>> result
-    CorrelatedTTestResult(mean=0.014, scale=0.0102, df=4, rope=0.0, prob_first_better=0.8796, prob_equivalent=0.0, prob_second_better=0.1204)
+    CorrelatedTTestResult(mean=0.014, scale=0.0102, df=4, rope=0.0, prob_first_better=0.8796,
+    prob_equivalent=0.0, prob_second_better=0.1204)
     >>> result.interval(0.9)
     CredibleInterval(low=-0.0077, high=0.0357)
     """

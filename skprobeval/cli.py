@@ -346,7 +346,7 @@ def main(argv=None):
     prevalence approximation R/N:          0.4
     0
     """
-    from . import __version__
+    from ._version import __version__
 
     parser = _build_parser()
     try:
@@ -367,7 +367,7 @@ def main(argv=None):
     except _UsageError as error:
         print(f"skprobeval: error: {error}", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, IndexError, KeyError, OverflowError) as error:
+    except (ValueError, TypeError, OverflowError) as error:
         # Validation errors of the library: one line, no traceback.
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         print(f"skprobeval: error: {message}", file=sys.stderr)

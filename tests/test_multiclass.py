@@ -21,7 +21,6 @@ from sklearn.tree import DecisionTreeClassifier
 
 from skprobeval import (
     BetaPosterior,
-    ComparisonReport,
     PairedComparison,
     compare_cv_results,
     compare_estimators,

@@ -45,8 +45,10 @@ def test_plot_renders_to_png(name, tmp_path):
 
 
 def test_plot_without_ax_makes_a_figure():
+    before = set(plt.get_fignums())
     ax = plot_random_ap_baseline([20, 40])
-    assert ax.figure is not None
+    assert set(plt.get_fignums()) - before == {ax.figure.number}
+    assert len(ax.get_lines()) == 4
     plt.close(ax.figure)
 
 

@@ -6,8 +6,13 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from skprobeval import ConfusionCounts, available_metrics, compare_independent, get_metric
-from skprobeval import metric_posterior
+from skprobeval import (
+    ConfusionCounts,
+    available_metrics,
+    compare_independent,
+    get_metric,
+    metric_posterior,
+)
 from skprobeval._posterior import SampledPosterior
 
 A = ConfusionCounts(tp=40, fp=9, fn=12, tn=139)

@@ -1,0 +1,86 @@
+"""The package's imports form no cycle and point down the data flow.
+
+Every module's imports (top-level and inside functions, read from the source
+with `ast`) are checked against one layer order: counts at the bottom, then
+metrics, posteriors, comparisons, scikit-learn glue, reports and the command
+line.  A module may import only from a lower layer.
+"""
+
+import ast
+import pathlib
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "skprobeval"
+
+# Lower number = further down the data flow.
+LAYERS = {
+    "_validation": 0, "_numerics": 0, "_version": 0,
+    "_labels": 1,
+    "_counts": 2,
+    "_metrics": 3,
+    "_posterior": 4, "_joint": 4, "_ranking": 4,
+    "_posterior_exact": 5,
+    "_bayes": 6, "_baseline": 6,
+    "_paired": 7,
+    "_compare": 8, "_ttest": 8,
+    "_sklearn": 9, "plotting": 9,
+    "_report": 10,
+    "_crossval": 11,
+    "cli": 12,
+    "__main__": 13, "__init__": 13,
+}
+
+
+def _imports(module):
+    """Names of the package modules ``module`` imports (anywhere in its source)."""
+    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:       # from . import name: a module, or a name of the package itself
+                found.update(alias.name if alias.name in LAYERS else "__init__"
+                             for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("skprobeval"):
+            parts = node.module.split(".")
+            found.add(parts[1] if len(parts) > 1 else "__init__")
+    return found - {module}
+
+
+def test_every_module_has_a_layer():
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    assert modules == set(LAYERS)
+
+
+@pytest.mark.parametrize("module", sorted(LAYERS))
+def test_imports_point_down_the_data_flow(module):
+    upward = {name for name in _imports(module) if LAYERS[name] >= LAYERS[module]}
+    assert not upward, f"{module} imports {sorted(upward)} from its own or a higher layer"
+
+
+def test_no_import_cycle():
+    graph = {module: _imports(module) for module in LAYERS}
+    state = {}
+
+    def visit(module, path):
+        if state.get(module) == "done":
+            return
+        assert state.get(module) != "active", f"import cycle: {' -> '.join(path + [module])}"
+        state[module] = "active"
+        for name in sorted(graph[module]):
+            visit(name, path + [module])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_the_check_catches_a_cycle(tmp_path, monkeypatch):
+    # The checker itself must be able to fail: two modules importing each other.
+    global PACKAGE
+    (tmp_path / "a.py").write_text("from .b import x\n")
+    (tmp_path / "b.py").write_text("def f():\n    from .a import y\n")
+    monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path)
+    assert _imports("a") == {"b"} and _imports("b") == {"a"}
