@@ -25,7 +25,8 @@ def test_all_is_sorted_and_complete():
     assert names == sorted(names)
     # Every public class and function the package imports is listed, and nothing else.
     exported = {name for name, value in vars(skprobeval).items()
-                if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))}
+                if not name.startswith("_")
+                and (inspect.isclass(value) or inspect.isfunction(value))}
     assert set(names) == exported
 
 
