@@ -1,4 +1,4 @@
-"""Random-ranking AP baseline speed (DESIGN §9, issue 5).
+"""Random-ranking AP baseline speed (one of the performance goals).
 
 Times, in one process:
 

@@ -1,15 +1,15 @@
-"""Comparing two systems: exact answers against seed 000's Monte Carlo (DESIGN §9).
+"""Comparing two systems: exact answers against Goutte & Gaussier's (2005) Monte Carlo.
 
 Times, in one process:
 
 * the exact paired ``P(pi1 > pi2)`` (closed form, `PairedComparison.from_counts`)
-  against the seed's estimate from 10^6 Dirichlet draws (eq. 19), for one
+  against the paper's estimate from 10^6 Dirichlet draws (eq. 19), for one
   table ('earn', Table 2) and for all 39 rows of Table 2 in one vectorised
   call (against 39 Monte Carlo runs);
 * the paired comparison with a region of practical equivalence (one-dimensional
   quadrature) against 10^6 Dirichlet draws;
 * the exact independent F1 comparison (`compare_independent`) against the
-  seed's 10^6-draw Gamma-variate Monte Carlo (eq. 11 and 13).
+  paper's 10^6-draw Gamma-variate Monte Carlo (eq. 11 and 13).
 
 Each row reports the absolute difference between the two answers
 (``abs_error``: the Monte Carlo error, since ours is exact) and the Monte
@@ -28,7 +28,7 @@ import numpy as np
 from benchmarks._timing import best_time
 from skprobeval import ConfusionCounts, PairedComparison, PairedCounts, compare_independent
 
-# Seed 000, Table 2: (first better, second better) for the 13 categories of the
+# Goutte & Gaussier (2005), Table 2: (first better, second better) for the 13 categories of the
 # three comparisons; 3299 test documents.
 TABLE_2 = [
     (17, 4), (43, 28), (39, 23), (21, 15), (17, 11), (23, 22), (24, 24), (10, 9), (6, 11),
@@ -42,13 +42,13 @@ N_DOCUMENTS = 3299
 
 
 def _paired_monte_carlo(n1, n2, n3, n_draws, rng, rope=0.0):
-    """Seed 000 eq. 19: share of Dirichlet draws with pi1 - pi2 > rope."""
+    """Goutte & Gaussier (2005), eq. 19: share of Dirichlet draws with pi1 - pi2 > rope."""
     draws = rng.dirichlet([n1 + 0.5, n2 + 0.5, n3 + 0.5], size=n_draws)
     return float(np.mean(draws[:, 0] - draws[:, 1] > rope))
 
 
 def _f1_monte_carlo(counts_a, counts_b, n_draws, rng):
-    """Seed 000 eq. 11 and 13: F1 = U / (U + V) from Gamma variates."""
+    """Goutte & Gaussier (2005), eq. 11 and 13: F1 = U / (U + V) from Gamma variates."""
     def f1_draws(c):
         u = 2.0 * rng.standard_gamma(float(c.tp) + 0.5, n_draws)
         v = rng.standard_gamma(float(c.fp + c.fn) + 1.0, n_draws)
@@ -62,7 +62,7 @@ def main(quick=False):
     n_draws = 10_000 if quick else 1_000_000
     repeat = 3 if quick else 20
     repeat_mc = 1 if quick else 3
-    mc_name = f"seed Monte Carlo, {n_draws:.0e} draws"
+    mc_name = f"Goutte-Gaussier Monte Carlo, {n_draws:.0e}"
     rows = []
 
     def add(case, ours, theirs, exact, estimate):

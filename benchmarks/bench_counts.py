@@ -1,4 +1,4 @@
-"""Confusion counting speed (DESIGN §9).
+"""Confusion counting speed (one of the performance goals).
 
 For n = 10^6 and 10^7 labels (binary integers, 10-class integers, and
 10-class strings) times, in one process:

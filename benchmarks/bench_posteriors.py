@@ -1,4 +1,4 @@
-"""Posterior summaries and exact F intervals (DESIGN §9).
+"""Posterior summaries and exact F intervals (two of the performance goals).
 
 (a) Mean, 95% equal-tailed interval and 95% highest-density interval of the
     precision posteriors of 10^4 per-label tables, in one vectorised call of
@@ -7,7 +7,7 @@
     usual recipe).  The loop is timed on a subset of the tables and scaled
     linearly to all of them (it is a loop).  Goal: >= 50x.
 (b) Exact F1 and F2 95% intervals (`FBetaPosterior`) against 10^6-draw Monte
-    Carlo from the seed's Gamma construction: time, and absolute error of the
+    Carlo from Goutte & Gaussier's (2005) Gamma construction: time, and absolute error of the
     interval ends against a high-accuracy reference computed independently
     (F1: ``scipy.stats.beta.ppf`` mapped through ``2b / (1 + b)``; F2:
     ``scipy.optimize.brentq`` on a ``scipy.integrate.quad`` cdf).  Goal:
@@ -95,7 +95,7 @@ def _f_reference(tp, fp, fn, beta, confidence):
 
 
 def _monte_carlo_interval(tp, fp, fn, beta, confidence, n_draws, rng):
-    """The seed's method: Gamma variates, empirical quantiles."""
+    """Goutte & Gaussier's (2005) method: Gamma variates, empirical quantiles."""
     x = rng.standard_gamma(tp, size=n_draws)
     y = rng.standard_gamma(fp, size=n_draws)
     z = rng.standard_gamma(fn, size=n_draws)

@@ -1,4 +1,4 @@
-"""GridSearchCV with a posterior scorer against ``scoring="f1"`` (DESIGN §9).
+"""GridSearchCV with a posterior scorer against ``scoring="f1"`` (a performance goal).
 
 The same search (logistic regression, 5-fold, 6 candidates) is timed with
 ``scoring="f1"`` and with ``make_posterior_scorer("f1", statistic="lower")``.

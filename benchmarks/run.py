@@ -1,7 +1,7 @@
-"""Run every ``benchmarks/bench_*.py`` and print one table of the DESIGN §9 figures.
+"""Run every ``benchmarks/bench_*.py`` and print one table of the performance figures.
 
 Usage: ``python -m benchmarks [--quick]`` (or ``python benchmarks/run.py``).  Each ratio is
-printed next to its named reference and the goal DESIGN §9 sets for it.  Speed-ups are
+printed next to its named reference and the performance goal set for it.  Speed-ups are
 ``reference time / our time``, measured in this one process.
 """
 
@@ -18,7 +18,7 @@ if __package__ in (None, ""):  # run as a script: make the package importable
 
 import benchmarks  # noqa: E402
 
-# (benchmark, words in the case or the reference) -> the DESIGN §9 goal; first match wins.
+# (benchmark, words in the case or the reference) -> the performance goal; first match wins.
 GOALS = {
     ("counts", "str"): ">= 1x vs sklearn",
     ("counts", "sklearn"): ">= 20x at n=1e7",

@@ -1,4 +1,4 @@
-"""Chance baselines: what a random system scores (DESIGN §5, seeds 002 and 004).
+"""Chance baselines: what a random system scores (Bestgen 2015; Powers 2003).
 
 * `random_average_precision`: exact mean (O(1) closed form) and exact variance
   (O(1) closed form) of the average precision of a uniformly random ranking.
@@ -685,7 +685,7 @@ def chance_baseline(counts):
     items are relevant.  Its true positives are hypergeometric,
     ``TP ~ Hypergeometric(N, R, M)`` with mean ``M R / N``, and every metric
     below is linear in ``TP`` once ``M``, ``R`` and ``N`` are fixed, so the
-    expectations are exact (DESIGN §5):
+    expectations are exact:
 
     * precision ``E[TP / M] = R / N`` (undefined when ``M = 0``);
     * recall ``E[TP / R] = M / N`` (undefined when ``R = 0``);

@@ -2,7 +2,8 @@
 
 The entry points count once with `ConfusionCounts` (the one place labels are
 handled) and build the posterior objects of `skprobeval._posterior` from the
-Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) posterior of DESIGN §3:
+Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) posterior (see the theory chapter,
+"The Dirichlet model of a confusion table"):
 
 * exact kinds wherever a closed form or a one-dimensional integral exists
   (Beta ratios, F-beta, informedness, markedness);
@@ -267,7 +268,8 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
     """Posterior of any confusion-table metric given confusion counts.
 
     All metrics are marginals of one posterior: the cell probabilities of
-    each table are Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) (DESIGN §3).
+    each table are Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) (Goutte & Gaussier
+    2005; see the theory chapter, "The Dirichlet model of a confusion table").
     Exact kinds are returned wherever they exist; anything else is sampled
     from that Dirichlet.
 
@@ -312,9 +314,15 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
     --------
     precision_posterior, fbeta_posterior, informedness_posterior : From labels.
 
+    References
+    ----------
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005.
+
     Examples
     --------
-    Seed 000, section 2.2: system 2 with TP = 3, FP = 2.
+    Goutte & Gaussier (2005), section 2.2: system 2 with TP = 3, FP = 2.
 
     >>> from skprobeval import ConfusionCounts, metric_posterior
     >>> counts = ConfusionCounts(tp=3, fp=2, fn=1, tn=4)
@@ -403,7 +411,7 @@ _SHARED_DOC = """
 def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                         average="binary", sample_weight=None, n_samples=20_000,
                         random_state=None):
-    """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (seed 000, eq. 8).
+    """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (Goutte & Gaussier 2005, eq. 8).
 
     With no positive prediction (TP + FP = 0) this is the prior, mean 1/2
     for any λ: the model's answer to the zero-division case, no warning.
@@ -418,6 +426,12 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     See Also
     --------
     metric_posterior : The same from counts, for any metric.
+
+    References
+    ----------
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005.
 
     Examples
     --------
@@ -467,13 +481,19 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
     """Exact posterior of F-beta (F1 for ``beta=1``).
 
     ``F1 = 2B / (1 + B)`` with ``B ~ Beta(TP + λ, FP + FN + 2λ)``, exactly;
-    for ``beta != 1`` a one-dimensional integral on fixed quadrature nodes
-    (DESIGN §3), where seed 000 sampled Gamma variates.
+    for ``beta != 1`` a one-dimensional integral on fixed quadrature nodes,
+    where Goutte & Gaussier (2005) sampled Gamma variates.
     {shared}
     Returns
     -------
     FBetaPosterior or SampledPosterior
         As in `precision_posterior`.
+
+    References
+    ----------
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005.
 
     Examples
     --------
@@ -575,7 +595,7 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     Like `sklearn.metrics.classification_report`, one row per label plus
     ``"micro avg"``, ``"macro avg"`` and ``"weighted avg"``, but every cell is
     a posterior summary: the mean and the equal-tailed credible interval of
-    precision, recall and F1 under the Dirichlet(λ) prior (DESIGN §3).
+    precision, recall and F1 under the Dirichlet(λ) prior.
 
     * Label rows and the micro row are exact (`BetaPosterior`,
       `FBetaPosterior`); for single-label multiclass data the micro row is

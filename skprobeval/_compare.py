@@ -101,7 +101,7 @@ class MetricComparison:
 
 
 # ---------------------------------------------------------------------------
-# Independent data (seed 000, section 2.3)
+# Independent data (Goutte & Gaussier 2005, section 2.3)
 # ---------------------------------------------------------------------------
 
 def _prob_beta_greater(a1, b1, a2, b2):
@@ -223,8 +223,8 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
                         n_samples=100_000, random_state=None):
     """Posterior probability that system A's metric beats system B's on independent data.
 
-    Each system's four confusion cells get their own Dirichlet posterior
-    (DESIGN §3), and ``P(M_A > M_B) = int pdf_A(x) cdf_B(x) dx`` (seed 000,
+    Each system's four confusion cells get their own Dirichlet posterior,
+    and ``P(M_A > M_B) = int pdf_A(x) cdf_B(x) dx`` (Goutte & Gaussier 2005,
     eq. 12).  The difference is **first (A) minus second (B)**.
 
     Which metrics are exact is the registry's one table (`MetricSpec.exact`,
@@ -279,12 +279,14 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
 
     References
     ----------
-    C. Goutte and E. Gaussier, ECIR 2005, sections 2.2 and 2.3.
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005, sections 2.2 and 2.3.
 
     Examples
     --------
-    Seed 000, section 2.2: system 2 (TP=3, FP=2) against system 1 (TP=10,
-    FP=10) on precision, Jeffreys prior.
+    Goutte & Gaussier (2005), section 2.2: system 2 (TP=3, FP=2) against
+    system 1 (TP=10, FP=10) on precision, Jeffreys prior.
 
     >>> from skprobeval import ConfusionCounts, compare_independent
     >>> system_1 = ConfusionCounts(tp=10, fp=10, fn=0, tn=0)

@@ -637,7 +637,7 @@ class ConfusionCounts:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class PairedCounts:
-    """Counts for comparing two systems on the same items (seed 000, section 3).
+    """Counts for comparing two systems on the same items (Goutte & Gaussier 2005, section 3).
 
     For each item: ``first_better`` counts items the first system assigns
     correctly and the second does not, ``second_better`` the reverse, and
@@ -655,6 +655,12 @@ class PairedCounts:
     ----------
     n : ndarray
         ``first_better + second_better + ties``.
+
+    References
+    ----------
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005, section 3.
 
     Examples
     --------
@@ -711,8 +717,8 @@ class PairedCounts:
         -------
         PairedCounts
             0-d cells for 1-d labels; ``(n_labels,)`` cells for indicator
-            matrices (one comparison per column, as seed 000's Table 2 compares
-            per category).
+            matrices (one comparison per column, as Table 2 of Goutte & Gaussier
+            (2005) compares per category).
 
         Examples
         --------

@@ -149,7 +149,7 @@ def mcc(tp, fp, fn, tn):
 
 
 def k_measure(tp, fp, fn, tn, alpha=1.0, beta=1.0):
-    """K-measure ``(1 + b^2) (P R)^alpha / (b^2 P + R)`` (seed 003).
+    """K-measure ``(1 + b^2) (P R)^alpha / (b^2 P + R)`` (Nakache et al., 2005).
 
     Written on counts so that it equals F-beta at ``alpha = 1`` everywhere:
     ``(1 + b^2) tp^(2 alpha - 1) ((tp + fp)(tp + fn))^(1 - alpha) /
@@ -538,7 +538,7 @@ def fallout_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
 
 def silence_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                   sample_weight=None, zero_division="warn"):
-    """Silence (miss rate): ``fn / (tp + fn)`` = 1 - recall (seed 003).
+    """Silence (miss rate): ``fn / (tp + fn)`` = 1 - recall (Nakache et al., 2005).
 
     The share of relevant items the system did not return; lower is better.
 
@@ -550,6 +550,11 @@ def silence_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     Returns
     -------
     float or ndarray of shape (n_labels,)
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------
@@ -564,7 +569,7 @@ def silence_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
 
 def noise_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                 sample_weight=None, zero_division="warn"):
-    """Noise (false discovery rate): ``fp / (tp + fp)`` = 1 - precision (seed 003).
+    """Noise (false discovery rate): ``fp / (tp + fp)`` = 1 - precision (Nakache et al., 2005).
 
     The share of returned items that are not relevant; lower is better.
 
@@ -576,6 +581,11 @@ def noise_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     Returns
     -------
     float or ndarray of shape (n_labels,)
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------
@@ -590,7 +600,7 @@ def noise_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
 
 def overlap_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                   sample_weight=None, zero_division="warn"):
-    """Overlap (Jaccard index): ``tp / (tp + fp + fn)`` (seed 003).
+    """Overlap (Jaccard index): ``tp / (tp + fp + fn)`` (Nakache et al., 2005).
 
     Equals `sklearn.metrics.jaccard_score`.
 
@@ -602,6 +612,11 @@ def overlap_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     Returns
     -------
     float or ndarray of shape (n_labels,)
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------
@@ -618,7 +633,7 @@ def generality_score(y_true, y_pred, *, labels=None, pos_label=1, average="binar
                      sample_weight=None, zero_division="warn"):
     """Generality: the share of relevant items, ``(tp + fn) / n``.
 
-    Seed 003 prints ``a / N`` (true positives over all items); the
+    Nakache et al. (2005) print ``a / N`` (true positives over all items); the
     information-retrieval literature's generality is the share of relevant
     items in the collection, which is what this returns.  It describes the
     test set, not the system: `y_pred` only selects nothing.
@@ -631,6 +646,11 @@ def generality_score(y_true, y_pred, *, labels=None, pos_label=1, average="binar
     Returns
     -------
     float or ndarray of shape (n_labels,)
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------
@@ -682,12 +702,12 @@ def e_measure_score(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1, avera
 
 def k_measure_score(y_true, y_pred, *, alpha=1.0, beta=1.0, labels=None, pos_label=1,
                     average="binary", sample_weight=None, zero_division="warn"):
-    """K-measure (seed 003): ``(1 + beta^2) (P R)^alpha / (beta^2 P + R)``.
+    """K-measure (Nakache et al., 2005): ``(1 + beta^2) (P R)^alpha / (beta^2 P + R)``.
 
     A generalisation of F-beta (``alpha = 1``) where ``alpha`` sets a
     requirement level: with ``alpha > 1`` medium precision and recall score
     low (P = R = 0.4 gives F = 0.4 but K = 0.133 at ``alpha = 1.6``), and
-    seed 003 relates ``alpha = 0.5`` to the break-even point.  Here ``alpha``
+    Nakache et al. relate ``alpha = 0.5`` to the break-even point.  Here ``alpha``
     is a shape parameter of the measure, not a probability level.
 
     Parameters
@@ -705,6 +725,11 @@ def k_measure_score(y_true, y_pred, *, alpha=1.0, beta=1.0, labels=None, pos_lab
     Returns
     -------
     float or ndarray of shape (n_labels,)
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------
@@ -728,7 +753,7 @@ def informedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="bin
     """Informedness (bookmaker, Youden's J): ``tpr - fpr``.
 
     The probability that a prediction is informed rather than a guess
-    (seed 004): 0 for any guessing strategy, 1 for perfect predictions,
+    (Powers, 2003): 0 for any guessing strategy, 1 for perfect predictions,
     negative for systematically wrong ones.  Binary informedness equals
     ``balanced_accuracy_score(adjusted=True)``.
 
@@ -737,7 +762,7 @@ def informedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="bin
     y_true, y_pred, labels, pos_label, sample_weight
         As in `specificity_score`.
     average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
-        ``"powers"`` is the multiclass bookmaker of seed 004:
+        ``"powers"`` is the multiclass bookmaker of Powers (2003):
         ``sum_l p_pred(l) (tpr_l - fpr_l)``, the one-vs-rest informedness of
         each label weighted by how often it is predicted.  ``"weighted"``
         weights by support (how often it is true), as scikit-learn does.
@@ -783,7 +808,7 @@ def markedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="binar
                      sample_weight=None, zero_division="warn"):
     """Markedness: ``ppv + npv - 1`` (precision + inverse precision - 1).
 
-    The dual of informedness (seed 004): how far a prediction marks the true
+    The dual of informedness (Powers, 2003): how far a prediction marks the true
     class beyond chance.  Binary ``sign(J) sqrt(J M)`` is the Matthews
     correlation.
 
@@ -805,6 +830,10 @@ def markedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="binar
     --------
     informedness_score : The dual measure, ``tpr - fpr``.
 
+    References
+    ----------
+    .. [1] D. M. W. Powers, "Recall & Precision versus the Bookmaker", 2003.
+
     Examples
     --------
     >>> from skprobeval import markedness_score
@@ -819,7 +848,7 @@ def markedness_score(y_true, y_pred, *, labels=None, pos_label=1, average="binar
 def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
                                        average="macro", sample_weight=None,
                                        zero_division="warn"):
-    """Precision and recall with partial credit for near-miss classes (seed 003).
+    """Precision and recall with partial credit for near-miss classes (Nakache et al., 2005).
 
     With a class distance matrix ``D`` (entries in [0, 1], zero diagonal), a
     prediction of class ``p`` for an item of class ``t`` earns credit
@@ -852,6 +881,11 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
     -------
     precision, recall : float or ndarray of shape (n_labels,)
         Two floats, or two arrays when ``average=None``.
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------

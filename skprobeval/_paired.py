@@ -249,7 +249,7 @@ class PairedComparison:
     (``N1``), the reverse (``N2``), or both alike (``N3``).  With a
     Dirichlet(alpha1, alpha2, alpha3) prior the posterior of the three
     probabilities is Dirichlet(N1 + alpha1, N2 + alpha2, N3 + alpha3)
-    (seed 000, eq. 16).  The compared quantity is the difference
+    (Goutte & Gaussier 2005, eq. 16).  The compared quantity is the difference
     ``delta = pi1 - pi2`` (**first minus second**):
 
     - ``P(delta > 0) = P(pi1 > pi2) = 1 - I_{1/2}(N1 + alpha1, N2 + alpha2)``
@@ -263,7 +263,7 @@ class PairedComparison:
 
     The three probabilities always sum to 1; with ``rope=0`` the middle one
     is 0.  Counts pool by addition (`PairedCounts` ``+``), in any order
-    (seed 000, the note on sequential updating).
+    (Goutte & Gaussier 2005, the note on sequential updating).
 
     Parameters
     ----------
@@ -298,13 +298,14 @@ class PairedComparison:
 
     References
     ----------
-    C. Goutte and E. Gaussier, "A Probabilistic Interpretation of Precision,
-    Recall and F-Score, with Implication for Evaluation", ECIR 2005, section 3.
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005, section 3.
 
     Examples
     --------
-    Seed 000, Table 2, category 'earn' ('ltc' versus 'nnn'): 17 items where
-    the first is right alone, 4 where the second is.
+    Goutte & Gaussier (2005), Table 2, category 'earn' ('ltc' versus 'nnn'):
+    17 items where the first is right alone, 4 where the second is.
 
     >>> from skprobeval import PairedComparison, PairedCounts
     >>> result = PairedComparison.from_counts(PairedCounts(17, 4, 3278))
@@ -336,7 +337,7 @@ class PairedComparison:
         a2 = counts.second_better + alphas[1]
         a3 = counts.ties + alphas[2]
         if rope == 0:
-            # Closed form (seed 000 eq. 17): P(pi1 > pi2) = 1 - I_{1/2}(a1, a2).
+            # Closed form (Goutte & Gaussier 2005, eq. 17): P(pi1 > pi2) = 1 - I_{1/2}(a1, a2).
             first = special.betaincc(a1, a2, 0.5)
             second = special.betaincc(a2, a1, 0.5)
             equivalent = np.zeros_like(first)
@@ -397,13 +398,19 @@ class PairedComparison:
 
     @property
     def expected_difference(self):
-        """Posterior mean of ``pi1 - pi2`` (first minus second), seed 000 eq. 20."""
+        """Posterior mean of ``pi1 - pi2`` (first minus second).
+
+        Goutte & Gaussier (2005), eq. 20.
+        """
         a1, a2, a3 = self._parameters()
         return _out((a1 - a2) / (a1 + a2 + a3))
 
     @property
     def expected_log_odds(self):
-        """Posterior mean of ``log(pi1 / pi2)``: ``psi(a1) - psi(a2)`` (seed 000 eq. 21)."""
+        """Posterior mean of ``log(pi1 / pi2)``: ``psi(a1) - psi(a2)``.
+
+        Goutte & Gaussier (2005), eq. 21.
+        """
         a1, a2, _ = self._parameters()
         return _out(_digamma_difference(a1, a2))
 

@@ -439,7 +439,7 @@ class _Posterior:
 
 
 class BetaPosterior(_Posterior):
-    """Beta posterior of a ratio of disjoint Dirichlet cells (DESIGN §3).
+    """Beta posterior of a ratio of disjoint Dirichlet cells.
 
     With the Dirichlet(λ, λ, λ, λ) prior on the four cell probabilities,
     precision ~ Beta(TP + λ, FP + λ), recall ~ Beta(TP + λ, FN + λ),
@@ -471,10 +471,16 @@ class BetaPosterior(_Posterior):
     ``cdf(high) - cdf(low) = confidence``; it is one-sided when the density
     is monotone (a parameter <= 1).
 
+    References
+    ----------
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005, section 2.2.
+
     Examples
     --------
-    Seed 000, section 2.2: system 2 returns TP = 3, FP = 2; with Jeffreys'
-    prior (λ = 1/2) its precision is Beta(3.5, 2.5).
+    Goutte & Gaussier (2005), section 2.2: system 2 returns TP = 3, FP = 2;
+    with Jeffreys' prior (λ = 1/2) its precision is Beta(3.5, 2.5).
 
     >>> from skprobeval import BetaPosterior
     >>> precision = BetaPosterior(3 + 0.5, 2 + 0.5)
@@ -650,7 +656,7 @@ class SampledPosterior(_Posterior):
 
     Used for metrics without a closed form (MCC, K-measure, user functions of
     the four cells) and for macro/weighted averages, from draws of the
-    Dirichlet posterior (DESIGN §3).  Every summary is a sample statistic;
+    Dirichlet posterior.  Every summary is a sample statistic;
     `mc_error` is the Monte Carlo standard error of the mean,
     ``std / sqrt(n_samples)``.
 

@@ -58,7 +58,7 @@ _CHUNK_ELEMENTS = 96   # elements per block in the two-dimensional moment rule
 
 
 class FBetaPosterior(_Posterior):
-    """Exact posterior of F-beta (DESIGN §3).
+    """Exact posterior of F-beta.
 
     With Gamma variates X ~ Γ(tp), Y ~ Γ(fp), Z ~ Γ(fn) (the Dirichlet
     posterior's TP, FP, FN cells),
@@ -348,7 +348,7 @@ class DifferencePosterior(_Posterior):
     Informedness ``J = tpr - fpr`` with ``tpr ~ Beta(TP + λ, FN + λ)`` and
     ``fpr ~ Beta(FP + λ, TN + λ)``; markedness ``ppv + npv - 1 =
     ppv - (1 - npv)`` with ``ppv ~ Beta(TP + λ, FP + λ)`` and
-    ``1 - npv ~ Beta(FN + λ, TN + λ)`` (DESIGN §3).  The cdf is the
+    ``1 - npv ~ Beta(FN + λ, TN + λ)``.  The cdf is the
     one-dimensional integral ``E_O[F_I(O ± x)]`` over the narrower of the two
     variables (``O``), split where the inner argument leaves [0, 1] so that
     the integrand is smooth on each piece.  Mean and variance are closed
@@ -359,6 +359,10 @@ class DifferencePosterior(_Posterior):
     ----------
     first, second : BetaPosterior
         Independent posteriors with parameters that broadcast together.
+
+    References
+    ----------
+    .. [1] D. M. W. Powers, "Recall & Precision versus the Bookmaker", 2003.
 
     Examples
     --------

@@ -203,6 +203,12 @@ def average_precision(y_true, y_score, *, pos_label=1, sample_weight=None,
     expected AP under random tie-breaking; break ties explicitly, e.g. by
     adding a tiny secondary key, if that is what you need.)
 
+    References
+    ----------
+    .. [1] Y. Bestgen, "Exact Expected Average Precision of the Random
+       Baseline for System Evaluation", The Prague Bulletin of Mathematical
+       Linguistics 103, pp. 131-138, 2015.
+
     Examples
     --------
     The rankings of Table 1 of Bestgen (2015): five items, two relevant.
@@ -311,7 +317,7 @@ def precision_at_k(y_true, y_score, *, k, pos_label=1):
     return float((before + in_group * (k - start) / size) / k)
 
 
-def d_measure_weights(n_items, *, k=15.0, l=0.7):  # noqa: E741 (seed's name)
+def d_measure_weights(n_items, *, k=15.0, l=0.7):  # noqa: E741 (the paper's name)
     """Sigmoid rank weights of the D-measure (Nakache et al., 2005).
 
     .. math:: w_i = \\frac{1}{1 + \\exp(-k (x_i - l))},
@@ -343,22 +349,22 @@ def d_measure_weights(n_items, *, k=15.0, l=0.7):  # noqa: E741 (seed's name)
 
     Notes
     -----
-    The seed prints :math:`w_i = (1 + e^{-k}) / (1 + e^{-k x_i - l})`.  Read
+    The paper prints :math:`w_i = (1 + e^{-k}) / (1 + e^{-k x_i - l})`.  Read
     literally, every weight is about 1 for the defaults, which contradicts the
-    seed's own description of its figure (for N = 273, k = 15, l = 0.7 the
+    paper's own description of its figure (for N = 273, k = 15, l = 0.7 the
     weights fall sharply past rank 50 and are nearly zero past rank 150).  The
     sigmoid centred at ``l`` above reproduces that description and is the
-    reading used here (DESIGN §6).  The constant numerator is dropped: it
-    cancels in the D-measure.
+    reading used here (see the theory chapter, "Readings and choices").  The
+    constant numerator is dropped: it cancels in the D-measure.
 
     References
     ----------
-    .. [1] C. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
        DEXA 2005.
 
     Examples
     --------
-    The seed's example list of 273 answers:
+    The paper's example list of 273 answers:
 
     >>> from skprobeval import d_measure_weights
     >>> w = d_measure_weights(273)
@@ -374,7 +380,7 @@ def d_measure_weights(n_items, *, k=15.0, l=0.7):  # noqa: E741 (seed's name)
     return expit(k * (x - l))
 
 
-def d_measure(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (seed's name)
+def d_measure(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (the paper's name)
     """D-measure: rank-weighted mean of graded pertinence (Nakache et al., 2005).
 
     .. math:: D = \\frac{\\sum_{i=1}^N p_i w_i}{\\sum_{i=1}^N w_i},
@@ -403,13 +409,18 @@ def d_measure(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (seed's name)
 
     See Also
     --------
-    d_measure_weights : The weights :math:`w_i`, and the reading of the seed's
+    d_measure_weights : The weights :math:`w_i`, and the reading of the paper's
         damaged formula that they implement.
 
     Notes
     -----
     The weights are combined in log space (normalised by the largest), so
     extreme ``k`` and ``l`` neither overflow nor turn into 0/0.
+
+    References
+    ----------
+    .. [1] D. Nakache, E. Métais and J.-F. Timsit, "Evaluation and NLP",
+       DEXA 2005.
 
     Examples
     --------

@@ -58,6 +58,12 @@ class CorrelatedTTestResult:
         ``P(mu > rope)``, ``P(|mu| <= rope)``, ``P(mu < -rope)`` for the
         mean difference ``mu``.
 
+    References
+    ----------
+    .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a
+       change: a tutorial for comparing multiple classifiers through Bayesian
+       analysis", JMLR 18, 2017.
+
     Examples
     --------
     >>> from skprobeval import correlated_ttest
@@ -183,10 +189,11 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
 
     References
     ----------
-    A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a change: a
-    tutorial for comparing multiple classifiers through Bayesian analysis",
-    JMLR 18, 2017.  C. Nadeau and Y. Bengio, "Inference for the
-    generalization error", Machine Learning 52, 2003.
+    .. [1] A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, "Time for a
+       change: a tutorial for comparing multiple classifiers through Bayesian
+       analysis", JMLR 18, 2017.
+    .. [2] C. Nadeau and Y. Bengio, "Inference for the generalization error",
+       Machine Learning 52, 2003.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""DESIGN §8: every bad input raises a clear error naming the argument."""
+"""Every bad input raises a clear error naming the argument."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Chance baselines (issue 5, DESIGN §5): random-ranking AP moments and table chance levels."""
+"""Chance baselines: random-ranking AP moments and table chance levels."""
 
 import dataclasses
 import math
@@ -59,8 +59,8 @@ def test_moments_equal_exact_enumeration(n_items, n_relevant):
     assert _moments_exact(n_items, n_relevant) == (mean, variance)
 
 
-def test_design_reference_variance():
-    # DESIGN §5: N = 5, R = 2 has variance 0.04428402777...; exact value 63769/1440000
+def test_variance_of_five_items_two_relevant():
+    # N = 5, R = 2 has variance 0.04428402777...; exact value 63769/1440000
     # (fractions enumeration of the 10 orderings of Bestgen's Table 1).
     assert _enumerate(5, 2)[1] == Fraction(63769, 1440000)
     assert random_average_precision(5, 2).variance == pytest.approx(63769 / 1440000, rel=1e-15)
@@ -78,11 +78,11 @@ def test_closed_form_matches_exact_rationals_on_a_dense_small_grid():
 
 
 # ---------------------------------------------------------------------------
-# Seed 002 (Bestgen 2015)
+# Bestgen (2015)
 # ---------------------------------------------------------------------------
 
 
-def test_seed_table_1_enumeration():
+def test_bestgen_table_1_enumeration():
     # Bestgen (2015), Table 1: the 10 orderings of N = 5, R = 2, their AP (printed to
     # 2 decimals), the sum 5.93 and the expected AP 0.593 (exactly 0.5925).
     printed = [1.00, 0.83, 0.75, 0.70, 0.58, 0.50, 0.45, 0.42, 0.37, 0.33]
@@ -98,7 +98,7 @@ def test_seed_table_1_enumeration():
     assert random_average_precision(5, 2).prevalence == 0.4          # the usual baseline
 
 
-def test_seed_table_2_intermediate_columns():
+def test_bestgen_table_2_intermediate_columns():
     # Bestgen (2015), Table 2 (N = 5, R = 2): columns i, n, dhyper(i, R, N-R, n), i/n,
     # final probability, contribution to AP; printed sum 1.186 (exact 1.185) / 2 = 0.593.
     i = [1, 1, 1, 1, 2, 2, 2, 2]
@@ -114,7 +114,7 @@ def test_seed_table_2_intermediate_columns():
     assert np.allclose(table[:, 3], final, rtol=1e-13)
     # Printed contributions use the rounded P@n (0.2 * 0.67 = 0.134): within 0.001.
     assert np.allclose(table[:, 5], contribution, atol=0.001)
-    # The final probabilities of each i sum to 1 (the seed's footnote 1).
+    # The final probabilities of each i sum to 1 (Bestgen's footnote 1).
     assert np.allclose([table[table[:, 0] == k, 3].sum() for k in (1, 2)], 1.0, rtol=1e-14)
     assert table[:, 5].sum() == pytest.approx(1.185, abs=1e-14)
     assert round(table[:, 5].sum() / 2, 3) == 0.593
@@ -129,7 +129,7 @@ def test_dhyper_matches_scipy_hypergeom():
         assert np.allclose(table[keep, 2], expected[keep], rtol=1e-12, atol=0)
 
 
-def test_seed_random_ap_exact_10_4():
+def test_bestgen_random_ap_exact_10_4():
     # Bestgen (2015), section 3: RandomAPExact(10, 4) prints 0.5285979.
     assert random_average_precision(10, 4).mean == pytest.approx(0.5285979, abs=5e-8)
     assert random_average_precision_reference(10, 4) == pytest.approx(0.5285979, abs=5e-8)
@@ -139,7 +139,7 @@ def test_seed_random_ap_exact_10_4():
     (1, 1), (2, 1), (3, 2), (7, 3), (50, 1), (50, 49), (137, 50), (1000, 37), (2000, 1),
     (2000, 20), (1500, 1490)])
 def test_reference_algorithm_agrees_with_closed_form(n_items, n_relevant):
-    # Reference: Bestgen's O(R·N) double sum (seed 002) vs the closed form of DESIGN §5.
+    # Reference: Bestgen's (2015) O(R·N) double sum vs the closed form.
     assert random_average_precision_reference(n_items, n_relevant) == pytest.approx(
         random_average_precision(n_items, n_relevant).mean, abs=1e-12, rel=1e-12)
 
@@ -168,7 +168,7 @@ def _moments_mpmath(n_items, n_relevant, dps=60):
 
 @pytest.mark.parametrize("n_relevant", [1, 2, 10**3, 10**9, 4 * 10**11, 10**12 - 1, 10**12])
 def test_mean_at_one_trillion_items_matches_digamma_form(n_relevant):
-    # Reference: DESIGN §5 digamma form, H_N = psi(N + 1) + gamma, in 60-digit mpmath.
+    # Reference: the digamma form, H_N = psi(N + 1) + gamma, in 60-digit mpmath.
     n_items = 10**12
     mean, _ = _moments_mpmath(n_items, n_relevant)
     result = random_average_precision(n_items, n_relevant)
@@ -424,8 +424,8 @@ def test_chance_expectations_equal_hypergeometric_enumeration():
     assert checked == 329
 
 
-def test_chance_closed_forms_of_design():
-    # DESIGN §5: E[precision] = R/N, E[recall] = M/N, E[F1] = 2MR/(N(M+R)),
+def test_chance_closed_forms():
+    # E[precision] = R/N, E[recall] = M/N, E[F1] = 2MR/(N(M+R)),
     # E[accuracy] = (MR + (N-M)(N-R))/N^2, E[informedness] = 0.
     tp, fp, fn, tn = 30.0, 10.0, 20.0, 40.0
     n, r, m = 100.0, 50.0, 40.0

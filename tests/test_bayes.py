@@ -64,8 +64,9 @@ def test_precision_recall_equal_statsmodels_jeffreys(tp, fp, fn, tn):
         assert interval.high == pytest.approx(high, abs=1e-9)
 
 
-def test_seed_000_section_2_2_from_labels():
-    # Seed 000 section 2.2, system 2: TP = 3, FP = 2, Jeffreys prior -> mean 0.583, mode 0.625.
+def test_goutte_gaussier_section_2_2_from_labels():
+    # Goutte & Gaussier (2005), section 2.2, system 2: TP = 3, FP = 2, Jeffreys prior ->
+    # mean 0.583, mode 0.625.
     y_true, y_pred = binary_labels(3, 2, 4, 11)
     posterior = precision_posterior(y_true, y_pred, prior="jeffreys")
     assert isinstance(posterior, BetaPosterior)
@@ -74,7 +75,7 @@ def test_seed_000_section_2_2_from_labels():
 
 
 def test_zero_division_returns_the_prior_without_warning():
-    # Seed 000: with TP + FP = 0 the posterior is the prior, mean 1/2.
+    # Goutte & Gaussier (2005): with TP + FP = 0 the posterior is the prior, mean 1/2.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         nothing_predicted = precision_posterior([1, 0, 1, 0], [0, 0, 0, 0])

@@ -9,13 +9,28 @@ import pandas as pd
 import pytest
 
 
-def run(*args, cwd=None):
+def run_process(*args):
+    """The real entry point, ``python -m skprobeval``, in a subprocess."""
     return subprocess.run([sys.executable, "-m", "skprobeval", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
+                          text=True, timeout=600)
+
+
+def run(*args):
+    """`skprobeval.cli.main` in this process (as fast as a function call), captured like
+    a subprocess: an exception escaping `main` fails the test, as a traceback would."""
+    import contextlib
+    import io
+
+    from skprobeval.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def test_demo_prints_the_report_and_writes_plots(tmp_path):
-    result = run("demo", "--output-dir", str(tmp_path / "plots"))
+    result = run_process("demo", "--output-dir", str(tmp_path / "plots"))
     assert result.returncode == 0, result.stderr
     for part in ("Summary", "logistic_regression", "random_forest", "gaussian_nb",
                  "paired Dirichlet", "t-test"):
@@ -87,9 +102,9 @@ def test_compare_other_formats(predictions_csv, fmt, marker):
 
 
 def test_random_ap():
-    result = run("random-ap", "10", "4")
+    result = run_process("random-ap", "10", "4")
     assert result.returncode == 0, result.stderr
-    # Seed 002: RandomAPExact(10, 4) = 0.5285979.
+    # Bestgen (2015): RandomAPExact(10, 4) = 0.5285979.
     assert "0.5285979" in result.stdout
 
 

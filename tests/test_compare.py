@@ -1,6 +1,6 @@
-"""Comparisons of two systems (issue 4; DESIGN §4; seed 000 sections 2.2, 2.3, 3, 4).
+"""Comparisons of two systems (Goutte & Gaussier 2005, sections 2.2, 2.3, 3, 4).
 
-Every exact probability is checked by an independent route: seed 000's printed
+Every exact probability is checked by an independent route: Goutte & Gaussier's printed
 Monte Carlo values, fresh Monte Carlo with >= 10^6 draws (within 4 standard
 errors), mpmath, the published baycomp package, or an exact identity.
 """
@@ -32,10 +32,10 @@ from skprobeval._paired import _difference_cdf, _difference_sf, _digamma_differe
 N_MC = 1_000_000
 
 # ---------------------------------------------------------------------------
-# Seed 000, Table 2
+# Goutte & Gaussier (2005), Table 2
 # ---------------------------------------------------------------------------
 
-# Provenance: seed 000 (Goutte & Gaussier 2005), Table 2 "Paired comparison of
+# Provenance: Goutte & Gaussier (2005), Table 2 "Paired comparison of
 # 1/ 'ltc' and 'nnn' weighting schemes (left), 2/ linear ('lin') and quadratic
 # ('p2') kernel on 'nnn' weighting, and 3/ linear and quadratic kernel on 'ltc'
 # weighting"; columns (N1, N2, printed Monte Carlo P(pi1 > pi2) in percent),
@@ -124,8 +124,8 @@ def test_table_2_tie_is_exactly_one_half():
     assert result.expected_log_odds == 0.0
 
 
-def test_design_reference_earn():
-    # DESIGN §4: earn 17 vs 4 is 99.83 exact (99.77 printed).
+def test_earn_17_vs_4_exact_value():
+    # Table 2, earn 17 vs 4: 99.83 exact (99.77 printed).
     result = PairedComparison.from_counts(PairedCounts(17, 4, N_DOCUMENTS - 21))
     assert round(100 * result.prob_first_better, 2) == 99.83
 
@@ -143,13 +143,13 @@ def test_closed_form_equals_mpmath(n1, n2):
 @pytest.mark.parametrize("n1, n2, n3, prior", [
     (17, 4, 3278, 0.5), (43, 28, 3228, (0.5, 0.5, 2.0)), (0, 3, 0, 1.0), (2.5, 0.25, 7.75, 0.01),
 ])
-def test_expectations_equal_seed_equations_20_and_21(n1, n2, n3, prior):
+def test_expectations_equal_goutte_gaussier_equations_20_and_21(n1, n2, n3, prior):
     result = PairedComparison.from_counts(PairedCounts(n1, n2, n3), prior=prior)
     a1, a2, a3 = result.prior
-    # Seed 000 eq. 20: E[delta] = (N1 + a1 - N2 - a2) / (N + a1 + a2 + a3).
+    # Goutte & Gaussier (2005), eq. 20: E[delta] = (N1 + a1 - N2 - a2) / (N + a1 + a2 + a3).
     assert result.expected_difference == pytest.approx(
         (n1 + a1 - n2 - a2) / (n1 + n2 + n3 + a1 + a2 + a3), rel=1e-14, abs=1e-16)
-    # Seed 000 eq. 21: E[log(pi1 / pi2)] = psi(N1 + a1) - psi(N2 + a2).
+    # Goutte & Gaussier (2005), eq. 21: E[log(pi1 / pi2)] = psi(N1 + a1) - psi(N2 + a2).
     assert result.expected_log_odds == pytest.approx(
         special.digamma(n1 + a1) - special.digamma(n2 + a2), rel=1e-12, abs=1e-14)
 
@@ -226,7 +226,8 @@ def test_difference_cdf_is_consistent_with_closed_form():
 
 def test_rope_quadrature_equals_mpmath_integral():
     # Provenance: mpmath.quad of E_S[P(W > (1 + r/S)/2); S > r] at 25 digits,
-    # S ~ Beta(a1 + a2, a3), W ~ Beta(a1, a2) (DESIGN §4).
+    # S ~ Beta(a1 + a2, a3), W ~ Beta(a1, a2) (theory chapter, "Paired comparisons on the
+    # same items").
     a1, a2, a3, r = 3.5, 1.5, 10.5, 0.1
     mpmath.mp.dps = 25
     p = a1 + a2
@@ -348,13 +349,13 @@ def test_pooling_is_order_independent_and_equals_pooled_data(rng):
 
 
 # ---------------------------------------------------------------------------
-# Independent data (seed 000 sections 2.2 and 2.3)
+# Independent data (Goutte & Gaussier 2005, sections 2.2 and 2.3)
 # ---------------------------------------------------------------------------
 
 
-def test_seed_section_2_2_precision_example():
-    # Seed 000 section 2.2: system 1 TP=10 FP=10, system 2 TP=3 FP=2, Jeffreys
-    # prior: P(precision_2 > precision_1) "only around 65%"; DESIGN §4: 0.652;
+def test_goutte_gaussier_section_2_2_precision_example():
+    # Goutte & Gaussier (2005), section 2.2: system 1 TP=10 FP=10, system 2 TP=3 FP=2,
+    # Jeffreys prior: P(precision_2 > precision_1) "only around 65%"; exactly 0.652;
     # Fig. 1 caption: system 1 outperforms in "as much as 35% of cases".
     system_1 = ConfusionCounts(tp=10, fp=10, fn=0, tn=0)
     system_2 = ConfusionCounts(tp=3, fp=2, fn=0, tn=0)
@@ -382,7 +383,8 @@ def test_independent_beta_and_f1_match_monte_carlo(rng):
         exact = compare_independent(a, b, metric=metric).prob_first_better
         estimate = np.mean(rng.beta(*pa, N_MC) > rng.beta(*pb, N_MC))
         assert abs(estimate - exact) <= 4 * math.sqrt(exact * (1 - exact) / N_MC), metric
-    # F1 through seed 000 eq. 11 (Gamma variates U ~ G(TP + lam, 2), V ~ G(FP + FN + 2 lam)).
+    # F1 through Goutte & Gaussier (2005), eq. 11 (Gamma variates U ~ G(TP + lam, 2),
+    # V ~ G(FP + FN + 2 lam)).
     def f1_draws(c):
         u = 2.0 * rng.standard_gamma(float(c.tp) + lam, N_MC)
         v = rng.standard_gamma(float(c.fp + c.fn) + 2 * lam, N_MC)

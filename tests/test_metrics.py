@@ -1,4 +1,4 @@
-"""Point metrics: scikit-learn cross-checks and the seeds' reference values."""
+"""Point metrics: scikit-learn cross-checks and the source papers' reference values."""
 
 import warnings
 
@@ -66,7 +66,7 @@ def test_binary_informedness_is_adjusted_balanced_accuracy(seed):
 
 
 def test_mcc_is_signed_geometric_mean_of_informedness_and_markedness(seed):
-    # Reference: sklearn matthews_corrcoef; MCC = sign(J) sqrt(J M) (DESIGN §5).
+    # Reference: sklearn matthews_corrcoef; MCC = sign(J) sqrt(J M).
     rng = np.random.default_rng(seed)
     for _ in range(50):
         y_true, y_pred = _random_binary(rng)
@@ -98,7 +98,7 @@ def test_overlap_equals_jaccard(average, seed):
 @pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
 @pytest.mark.parametrize("average", ["binary", "micro", "macro", "weighted", None])
 def test_k_measure_alpha_one_is_fbeta_and_e_measure_its_complement(beta, average, seed):
-    # Reference: sklearn fbeta_score; E_alpha = 1 - F_beta (DESIGN §6).
+    # Reference: sklearn fbeta_score; E_alpha = 1 - F_beta.
     rng = np.random.default_rng(seed)
     for _ in range(10):
         if average == "binary":
@@ -137,8 +137,8 @@ def test_registry_agrees_with_sklearn_precision_recall_f(seed):
         assert generality_score(y_true, y_pred) == pytest.approx(np.mean(y_true))
 
 
-def test_bookmaker_matrices_of_seed_004():
-    # Seed 004 (Powers 2003), rows predicted (+, -), columns real (+, -):
+def test_bookmaker_matrices_of_powers_2003():
+    # Powers (2003), rows predicted (+, -), columns real (+, -):
     # guessing [[12, 28], [18, 42]] -> 0; perfect [[30, 0], [0, 70]] -> 1;
     # half-informed [[21, 14], [9, 56]] -> 0.5.  tp, fp, fn, tn read row-wise.
     for cells, expected in [((12, 28, 18, 42), 0.0), ((30, 0, 0, 70), 1.0),
@@ -150,7 +150,7 @@ def test_bookmaker_matrices_of_seed_004():
 
 
 def test_powers_average_is_the_bookmaker_formula(seed):
-    # Direct transcription of seed 004's B = sum_l p_P(l) sum_c p_PR(l, c) w(c/l),
+    # Direct transcription of Powers' (2003) B = sum_l p_P(l) sum_c p_PR(l, c) w(c/l),
     # w = +1/p_R(l) for c = l and -1/(1 - p_R(l)) otherwise, on a K x K table.
     rng = np.random.default_rng(seed)
     for _ in range(20):
@@ -168,7 +168,7 @@ def test_powers_average_is_the_bookmaker_formula(seed):
 
 
 def test_markedness_powers_is_informedness_of_the_transpose(seed):
-    # Duality (DESIGN §5): markedness is informedness with truth and prediction swapped.
+    # Duality: markedness is informedness with truth and prediction swapped.
     rng = np.random.default_rng(seed)
     y_true = rng.integers(0, 3, size=200)
     y_pred = np.where(rng.random(200) < 0.6, y_true, rng.integers(0, 3, size=200))
@@ -178,9 +178,9 @@ def test_markedness_powers_is_informedness_of_the_transpose(seed):
                                informedness_score(y_pred, y_true, average=None), atol=1e-12)
 
 
-def test_k_measure_seed_003_value():
-    # Seed 003 section 5: P = R = 0.4, beta = 1, alpha = 1.6 -> "0.13, three times less";
-    # exact: 2 * 0.16**1.6 / 0.8 = 0.1332085...
+def test_k_measure_nakache_2005_value():
+    # Nakache et al. (2005), section 5: P = R = 0.4, beta = 1, alpha = 1.6 -> "0.13, three
+    # times less"; exact: 2 * 0.16**1.6 / 0.8 = 0.1332085...
     y_true, y_pred = _table(2, 3, 3, 2)  # P = R = 2/5
     assert k_measure_score(y_true, y_pred, alpha=1.6) == pytest.approx(2 * 0.16**1.6 / 0.8,
                                                                        rel=1e-12)
@@ -188,7 +188,7 @@ def test_k_measure_seed_003_value():
 
 
 def test_e_measure_identity_with_alpha_form():
-    # E_alpha = 1 - 1/(alpha/P + (1 - alpha)/R) with alpha = 1/(1 + beta^2) (seed 001).
+    # E_alpha = 1 - 1/(alpha/P + (1 - alpha)/R) with alpha = 1/(1 + beta^2) (van Rijsbergen 1979).
     y_true, y_pred = _table(7, 3, 5, 10)
     p, r = 7 / 10, 7 / 12
     for beta in (0.5, 1.0, 3.0):

@@ -3,7 +3,7 @@
 References: scipy.stats.beta (a separate implementation of the Beta functions),
 statsmodels ``proportion_confint(method="jeffreys")``, integrals written out here
 with ``scipy.integrate.quad``, brute-force searches, and 10^6-draw Monte Carlo
-from seed 000's Gamma construction (X ~ Γ(TP + λ), Y ~ Γ(FP + λ), Z ~ Γ(FN + λ)).
+from Goutte & Gaussier's (2005) Gamma construction (X ~ Γ(TP + λ), Y ~ Γ(FP + λ), Z ~ Γ(FN + λ)).
 """
 
 import math
@@ -34,9 +34,9 @@ N_DRAWS = 1_000_000
 def fbeta_cdf_quad(a, b, c, beta, f):
     """P(F_beta <= f) = E_v[I_g(v)(a, b + c)], v ~ Beta(c, b), by scipy.integrate.quad.
 
-    Written from DESIGN §3 without skprobeval: the v density is integrated on
-    [0, 1] directly (``weight="alg"`` carries the endpoint singularities of
-    parameters < 1).
+    Written from the theory chapter ("F-scores: exact posteriors") without
+    skprobeval: the v density is integrated on [0, 1] directly (``weight="alg"``
+    carries the endpoint singularities of parameters < 1).
     """
     w = beta * beta
 
@@ -140,9 +140,9 @@ def test_beta_pdf_large_parameters_match_log_space_formula():
     np.testing.assert_allclose(BetaPosterior(a, b).pdf(x), direct, rtol=1e-8)
 
 
-def test_seed_000_section_2_2():
-    # Seed 000, section 2.2: system 2 (TP=3, FP=2), Jeffreys prior: mean 58%, mode 63%;
-    # system 1 (TP=10, FP=10): mode = mean = 50%; P(p2 > p1) "around 65%" (Fig. 1 caption:
+def test_goutte_gaussier_section_2_2():
+    # Goutte & Gaussier (2005), section 2.2: system 2 (TP=3, FP=2), Jeffreys prior: mean 58%,
+    # mode 63%; system 1 (TP=10, FP=10): mode = mean = 50%; P(p2 > p1) "around 65%" (Fig. 1 caption:
     # system 1 outperforms system 2 in as much as 35% of cases).
     system2 = BetaPosterior(3 + 0.5, 2 + 0.5)
     system1 = BetaPosterior(10 + 0.5, 10 + 0.5)
@@ -154,7 +154,8 @@ def test_seed_000_section_2_2():
 
 
 def test_beta_mode_cases():
-    # (a - 1) / (a + b - 2) inside; endpoints where the density is monotone (seed 000 eq. 9).
+    # (a - 1) / (a + b - 2) inside; endpoints where the density is monotone
+    # (Goutte & Gaussier 2005, eq. 9).
     a = np.array([3.5, 0.5, 1.0, 10.5, 1.0, 0.3, 0.6, 1.0])
     b = np.array([2.5, 10.5, 3.0, 0.5, 0.5, 0.4, 0.2, 1.0])
     expected = np.array([2.5 / 4, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.5])
@@ -316,7 +317,7 @@ def test_f_mode_is_density_maximum():
 @pytest.mark.parametrize("beta", [1.0, 2.0, 0.5])
 @pytest.mark.parametrize("tp, fp, fn", [(8.5, 2.5, 4.5), (0.5, 3.5, 1.5), (40.5, 10.5, 20.5)])
 def test_fbeta_monte_carlo(rng, tp, fp, fn, beta):
-    # Seed 000's Gamma construction, 10^6 draws.
+    # Goutte & Gaussier's (2005) Gamma construction, 10^6 draws.
     x, y, z = gamma_draws(rng, tp, fp, fn)
     w = beta * beta
     draws = (1 + w) * x / ((1 + w) * x + w * z + y)

@@ -1,4 +1,4 @@
-"""Ranking metrics: average precision, precision at k, the D-measure (DESIGN §6)."""
+"""Ranking metrics: average precision, precision at k, the D-measure."""
 
 import math
 import warnings
@@ -66,7 +66,7 @@ def test_average_precision_definition_by_ranks():
         assert average_precision(y_true, y_score) == pytest.approx(expected, rel=1e-14)
 
 
-def test_average_precision_seed_table_1_rows():
+def test_average_precision_bestgen_table_1_rows():
     # Bestgen (2015), Table 1 rows, e.g. ranking 1 0 1 0 0 -> (1/1 + 2/3) / 2.
     score = [5, 4, 3, 2, 1]
     assert average_precision([1, 1, 0, 0, 0], score) == 1.0
@@ -169,9 +169,9 @@ def test_precision_at_k_bad_k(k):
 # ---------------------------------------------------------------------------
 
 
-def test_d_measure_weights_seed_description():
-    # Seed 003 (Nakache et al. 2005), figure for N = 273, k = 15, l = 0.7: weights are about 1
-    # at the top, fall sharply after rank ~50, and are "quite null" past rank 150; DESIGN §6
+def test_d_measure_weights_match_the_paper_description():
+    # Nakache et al. (2005), figure for N = 273, k = 15, l = 0.7: weights are about 1 at the
+    # top, fall sharply after rank ~50, and are "quite null" past rank 150; the library's
     # reading w_i = 1 / (1 + exp(-k (x_i - l))), x_i = (N - i + 1) / N: w = 1/2 where
     # x_i = l, i.e. rank 274 - 0.7 * 273 = 82.9.
     w = d_measure_weights(273)
@@ -187,9 +187,10 @@ def test_d_measure_weights_seed_description():
     assert np.allclose(w, expected, rtol=1e-14)
 
 
-def test_literal_printed_weights_contradict_the_seed():
+def test_literal_printed_weights_contradict_the_paper():
     # The printed formula (1 + e^-k) / (1 + e^(-k x - l)) keeps every weight above 0.68 for
-    # N = 273: nowhere "quite null past 150", which is why DESIGN §6 reads it as a sigmoid.
+    # N = 273: nowhere "quite null past 150", which is why the library reads it as a sigmoid
+    # (theory chapter, "Readings and choices").
     x = np.arange(273, 0, -1) / 273
     literal = (1 + math.exp(-15)) / (1 + np.exp(-15 * x - 0.7))
     assert literal.min() > 0.6
@@ -204,7 +205,7 @@ def test_d_measure_is_the_weighted_mean():
             w = d_measure_weights(n, k=k, l=l)
             assert d_measure(pertinence, k=k, l=l) == pytest.approx(
                 np.sum(pertinence * w) / np.sum(w), rel=1e-13)
-            # A constant numerator (the seed's 1 + e^(l-k)) cancels.
+            # A constant numerator (the paper's 1 + e^(l-k)) cancels.
             assert d_measure(pertinence, k=k, l=l) == pytest.approx(
                 np.sum(pertinence * 3.7 * w) / np.sum(3.7 * w), rel=1e-13)
 
@@ -226,7 +227,7 @@ def test_d_measure_values_and_extremes():
 
 
 # ---------------------------------------------------------------------------
-# Bad input (DESIGN §8)
+# Bad input
 # ---------------------------------------------------------------------------
 
 AP_CASES = [

@@ -16,7 +16,8 @@ import pandas as pd
 
 from skprobeval import PairedComparison, PairedCounts
 
-# Goutte & Gaussier (2005), Table 2: (category, comparison, N1, N2, printed Monte Carlo P(pi1 > pi2) in %).
+# Goutte & Gaussier (2005), Table 2: (category, comparison, N1, N2, printed Monte Carlo
+# P(pi1 > pi2) in %).
 TABLE_2 = [
     # ltc > nnn (linear kernel)
     ("earn", "ltc/nnn", 17, 4, 99.77),
