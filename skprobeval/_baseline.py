@@ -63,6 +63,7 @@ from scipy.special import digamma, zeta
 from scipy.stats import binom, hypergeom
 
 from ._counts import ConfusionCounts, _format_array
+from ._numerics import frozen_result
 from ._ranking import _ap_from_groups, _check_ranking_input, _tie_groups
 from ._validation import check_random_state, fail
 
@@ -619,15 +620,6 @@ def random_ranking_test(y_true, y_score, *, pos_label=1, n_permutations=0, rando
 # ---------------------------------------------------------------------------
 
 
-def _scalar_or_frozen(values):
-    values = np.asarray(values, dtype=np.float64)
-    if values.ndim == 0:
-        return float(values)
-    values = values.copy()
-    values.setflags(write=False)
-    return values
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class ChanceBaseline:
     """Expected metrics of a random classifier and the exact chance p-value.
@@ -769,8 +761,8 @@ def chance_baseline(counts):
                        1.0)
     p_value = np.clip(p_value, 0.0, 1.0)
     return ChanceBaseline(
-        precision=_scalar_or_frozen(precision), recall=_scalar_or_frozen(recall),
-        f1=_scalar_or_frozen(f1), accuracy=_scalar_or_frozen(accuracy),
-        informedness=_scalar_or_frozen(informedness),
-        expected_tp=_scalar_or_frozen(expected_tp), p_value=_scalar_or_frozen(p_value),
+        precision=frozen_result(precision), recall=frozen_result(recall),
+        f1=frozen_result(f1), accuracy=frozen_result(accuracy),
+        informedness=frozen_result(informedness),
+        expected_tp=frozen_result(expected_tp), p_value=frozen_result(p_value),
         labels=counts.labels)

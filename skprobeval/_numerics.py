@@ -49,6 +49,7 @@ __all__ = [
     "beta_tail_nodes",
     "beta_var",
     "dirichlet",
+    "frozen_result",
     "golden_max",
     "log_gamma_variates",
     "quantile_nodes",
@@ -432,6 +433,16 @@ def beta_mode(a, b):
     mode = np.where((a >= 1) & (b <= 1), 1.0, mode)
     mode = np.where((a < 1) & (b < 1), np.where(a <= b, 0.0, 1.0), mode)
     return np.where((a == 1) & (b == 1), 0.5, mode)
+
+
+def frozen_result(values):
+    """Python float for 0-d values, a read-only float64 array otherwise (result fields)."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 0:
+        return float(values)
+    values = values.copy()
+    values.setflags(write=False)
+    return values
 
 
 # ---------------------------------------------------------------------------

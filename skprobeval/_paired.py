@@ -32,6 +32,7 @@ from scipy import special
 from ._counts import PairedCounts, _format_array
 from ._labels import _check_pair
 from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
+from ._numerics import frozen_result as _out
 from ._posterior import CredibleInterval, _fmt
 from ._validation import check_confidence, check_positive, check_prior, fail
 
@@ -189,16 +190,6 @@ def _digamma_difference(a, b):
 # ---------------------------------------------------------------------------
 # Small helpers
 # ---------------------------------------------------------------------------
-
-
-def _out(values):
-    """Python float for 0-d values, a read-only float64 array otherwise."""
-    values = np.asarray(values, dtype=np.float64)
-    if values.ndim == 0:
-        return float(values)
-    values = values.copy()
-    values.setflags(write=False)
-    return values
 
 
 def _check_rope(rope):
