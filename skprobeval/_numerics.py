@@ -17,9 +17,10 @@ only where scipy measurably falls short, with the figure next to them:
   the tiny-parameter case; accurate to about 1e-12 on the cases tested.
   ``scipy.integrate.tanhsinh`` adapts per element and is slower across many
   tables at once.
-* `solve_increasing`: vectorised safeguarded Newton (rtsafe rule); 2-5x
-  faster than ``scipy.optimize.elementwise.find_root`` at equal accuracy on
-  posterior quantiles, because it uses the density as the slope.
+* `solve_increasing`: vectorised safeguarded Newton (rtsafe rule), using the
+  density as the slope: 3.2x faster than ``scipy.optimize.elementwise.find_root``
+  (Chandrupatla, bracket [-1, 1]) on the 2.5% quantiles of 300 informedness
+  posteriors, the two answers 7e-15 apart (scipy 1.17).
 * `golden_max`: vectorised golden-section search for unimodal functions.
 * `dirichlet`: Dirichlet draws through log-space Gamma variates, exact for
   concentrations far below 1 (where numpy's Gamma variates underflow to 0).
