@@ -25,7 +25,7 @@ import scipy.sparse as sp
 from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._labels import _plain
-from ._metrics import MetricSpec, check_average, get_metric, label_weights
+from ._metrics import SHARE_OF_RIGHT, MetricSpec, check_average, get_metric, label_weights
 from ._posterior import BetaPosterior, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._validation import (
@@ -47,9 +47,6 @@ __all__ = [
 ]
 
 _AVERAGES = ("binary", "micro", "macro", "weighted", "powers", None)
-
-# Cells drawn at once in the joint K x K sampler (bounds memory).
-_CELLS_PER_CHUNK = 1 << 22
 
 
 # ---------------------------------------------------------------------------
@@ -181,14 +178,11 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     weights = label_weights(counts, average, name)
     parts = [average_values(function, params, cells, average, weights,
-                            share_of_right=every and name in _SHARE_OF_RIGHT)
+                            share_of_right=every and name in SHARE_OF_RIGHT)
              for (cells,) in table.sample(n_samples, rng)]
     return SampledPosterior(_finite(np.concatenate(parts), "metric"))
 
 
-# Micro averages of single-label multiclass data that are the share of items
-# right: each wrong item is one false positive and one false negative.
-_SHARE_OF_RIGHT = frozenset({"precision", "recall", "f1", "fbeta", "accuracy"})
 
 
 def _micro_multiclass(joint, counts, name, lam):
@@ -203,7 +197,7 @@ def _micro_multiclass(joint, counts, name, lam):
     size = joint.n_requested
     tp, fp, fn = (float(np.sum(c)) for c in (counts.tp, counts.fp, counts.fn))
     if joint.n_requested == joint.n_classes:
-        if name in _SHARE_OF_RIGHT:
+        if name in SHARE_OF_RIGHT:
             return BetaPosterior(tp + size * lam, fp + size * lam)
         if name == "error":
             return BetaPosterior(fp + size * lam, tp + size * lam)
@@ -240,6 +234,23 @@ def check_target_metric(joint, metric, average):
             fail("labels", f"None (every label) for metric {metric!r} with average='micro': it "
                  "is the share of items right", _plain(joint.classes[:joint.n_requested]))
     if metric == "balanced_accuracy" and joint.kind == "multiclass":
+        fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
+             "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
+
+
+def check_counts_metric(metric, average):
+    """`check_target_metric` for per-label one-vs-rest counts (no item-level labels).
+
+    Per-label counts cannot tell the share of items right, so accuracy and
+    error are refused beyond ``"micro"`` (which the caller computes as the
+    share of right items only where every item is counted once), and balanced
+    accuracy of several labels is macro recall.
+    """
+    if metric in ("accuracy", "error") and average not in ("binary", "micro"):
+        fail("average", f"'micro' for metric {metric!r} of per-label counts (the share of "
+             "items right, scikit-learn's accuracy_score); averages of one-vs-rest "
+             "accuracies count true negatives", average)
+    if metric == "balanced_accuracy" and average != "binary":
         fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
              "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ._bayes import check_target_metric, exact_posterior
+from ._bayes import _check_n_samples, check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import beta_cdf, beta_sd, beta_sf, beta_tail_nodes
-from ._paired import _check_n_samples, _check_rope, _flat, _out
+from ._paired import _check_rope, _flat, _out
 from ._posterior import BetaPosterior, _fmt
 from ._posterior_exact import AffinePosterior, FBetaPosterior
 from ._validation import check_positive, check_prior, check_random_state, fail
@@ -446,7 +446,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     n_samples = _check_n_samples(n_samples)
     rng = check_random_state(random_state)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
-                        pos_label=pos_label, sample_weight=sample_weight,
+                        pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
                         names=["y_true", "y_pred_a", "y_pred_b"])
     return paired_metric_from_codes(joint, spec, average=average, lam=lam, rope=rope, beta=beta,
                                     n_samples=n_samples, rng=rng)
@@ -472,7 +472,8 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     share = every and spec.name in SHARE_OF_RIGHT | {"error"}
-    if masks is None or combine in ("binary", None):
+    if masks is None or combine in ("binary", None) or (share and combine == "micro"):
+        # The share of items right does not depend on the label set.
         masks = (slice(None), slice(None))
     weights = [label_weights(joint.counts(system)[mask], combine, spec.name)
                if combine not in ("binary", None) else None

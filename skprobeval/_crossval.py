@@ -407,7 +407,8 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
     return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
                          labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
                          confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
-                         random_state=random_state)
+                         random_state=random_state,
+                         user_scores=any('scores' in result for result in results.values()))
 
 
 def _test_indices(name, result):
@@ -479,7 +480,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     y_array = _check_target(y_true, "y_true")
     n_items = y_array.shape[0]
     folds = [_Fold(np.arange(n_items), 0, 0)]
-    fold_predictions = {name: [np.asarray(values)] for name, values in predictions.items()}
+    fold_predictions = {name: [_check_target(values, f"predictions[{name!r}]")]
+                        for name, values in predictions.items()}
     if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
         fail("scores", "a dict of score arrays keyed like `predictions`", scores)
     fold_scores = {name: None if scores is None or name not in scores
@@ -488,7 +490,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
                          average=average, labels=labels, pos_label=pos_label, beta=beta,
                          lam=lam, rope=rope, confidence=confidence, n_repeats=1,
                          n_samples=n_samples, random_state=random_state,
-                         sample_weight=sample_weight, with_folds=False)
+                         sample_weight=sample_weight, with_folds=False, truth_name="y_true",
+                         user_scores=True)
 
 
 for _function in (compare_estimators, compare_cv_results, compare_predictions):

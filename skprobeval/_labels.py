@@ -325,7 +325,12 @@ def _check_labels_argument(labels, classes):
     array = np.asarray(labels)
     if array.ndim != 1 or array.shape[0] == 0:
         fail("labels", "a non-empty 1-d array-like of labels", labels)
-    if np.unique(array).shape[0] != array.shape[0]:
+    try:
+        unique = np.unique(array)
+    except TypeError:
+        fail("labels", "labels of one kind (no None, no mix of strings and numbers)", labels,
+             error=TypeError)
+    if unique.shape[0] != array.shape[0]:
         fail("labels", "free of duplicates", labels)
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         fail("labels", "free of NaN and infinite values", labels)
@@ -371,7 +376,7 @@ def _plain(values):
 
 
 def _label_in(value, labels):
-    try:
-        return bool(np.any(labels == np.asarray(value, dtype=labels.dtype)))
-    except (TypeError, ValueError):
-        return bool(np.any(labels.astype(object) == value))
+    """Whether ``value`` is exactly one of ``labels`` (1.5 is not 1, 2 is not True)."""
+    value = value.item() if isinstance(value, np.generic) else value
+    plain = [label.item() if isinstance(label, np.generic) else label for label in labels]
+    return any(label == value for label in plain)

@@ -219,14 +219,6 @@ def _check_paired_prior(prior):
     fail("prior", requirement, prior, error=TypeError)
 
 
-def _check_n_samples(n_samples):
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (numbers.Integral, np.integer)):
-        fail("n_samples", "a positive int", n_samples, error=TypeError)
-    if n_samples < 1:
-        fail("n_samples", "a positive int", n_samples)
-    return int(n_samples)
-
-
 # ---------------------------------------------------------------------------
 # Paired comparison on the same items
 # ---------------------------------------------------------------------------

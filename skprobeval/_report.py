@@ -19,7 +19,12 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._baseline import random_average_precision
-from ._bayes import check_target_metric, metric_posterior, posterior_from_codes
+from ._bayes import (
+    check_counts_metric,
+    check_target_metric,
+    metric_posterior,
+    posterior_from_codes,
+)
 from ._compare import paired_metric_from_codes
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes
 from ._labels import _plain
@@ -27,7 +32,7 @@ from ._metrics import _weighted_mean, averaged_value, get_metric
 from ._paired import PairedComparison
 from ._ranking import average_precision
 from ._ttest import correlated_ttest
-from ._validation import check_random_state, fail
+from ._validation import check_random_state, check_sample_weight, fail
 
 __all__ = ["ComparisonReport"]
 
@@ -415,7 +420,7 @@ class _Fold:
 
 def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_label, beta, lam,
                   rope, confidence, n_repeats, n_samples, random_state, sample_weight=None,
-                  with_folds=True, counts_only=False):
+                  with_folds=True, counts_only=False, truth_name="y", user_scores=False):
     """Assemble a ComparisonReport from each estimator's per-fold predictions.
 
     The out-of-fold predictions, concatenated over folds (weight 1/n_repeats
@@ -429,13 +434,14 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
     params = {"beta": beta} if "beta" in spec.params else {}
     order = np.concatenate([fold.test for fold in folds])
     truth = y[order]
-    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[order]
+    sample_weight = check_sample_weight(sample_weight, y.shape[0])
+    weight = None if sample_weight is None else sample_weight[order]
     if n_repeats > 1:
         weight = (np.ones(order.shape[0]) if weight is None else weight) / n_repeats
     pooled_predictions = [np.concatenate(predictions[name]) for name in names]
     joint = joint_codes(truth, pooled_predictions, average=average, labels=labels,
                         pos_label=pos_label, sample_weight=weight, labels_present=True,
-                        names=["y"] + [f"predictions of {name!r}" for name in names])
+                        names=[truth_name] + [f"predictions of {name!r}" for name in names])
     check_target_metric(joint, spec.name, average)
     requested = joint.classes[:joint.n_requested]
     label_names = [pos_label] if joint.kind == "binary" else _plain(requested)
@@ -517,7 +523,8 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
     summary = summary[list(SUMMARY_COLUMNS)].astype(float)
 
     # -- average precision from scores, fold by fold ------------------------
-    _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average)
+    _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average,
+                            strict=user_scores)
 
     # -- paired comparisons -------------------------------------------------
     pairwise, pairwise_metric, pairs = _pair_tables(
@@ -532,7 +539,10 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
     stored = {}
     for position, name in enumerate(names):
         shape = (n_repeats, y.shape[0]) + y.shape[1:]
-        array = np.empty(shape, dtype=np.asarray(pooled_predictions[position]).dtype)
+        tested = sum(fold.test.shape[0] for fold in folds) == n_repeats * y.shape[0]
+        # Items a scheme never tests (e.g. PredefinedSplit's -1) hold None.
+        array = (np.empty(shape, dtype=np.asarray(pooled_predictions[position]).dtype)
+                 if tested else np.full(shape, None, dtype=object))
         for fold, values in zip(folds, predictions[name]):
             array[fold.repeat, fold.test] = values
         stored[name] = array
@@ -544,7 +554,9 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         pairs=pairs, n_samples=n_samples, posteriors=posteriors)
 
 
-def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average):
+def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average,
+                            strict=False):
+    """Average precision columns; user-given scores (``strict``) must have the right shape."""
     names = list(scores)
     for name in names:
         if scores[name] is None or any(s is None for s in scores[name]):
@@ -561,6 +573,11 @@ def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_lab
                 relevant = np.column_stack([y_test == label for label in requested])
             fold_scores = np.asarray(fold_scores, dtype=float)
             if fold_scores.shape != relevant.shape:
+                if strict:
+                    expected = ((relevant.shape[0],) if joint.kind == "binary"
+                                else relevant.shape)
+                    fail("scores", f"arrays of shape {expected} (items, labels of the report)",
+                         {name: fold_scores}, shown=f"shape {fold_scores.shape} for {name!r}")
                 continue
             ap, chance = _fold_average_precision(relevant, fold_scores,
                                                  "binary" if joint.kind == "binary"
@@ -681,8 +698,10 @@ def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats,
         size = fold.test.shape[0]
         piece = slice(offset, offset + size)
         offset += size
+        # Fold counts are the fold's own (weighted) counts, not divided by the repeats.
+        fold_weight = None if joint.weight is None else joint.weight[piece] * n_repeats
         sliced = JointCodes(joint.kind, [c[piece] for c in joint.codes], joint.classes,
-                            joint.n_requested, None)
+                            joint.n_requested, fold_weight)
         for position, name in enumerate(names, start=1):
             counts = sliced.counts(position)
             mask = masks[position - 1]
@@ -794,9 +813,15 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
         if keys is None and average != "binary":
             fail("average", "'binary' for results holding one binary table per fold "
                  "(CountsScorer() without labels)", average)
-        if keys is not None and average == "binary":
-            fail("average", "'micro', 'macro', 'weighted' or None for per-label counts "
-                 "(CountsScorer(labels=...))", average)
+        if keys is not None and average in ("binary", None):
+            fail("average", "'micro', 'macro' or 'weighted' for per-label counts "
+                 "(CountsScorer(labels=...)) without predictions", average)
+        if keys is not None:
+            check_counts_metric(spec.name, average)
+            if spec.name in ("accuracy", "error"):
+                fail("metric", "a per-label metric for counts without predictions: the share "
+                     "of items right needs the items (pass X with return_estimator=True "
+                     "results, or 'predictions')", spec.name)
         if label_keys is None:
             label_keys = keys
         elif keys != label_keys:

@@ -20,6 +20,7 @@ from ._bayes import (
     _metric_function,
     _micro_multiclass,
     _sample_cells,
+    check_counts_metric,
     metric_posterior,
     posterior_from_codes,
 )
@@ -755,6 +756,10 @@ class PosteriorRefit:
         if average == "binary":
             return metric_posterior(counts, name, prior=lam, beta=beta, n_samples=n_samples,
                                     random_state=random_state)
+        check_counts_metric(name, average)
+        if average == "micro" and name in ("accuracy", "error") and not every_item:
+            fail("metric", "a per-label metric when the counts are not single-label data "
+                 "with every label (accuracy is the share of items right)", name)
         if average == "micro":
             if every_item:
                 # Every one of the K labels: the label set of single-label data.

@@ -462,3 +462,120 @@ def test_per_label_report_plots_and_posteriors():
     assert set(report.posteriors) == {(s, k) for s in "ab" for k in range(3)}
     ax = plot_posteriors({f"{s} {k}": p for (s, k), p in report.posteriors.items()})
     plt.close(ax.figure)
+
+
+# ---------------------------------------------------------------------------
+# Regressions found by a second read of the change
+# ---------------------------------------------------------------------------
+
+
+def test_micro_pairwise_does_not_depend_on_a_stray_label():
+    # a and b are right on the same 9 of 12 items; b's one other error predicts an unseen
+    # class.  The share of items right is the same: P(a better) is about 1/2 in the report
+    # as in compare_paired_metric (it was 0.33 when the label sets were masked).
+    y = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    a = [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0]
+    b = [0, 0, 0, 3, 1, 1, 1, 2, 2, 2, 2, 0]
+    report = compare_predictions(y, {"a": a, "b": b}, average="micro", n_samples=40_000)
+    direct = compare_paired_metric(y, a, b, average="micro", n_samples=40_000, random_state=0)
+    error = math.sqrt(2 * 0.25 / 40_000)
+    assert abs(report.pairs["prob_first_better"].iloc[0] - direct.prob_first_better) <= 4 * error
+    assert abs(direct.prob_first_better - 0.5) < 0.02
+
+
+def test_per_fold_scores_use_the_sample_weights():
+    # One test set: the per-fold table is the weighted summary (scikit-learn with weights).
+    y = np.array([0, 0, 0, 1, 1, 1, 2, 2, 2, 0])
+    a = np.array([0, 1, 0, 1, 1, 2, 2, 2, 0, 0])
+    w = np.array([5, 1, 1, 1, 1, 1, 1, 1, 1, 3], dtype=float)
+    report = compare_predictions(y, {"a": a, "b": a[::-1]}, average="macro", sample_weight=w,
+                                 n_samples=2000)
+    expected = f1_score(y, a, average="macro", sample_weight=w)
+    assert report.summary.loc["a", "point"] == pytest.approx(expected, abs=1e-12)
+    row = report.per_fold[report.per_fold["estimator"] == "a"].iloc[0]
+    assert row["score"] == pytest.approx(expected, abs=1e-12)
+    assert row["tp"] == report.summary.loc["a", "tp"]
+
+
+def test_items_a_scheme_never_tests_hold_none():
+    from sklearn.model_selection import PredefinedSplit
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:150], y[:150]
+    fold = np.tile([0, 1, -1], 50)
+    report = compare_estimators({"nb": GaussianNB(), "tree": DecisionTreeClassifier(
+        max_depth=4, random_state=0)}, X, y, cv=PredefinedSplit(fold), average="macro",
+        n_samples=2000)
+    stored = report.predictions["nb"][0]
+    assert all(value is None for value in stored[fold == -1])
+    assert not any(value is None for value in stored[fold != -1])
+
+
+@pytest.mark.parametrize("call, error, name", [
+    (lambda y, a: compare_predictions(y, {"a": a}, average="macro",
+                                      sample_weight=np.ones(2 * len(y))),
+     ValueError, "`sample_weight`"),
+    (lambda y, a: compare_predictions(y, {"a": a}, average="macro",
+                                      sample_weight=np.ones(len(y) - 1)),
+     ValueError, "`sample_weight`"),
+    (lambda y, a: compare_predictions(y, {"a": a[:-1]}, average="macro"), ValueError,
+     "`y_true`"),
+    (lambda y, a: compare_predictions(y, {"a": a}, average="macro",
+                                      scores={"a": np.ones((len(y), 2))}),
+     ValueError, "`scores`"),
+    (lambda y, a: compare_predictions(y, {"a": a}, average="macro", labels=[0, None]),
+     TypeError, "`labels`"),
+    (lambda y, a: compare_paired_metric(y, a, a[::-1], average="macro", labels=[0, 7]),
+     ValueError, "`labels`"),
+])
+def test_bad_input_found_on_review(call, error, name):
+    rng = np.random.default_rng(13)
+    y, (a,) = _systems(rng, 30, 3, (0.7,))
+    with pytest.raises(error, match=name):
+        call(y, a)
+
+
+def test_a_positive_label_that_is_not_a_label_is_refused():
+    from skprobeval import posterior_score
+
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    with pytest.raises(ValueError, match="`pos_label`"):
+        posterior_score(y, y, metric="precision", pos_label=1.5)
+    with pytest.raises(ValueError, match="`pos_label`"):
+        posterior_score(y.astype(bool), y.astype(bool), metric="precision", pos_label=2)
+    assert posterior_score(y.astype(bool), y.astype(bool), metric="precision", pos_label=1) > 0.5
+
+
+def test_sparse_predictions_are_accepted():
+    import scipy.sparse as sp
+
+    X, Y = make_multilabel_classification(n_samples=60, n_classes=3, random_state=2)
+    dense = compare_predictions(Y, {"a": Y, "b": 1 - Y}, average="macro", n_samples=2000)
+    sparse = compare_predictions(Y, {"a": sp.csr_matrix(Y), "b": sp.csr_matrix(1 - Y)},
+                                 average="macro", n_samples=2000)
+    pd.testing.assert_frame_equal(dense.summary, sparse.summary)
+
+
+def test_counts_only_reports_refuse_what_counts_cannot_answer():
+    from skprobeval import CountsScorer, PosteriorRefit
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], y[:300]
+    splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    results = {name: cross_validate(model, X, y, cv=splits,
+                                    scoring=CountsScorer(labels=list(range(10))),
+                                    return_indices=True)
+               for name, model in (("nb", GaussianNB()),
+                                   ("tree", DecisionTreeClassifier(max_depth=4,
+                                                                   random_state=0)))}
+    with pytest.raises(ValueError, match="`average`"):
+        compare_cv_results(results, average=None)
+    with pytest.raises(ValueError, match="`metric`"):
+        compare_cv_results(results, metric="accuracy", average="micro")
+    with pytest.raises(ValueError, match="`average`"):
+        compare_cv_results(results, metric="accuracy", average="macro")
+    cv_results = {f"split{k}_test_{cell}_{label}": np.array([
+        results["nb"][f"test_{cell}_{label}"][k]])
+        for k in range(3) for cell in ("tp", "fp", "fn", "tn") for label in range(10)}
+    with pytest.raises(ValueError, match="`average`"):
+        PosteriorRefit("accuracy", average="macro", statistic="mean").scores(cv_results)
