@@ -47,6 +47,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, stats
 
+from ._numerics import EPS as _EPS
+from ._numerics import TINY as _TINY
 from ._numerics import (
     beta_cdf,
     beta_dlogpdf,
@@ -67,8 +69,6 @@ __all__ = [
     "SampledPosterior",
 ]
 
-_EPS = np.finfo(np.float64).eps
-_TINY = np.finfo(np.float64).tiny
 
 # ---------------------------------------------------------------------------
 # Small result types

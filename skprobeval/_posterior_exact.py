@@ -46,8 +46,6 @@ from ._validation import check_positive, fail
 
 __all__ = ["AffinePosterior", "DifferencePosterior", "FBetaPosterior"]
 
-_EPS = np.finfo(np.float64).eps
-_TINY = np.finfo(np.float64).tiny
 
 
 # ---------------------------------------------------------------------------
