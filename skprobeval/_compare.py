@@ -24,8 +24,8 @@ from ._bayes import _check_n_samples, check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
-from ._numerics import beta_cdf, beta_sd, beta_sf, beta_tail_nodes
-from ._paired import _check_rope, _flat, _out
+from ._numerics import beta_greater
+from ._paired import _check_rope, _out
 from ._posterior import BetaPosterior, _fmt
 from ._posterior_exact import AffinePosterior, FBetaPosterior
 from ._validation import check_positive, check_prior, check_random_state, fail
@@ -104,29 +104,6 @@ class MetricComparison:
 # Independent data (Goutte & Gaussier 2005, section 2.3)
 # ---------------------------------------------------------------------------
 
-def _prob_beta_greater(a1, b1, a2, b2):
-    """P(X1 > X2) for independent X1 ~ Beta(a1, b1), X2 ~ Beta(a2, b2), elementwise.
-
-    ``int pdf_1(x) cdf_2(x) dx``, integrating over the narrower of the two
-    (the wider enters through its exact cdf).
-    """
-    shape, (a1, b1, a2, b2) = _flat(a1, b1, a2, b2)
-    out = np.empty(a1.shape)
-    zeros, ones = np.zeros(a1.shape), np.ones(a1.shape)
-    outer_first = beta_sd(a1, b1) <= beta_sd(a2, b2)
-    for mask, (ao, bo, ai, bi), inner in (
-            (outer_first, (a1, b1, a2, b2), beta_cdf),      # E_1[P(X2 < X1)]
-            (~outer_first, (a2, b2, a1, b1), beta_sf)):     # E_2[P(X1 > X2)]
-        if not np.any(mask):
-            continue
-        x, xc, weights = beta_tail_nodes(ao[mask], bo[mask], zeros[mask], ones[mask])
-        n_nodes = x.shape[1]
-        values = inner(np.repeat(ai[mask], n_nodes), np.repeat(bi[mask], n_nodes),
-                       x.reshape(-1), xc.reshape(-1)).reshape(x.shape)
-        out[mask] = np.sum(np.nan_to_num(values) * weights, axis=1)
-    return np.clip(out, 0.0, 1.0).reshape(shape)
-
-
 # Metrics with an exact (quadrature) posterior object: P(M_A > M_B) by nested
 # quadrature, E_O[F_I(M_O)] over the narrower posterior O on a coarser grid
 # (each node costs a quantile of a quadrature-defined cdf).
@@ -153,8 +130,8 @@ def _prob_greater(first, second):
         first = BetaPosterior(first.tp, first.fp + first.fn)
         second = BetaPosterior(second.tp, second.fp + second.fn)
     if isinstance(first, BetaPosterior):
-        forward = _prob_beta_greater(first.a, first.b, second.a, second.b)
-        backward = _prob_beta_greater(second.a, second.b, first.a, first.b)
+        forward = beta_greater(first.a, first.b, second.a, second.b)
+        backward = beta_greater(second.a, second.b, first.a, first.b)
         return forward / (forward + backward)    # 1 up to the quadrature error
     return np.clip(_prob_posterior_greater(first, second), 0.0, 1.0)
 

@@ -37,7 +37,10 @@ __all__ = [
     "EPS",
     "N_NODES",
     "TINY",
+    "NS_NODES",
     "beta_cdf",
+    "beta_cumulants",
+    "beta_greater",
     "beta_dlogpdf",
     "beta_logpdf",
     "beta_mean",
@@ -49,10 +52,12 @@ __all__ = [
     "beta_sf",
     "beta_tail_nodes",
     "beta_var",
+    "cornish_fisher",
     "dirichlet",
     "frozen_result",
     "golden_max",
     "log_gamma_variates",
+    "normal_score_rule",
     "quantile_nodes",
     "solve_increasing",
     "unit_rule",
@@ -67,6 +72,8 @@ _EPS, _TINY = EPS, TINY
 _SYMMETRIC_BUG = 1e9
 # Above this a + b, scipy's betaincinv is polished with Newton steps.
 _POLISH = 1e6
+# Up to this a + b the Beta log density is evaluated directly.
+_DIRECT_LOGPDF = 1e4
 
 
 def _two_branch(first, second, use_first, a, b, x, xc):
@@ -139,8 +146,10 @@ def beta_logpdf(a, b, x, xc):
     a, b, x, xc = np.broadcast_arrays(a, b, x, xc)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         simple = special.xlogy(a - 1, x) + special.xlogy(b - 1, xc) - special.betaln(a, b)
-        # Saddle-point form for a, b > 2 (R's dbeta via dbinom_raw).
-        big = (a > 2) & (b > 2) & (x > 0) & (xc > 0)
+        # Saddle-point form for a, b > 2 (R's dbeta via dbinom_raw) where the
+        # direct form would cancel: for a + b <= 1e4 the direct form is within
+        # 1e-12 (relative) of it and 25x cheaper.
+        big = (a > 2) & (b > 2) & (a + b > _DIRECT_LOGPDF) & (x > 0) & (xc > 0)
         if np.any(big):
             aa, bb, xx, yy = a[big], b[big], x[big], xc[big]
             k, n = aa - 1, aa + bb - 2
@@ -190,6 +199,21 @@ def beta_quantile(a, b, q, upper=False):
                           else special.betainccinv(bh, ah, qh))
                 xcs[high] = mirror
                 xs[high] = 1.0 - mirror
+            # scipy's inverse fails (NaN) far in a tail with a parameter far
+            # below 1, e.g. betaincinv(1.001, 0.001, 1e-25): start from the
+            # leading term I_x(a, b) ~ x^a / (a B(a, b)) of the tail that
+            # holds q and polish.
+            failed = np.isnan(xs)
+            if np.any(failed):
+                af, bf, qf = asm[failed], bsm[failed], qsm[failed]
+                lower_tail = not upper
+                side = af if lower_tail else bf
+                with np.errstate(under="ignore"):
+                    near = np.exp((np.log(qf) + np.log(side) + special.betaln(af, bf)) / side)
+                near = np.clip(near, _TINY, 0.5)
+                x0 = near if lower_tail else 1.0 - near
+                xc0 = 1.0 - near if lower_tail else near
+                xs[failed], xcs[failed] = _polish_quantile(af, bf, qf, x0, xc0, upper)
             x[small], xc[small] = xs, xcs
         if np.any(large):
             x[large], xc[large] = _large_quantile(a[large], b[large], q[large], upper)
@@ -298,6 +322,64 @@ def quantile_nodes(a, b, t, tc):
     if np.any(~lower):
         v[~lower], vc[~lower] = beta_quantile(aa[~lower], bb[~lower], ttc[~lower], upper=True)
     return v.reshape(shape), vc.reshape(shape)
+
+
+# Normal-score rule: the trapezoid on z in [-8.4, 8.4], step 0.6, of
+# E[h(V)] = int h(Q(Phi(z))) phi(z) dz.  For h smooth on the mass of V the
+# error is below 3e-12 with 29 nodes (measured against the tanh-sinh rule on
+# informedness tables with counts up to 1000; step 0.7 gives 5e-10), where
+# the tanh-sinh rule needs 103.
+_NS_Z = np.linspace(-8.4, 8.4, 29)
+_NS_W = 0.6 * np.exp(-0.5 * _NS_Z * _NS_Z) / math.sqrt(2 * math.pi)
+NS_NODES = _NS_Z.shape[0]
+
+
+def normal_score_rule(a, b):
+    """Nodes ``v``, ``1 - v`` (shape (29, n)) and weights (29, 1) for E[h(V)], V ~ Beta(a, b).
+
+    The nodes are the Beta quantiles at the normal probabilities
+    ``Phi(z_k)`` of an equally spaced grid, upper quantiles from the upper
+    tail (complements accurate).  The first and last nodes bound all but
+    about 1e-17 of the mass on each side.
+    """
+    n = a.shape[0]
+    shape = (NS_NODES, n)
+    z = np.broadcast_to(_NS_Z[:, None], shape)
+    aa = np.broadcast_to(a, shape)
+    bb = np.broadcast_to(b, shape)
+    lower = z < 0
+    v = np.empty(shape)
+    vc = np.empty(shape)
+    v[lower], vc[lower] = beta_quantile(aa[lower], bb[lower], special.ndtr(z[lower]))
+    upper = ~lower
+    v[upper], vc[upper] = beta_quantile(aa[upper], bb[upper], special.ndtr(-z[upper]),
+                                        upper=True)
+    return v, vc, _NS_W[:, None]
+
+
+def cornish_fisher(mean, sd, skew, kurtosis, q, upper=False):
+    """Cornish-Fisher quantile ``mean + sd * w(z)`` from four cumulants.
+
+    ``kurtosis`` is the excess kurtosis; ``q`` the lower (or, with ``upper``,
+    upper) tail probability.  A start for Newton steps, not a result.
+    """
+    z = special.ndtri(q)
+    z = -z if upper else z
+    z2 = z * z
+    w = (z + (z2 - 1) * skew / 6 + (z2 - 3) * z * kurtosis / 24
+         - (2 * z2 - 5) * z * skew * skew / 36)
+    return mean + sd * w
+
+
+def beta_cumulants(a, b):
+    """Mean, variance, third and fourth cumulants of Beta(a, b)."""
+    total = a + b
+    mean = a / total
+    var = (a / total) * (b / total) / (total + 1)
+    skew = 2 * (b - a) * np.sqrt(total + 1) / ((total + 2) * np.sqrt(a * b))
+    excess = (6 * ((a - b) ** 2 * (total + 1) - a * b * (total + 2))
+              / (a * b * (total + 2) * (total + 3)))
+    return mean, var, skew * var ** 1.5, excess * var * var
 
 
 def beta_rule(a, b):
@@ -491,6 +573,57 @@ def beta_tail_nodes(p, q, c, cc):
     x = np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0)
     xc = np.clip(np.nan_to_num(xc, nan=1.0), 0.0, 1.0)
     return x.T, xc.T, weights.T
+
+
+# Below this distance from an end a Beta cdf is its leading power term to
+# relative 1e-100 (times the other parameter): the integral there is closed form.
+_SPIKE = 1e-100
+_LOG_SPIKE = math.log(_SPIKE)
+
+
+def beta_greater(a1, b1, a2, b2):
+    """P(X1 > X2) for independent X1 ~ Beta(a1, b1), X2 ~ Beta(a2, b2) (flat arrays).
+
+    ``E[F_2(X1)]`` over the narrower of the two on tanh-sinh nodes of its
+    probability scale between ``1e-100`` and ``1 - 1e-100``; within 1e-100 of
+    an end both cdfs are their leading power terms
+    ``F(x) = x^a / (a B(a, b))`` (mirrored at 1), so those two pieces are
+    closed form.  Parameters far below 1 put nearly all the mass there (a
+    prior of 1e-3 on an empty cell), where nodes would underflow.
+    """
+    a1, b1, a2, b2 = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64)
+                                           for v in (a1, b1, a2, b2)))
+    shape = a1.shape
+    a1, b1, a2, b2 = (v.ravel() for v in (a1, b1, a2, b2))
+    outer_first = beta_var(a1, b1) <= beta_var(a2, b2)
+    # P(X1 > X2) = E_1[F_2(X1)] = E_2[S_1(X2)].
+    ao = np.where(outer_first, a1, a2)
+    bo = np.where(outer_first, b1, b2)
+    ai = np.where(outer_first, a2, a1)
+    bi = np.where(outer_first, b2, b1)
+    n = ao.shape[0]
+    lo = np.full(n, _SPIKE)
+    lo_c = 1.0 - lo
+    t_lo, t_lo_c = beta_cdf(ao, bo, lo, lo_c), beta_sf(ao, bo, lo, lo_c)
+    t_hi, t_hi_c = beta_cdf(ao, bo, lo_c, lo), beta_sf(ao, bo, lo_c, lo)
+    t, tc, w = unit_rule(t_lo, t_hi, t_lo_c, t_hi_c)
+    x, xc = quantile_nodes(ao, bo, t, tc)
+    x = np.clip(np.nan_to_num(x, nan=0.5), _SPIKE, 1.0)
+    xc = np.clip(np.nan_to_num(xc, nan=0.5), _SPIKE, 1.0)
+    inner = np.where(outer_first, beta_cdf(ai, bi, x, xc), beta_sf(ai, bi, x, xc))
+    middle = np.sum(w * inner, axis=0)
+    # Near 0: E[F_i(X_o); X_o < s] = s^(a_o + a_i) / (B_o a_i B_i (a_o + a_i)).
+    log_b_o, log_b_i = special.betaln(ao, bo), special.betaln(ai, bi)
+    with np.errstate(under="ignore"):
+        near_zero = np.exp((ao + ai) * _LOG_SPIKE - log_b_o - np.log(ai) - log_b_i
+                           - np.log(ao + ai))
+        near_one = np.exp((bo + bi) * _LOG_SPIKE - log_b_o - np.log(bi) - log_b_i
+                          - np.log(bo + bi))
+    # outer first: E_o[F_i] picks up the piece near 0 with F_i, near 1 the
+    # outer's mass minus E[S_i]; outer second: E_o[S_i], the other way round.
+    low_piece = np.where(outer_first, near_zero, t_lo - near_zero)
+    high_piece = np.where(outer_first, t_hi_c - near_one, near_one)
+    return np.clip(middle + low_piece + high_piece, 0.0, 1.0).reshape(shape)
 
 
 def dirichlet(alpha, n_samples, rng):

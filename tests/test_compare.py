@@ -26,7 +26,7 @@ from skprobeval import (
     get_metric,
     pairwise_comparison,
 )
-from skprobeval._compare import _prob_beta_greater
+from skprobeval._numerics import beta_greater
 from skprobeval._paired import _difference_cdf, _difference_sf, _digamma_difference
 
 N_MC = 1_000_000
@@ -464,7 +464,7 @@ def test_probability_helper_agrees_with_mpmath_integral():
         reference = mpmath.quad(
             lambda x: x ** (a1 - 1) * (1 - x) ** (b1 - 1) / mpmath.beta(a1, b1)
             * mpmath.betainc(a2, b2, 0, x, regularized=True), [0, 0.5, 0.7, 0.8, 0.9, 1])
-        assert float(_prob_beta_greater(a1, b1, a2, b2)) == pytest.approx(float(reference),
+        assert float(beta_greater(a1, b1, a2, b2)) == pytest.approx(float(reference),
                                                                             abs=1e-10)
 
 
