@@ -10,7 +10,7 @@ only where scipy measurably falls short, with the figure next to them:
   ``betaincinv`` is slow and rough for ``a + b > 1e6``, so those quantiles
   start from a normal (Cornish-Fisher) or Gamma approximation and are
   polished by Newton steps; the Beta log-density uses Loader's saddle-point
-  form for parameters > 2, exact for counts up to 1e12.
+  form for a + b > 1e4 (the direct form below), exact for counts up to 1e12.
 * Beta tails: ``betainc`` on the accurate argument and 1 minus it where
   that keeps 13 digits; ``betaincc`` (5x slower, scipy 1.17) only beyond.
   Beta quantiles: one inverse per element (of X or of 1 - X), as fast as

@@ -33,10 +33,11 @@ Numerical notes
 * ``scipy.special.betainc(a, a, x)`` loses accuracy for ``a > 1e10`` and
   ``betaincinv`` for large parameters: the cdf is evaluated through
   ``betaincc`` there and quantiles for ``a + b > 1e6`` are polished with
-  Newton steps.  The Beta log-density for parameters > 2 uses the
+  Newton steps.  The Beta log-density for a + b > 1e4 uses the
   saddle-point (Loader) form, accurate for counts up to 1e12 and beyond.
 * Quantiles of the non-Beta kinds come from a vectorised bracketed Halley
-  (Newton) solver started at the Cornish-Fisher quantile; highest-density
+  (Newton) solver, started at the Cornish-Fisher quantile (differences) or
+  at the root on a seven-node sub-rule (F-beta); highest-density
   intervals solve for equal density at both ends with the enclosed mass
   fixed at ``confidence`` (Newton steps on both ends at once).
 """

@@ -1,4 +1,5 @@
-"""Every benchmark runs in quick mode through the runner, so none can rot (STYLE rule 21)."""
+"""Every benchmark runs in quick mode through the runner, so that a benchmark broken by a
+change to the library fails the tests instead of going unnoticed."""
 
 import pytest
 
