@@ -480,12 +480,14 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
     lo = np.array(lo, dtype=np.float64)
     hi = np.array(hi, dtype=np.float64)
     x = np.clip(x, lo, hi)
+    xtol_all = np.broadcast_to(np.asarray(xtol, dtype=np.float64), x.shape)
     previous = hi - lo
     active = np.arange(x.shape[0])
     for _ in range(max_iter):
         if active.size == 0:
             break
         xa = x[active]
+        xtol = xtol_all[active]
         with np.errstate(all="ignore"):
             value, slope, *curvature = func(xa, active)
             lo_a = np.where(value < 0, xa, lo[active])

@@ -75,18 +75,20 @@ def _f1_of(b, bc):
     return np.where(b > 0.5, 1.0 - bc / (1.0 + b), 2.0 * b / (1.0 + b))
 
 
-def _solve_quantile(post, p, q, upper, guess, lo, hi, scale):
+def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
     """Quantiles by safeguarded Halley steps on ``post._parts`` (cdf or sf, pdf, pdf').
 
-    ``scale`` is about the posterior's standard deviation where every
-    parameter is at least 10 (0 elsewhere).  Halley steps cube the error (in
-    units of the scale, with a constant of order one for such near-normal
-    densities): an element stops after a step below 1e-4 of the scale, which
-    leaves an error near 1e-12 of it.  Elsewhere Newton steps go on down to
-    relative size 1e-8.
+    ``scale`` is about the posterior's standard deviation: every tolerance is
+    relative to it, so that quantiles of posteriors concentrated within
+    1e-12 of an end keep their digits (a tolerance relative to the value
+    would stop 100 units in the last place away).  Halley steps cube the
+    error (in units of the scale, with a constant of order one for
+    near-normal densities, ``near_normal``: every parameter at least 10): an
+    element stops after a step below 1e-4 of the scale, which leaves an
+    error near 1e-12 of it.  Elsewhere Newton steps go on down to 1e-8 of
+    the scale.
     """
-
-    near_normal = scale > 0
+    scale = np.maximum(scale, 1e-300)
 
     def func(x, active):
         part = _take(p, active)
@@ -95,7 +97,12 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale):
         # Newton steps where parameters below 1 make the density's slope unreliable.
         return value, density, np.where(near_normal[active], slope, 0.0)
 
-    return solve_increasing(func, lo, hi, np.clip(guess, lo, hi), accept=1e-4 * scale)
+    accept = np.where(near_normal, 1e-4, 1e-8) * scale
+    # Away from near-normal shapes no absolute floor: a density spike (priors
+    # far below 1) makes steps tiny far from the root.
+    xtol = np.where(near_normal, 1e-14 * scale, 0.0)
+    return solve_increasing(func, lo, hi, np.clip(guess, lo, hi), xtol=xtol,
+                            rtol=4 * EPS, newton_rtol=0.0, accept=accept)
 
 
 def _hdi_newton(post, params, confidence, start=None, fallback=True):
@@ -415,11 +422,12 @@ class FBetaPosterior(_Posterior):
         mean = a / (a + b2)
         slope = weight * k / (weight * mean + (1 - mean) * k) ** 2
         scale = np.sqrt(beta_var(a, b2)) * slope
-        scale = np.where(p["short"] & (a >= _NEAR_NORMAL), scale, 0.0)
+        near_normal = p["short"] & (a >= _NEAR_NORMAL)
         zeros, ones = np.zeros_like(q), np.ones_like(q)
         # The root on seven nodes first (a quarter of the cost), then on all.
-        guess = _solve_quantile(self, self._coarse(p), q, upper, guess, zeros, ones, scale)
-        return _solve_quantile(self, p, q, upper, guess, zeros, ones, scale)
+        guess = _solve_quantile(self, self._coarse(p), q, upper, guess, zeros, ones, scale,
+                                near_normal)
+        return _solve_quantile(self, p, q, upper, guess, zeros, ones, scale, near_normal)
 
     def _coarse(self, p):
         """The parameters with a seven-node rule over v, for starting points.
@@ -901,9 +909,8 @@ class DifferencePosterior(_Posterior):
         guess = self._cornish_fisher(p, q, upper)
         scale = np.sqrt(beta_var(p["a1"], p["b1"]) + beta_var(p["a2"], p["b2"]))
         smallest = np.minimum(np.minimum(p["a1"], p["b1"]), np.minimum(p["a2"], p["b2"]))
-        scale = np.where(smallest >= _NEAR_NORMAL, scale, 0.0)
         return _solve_quantile(self, p, q, upper, guess, np.full_like(q, -1.0), np.ones_like(q),
-                               scale)
+                               scale, smallest >= _NEAR_NORMAL)
 
     def _hdi_flat(self, params, confidence):
         return _hdi_newton(self, params, confidence)
