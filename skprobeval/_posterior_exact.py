@@ -150,8 +150,11 @@ def _hdi_newton(post, params, confidence, start=None, fallback=True):
         low[active] = np.where(inside, new_lo, lo_a)
         high[active] = np.where(inside, new_hi, hi_a)
         tol = 4 * EPS * np.maximum(np.abs(lo_a), np.abs(hi_a)) + 1e-300
+        # Settled: small steps where both conditions already nearly hold (a
+        # density with an unreliable slope can stall Newton far from the answer).
         converged = inside & (damp == 1.0) & (np.abs(step_lo) <= 1e-5 * width + tol) \
-            & (np.abs(step_hi) <= 1e-5 * width + tol)
+            & (np.abs(step_hi) <= 1e-5 * width + tol) \
+            & (np.abs(mass_gap) <= 1e-9) & (np.abs(density_gap) <= 1e-4)
         settled[active] = converged
         active = active[inside & ~converged]
     # After a Newton step of 1e-5 of the width the error is near 1e-10 of it: one more
