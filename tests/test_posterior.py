@@ -576,3 +576,23 @@ def test_difference_quantiles_with_tiny_prior_match_sampling(metric, seed):
     np.testing.assert_allclose(posterior.ppf(levels), np.quantile(draws, levels), atol=1e-6)
     low, high = posterior.interval(0.95)
     assert low == pytest.approx(-1.0, abs=1e-9) and high == pytest.approx(1.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("counts", [(0, 0, 2, 1000), (0, 0, 1, 1000), (1, 1, 0, 1000)])
+def test_informedness_hdi_of_rare_class_tables(counts):
+    # A label never predicted (TP = 0) or predicted once: tpr's density is unbounded at 0,
+    # fpr is a spike near 0, so the difference has a sharp peak just below 0.  The HDI must
+    # have equal densities at both ends, hold 95% and be no wider than the equal-tailed
+    # interval (a regression: Newton on both ends stalled at (-0.126, 0.569), width 0.69,
+    # for (0, 0, 2, 1000), where the shortest interval is (-0.0037, 0.5697), found on a grid
+    # of the cdf and confirmed by 2e6 posterior draws).
+    from skprobeval import ConfusionCounts, metric_posterior
+
+    posterior = metric_posterior(ConfusionCounts(*counts), "informedness", prior=0.5)
+    low, high = posterior.hdi(0.95)
+    assert posterior.cdf(high) - posterior.cdf(low) == pytest.approx(0.95, abs=1e-8)
+    assert posterior.pdf(low) == pytest.approx(posterior.pdf(high), rel=1e-6)
+    equal_low, equal_high = posterior.interval(0.95)
+    assert high - low <= equal_high - equal_low
+    if counts == (0, 0, 2, 1000):
+        assert (low, high) == pytest.approx((-0.0037, 0.5697), abs=2e-4)
