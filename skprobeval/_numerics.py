@@ -215,30 +215,28 @@ def beta_quantile(a, b, q, upper=False):
             # both sides.
             xs = np.empty(qsm.shape)
             xcs = np.empty(qsm.shape)
+
+            def invert(mask, mirror):
+                # X's quantile directly, or 1 - X's (Beta(b, a), other tail).
+                am, bm, qm = asm[mask], bsm[mask], qsm[mask]
+                if mirror:
+                    xcs[mask] = (special.betaincinv(bm, am, qm) if upper
+                                 else special.betainccinv(bm, am, qm))
+                    xs[mask] = 1.0 - xcs[mask]
+                else:
+                    xs[mask] = (special.betainccinv(am, bm, qm) if upper
+                                else special.betaincinv(am, bm, qm))
+                    xcs[mask] = 1.0 - xs[mask]
+
             mirrored = asm > bsm
             direct = ~mirrored
-            if np.any(direct):
-                ad, bd, qd = asm[direct], bsm[direct], qsm[direct]
-                xs[direct] = (special.betainccinv(ad, bd, qd) if upper
-                              else special.betaincinv(ad, bd, qd))
-            if np.any(mirrored):
-                am, bm, qm = asm[mirrored], bsm[mirrored], qsm[mirrored]
-                xcs[mirrored] = (special.betaincinv(bm, am, qm) if upper
-                                 else special.betainccinv(bm, am, qm))
-            xcs[direct] = 1.0 - xs[direct]
-            xs[mirrored] = 1.0 - xcs[mirrored]
-            redo_mirror = direct & (xcs < _FAR_END)
-            if np.any(redo_mirror):
-                ah, bh, qh = asm[redo_mirror], bsm[redo_mirror], qsm[redo_mirror]
-                xcs[redo_mirror] = (special.betaincinv(bh, ah, qh) if upper
-                                    else special.betainccinv(bh, ah, qh))
-                xs[redo_mirror] = 1.0 - xcs[redo_mirror]
-            redo_direct = mirrored & (xs < _FAR_END)
-            if np.any(redo_direct):
-                ah, bh, qh = asm[redo_direct], bsm[redo_direct], qsm[redo_direct]
-                xs[redo_direct] = (special.betainccinv(ah, bh, qh) if upper
-                                   else special.betaincinv(ah, bh, qh))
-                xcs[redo_direct] = 1.0 - xs[redo_direct]
+            for mask, mirror in ((direct, False), (mirrored, True)):
+                if np.any(mask):
+                    invert(mask, mirror)
+            for mask, mirror in ((direct & (xcs < _FAR_END), True),
+                                 (mirrored & (xs < _FAR_END), False)):
+                if np.any(mask):
+                    invert(mask, mirror)
             xs = np.where(np.isnan(xcs), np.nan, xs)
             # scipy's inverse fails (NaN) far in a tail with a parameter far
             # below 1, e.g. betaincinv(1.001, 0.001, 1e-25): start from the

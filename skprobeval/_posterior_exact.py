@@ -793,14 +793,7 @@ class DifferencePosterior(_Posterior):
                             values[:, columns] = kernel(ai[columns], bi[columns],
                                                         arg[:, columns], arg_c[:, columns])
                     out[part] = np.sum(w * values, axis=0)
-            if 2 in which or 3 in which:
-                usable = (arg > 0) & (arg_c > 0)
-                density = np.where(usable, beta_pdf(ai, bi, arg, arg_c), 0.0)
-                if 2 in which:
-                    out[2] = np.sum(w * density, axis=0)
-                if 3 in which:
-                    slope = np.where(usable, (ai - 1) / arg - (bi - 1) / arg_c, 0.0)
-                    out[3] = sign * np.sum(w * density * slope, axis=0)
+            self._density_sums(ai, bi, sign, arg, arg_c, w, (arg > 0) & (arg_c > 0), which, out)
         return out
 
     def _parts_split(self, p, x, which):
@@ -837,15 +830,21 @@ class DifferencePosterior(_Posterior):
                 if 1 in which:
                     part = np.where(positive, upper, lower)
                     out[1] = np.sum(w * part, axis=0) + sure_above
-            if 2 in which or 3 in which:
-                usable = (w > 0) & (arg > 0) & (arg_c > 0)
-                density = np.where(usable, beta_pdf(ai, bi, arg, arg_c), 0.0)
-                if 2 in which:
-                    out[2] = np.sum(w * density, axis=0)
-                if 3 in which:
-                    slope = np.where(usable, (ai - 1) / arg - (bi - 1) / arg_c, 0.0)
-                    out[3] = sign * np.sum(w * density * slope, axis=0)
+            self._density_sums(ai, bi, sign, arg, arg_c, w, (w > 0) & (arg > 0) & (arg_c > 0),
+                               which, out)
         return out
+
+    @staticmethod
+    def _density_sums(ai, bi, sign, arg, arg_c, w, usable, which, out):
+        """Density of the difference (part 2) and its slope (part 3) into ``out``."""
+        if 2 not in which and 3 not in which:
+            return
+        density = np.where(usable, beta_pdf(ai, bi, arg, arg_c), 0.0)
+        if 2 in which:
+            out[2] = np.sum(w * density, axis=0)
+        if 3 in which:
+            slope = np.where(usable, (ai - 1) / arg - (bi - 1) / arg_c, 0.0)
+            out[3] = sign * np.sum(w * density * slope, axis=0)
 
     def _boundary_logpdf(self, p, end):
         """Log density at -1 (end=-1) or +1: 0, finite or unbounded by the exponents."""
