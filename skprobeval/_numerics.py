@@ -164,7 +164,12 @@ def beta_logpdf(a, b, x, xc):
     """log density of Beta(a, b) at x (``xc = 1 - x``); limits at 0 and 1."""
     a, b, x, xc = np.broadcast_arrays(a, b, x, xc)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        simple = special.xlogy(a - 1, x) + special.xlogy(b - 1, xc) - special.betaln(a, b)
+        # log(1 - x) from the smaller of x and 1 - x: with b = 1e12 an error of
+        # 1e-16 in a complement near 1 would move the log density by 1e-4.
+        log_x = np.where(x <= xc, np.log(x), np.log1p(-xc))
+        log_xc = np.where(x <= xc, np.log1p(-x), np.log(xc))
+        simple = (np.where(a == 1, 0.0, (a - 1) * log_x)
+                  + np.where(b == 1, 0.0, (b - 1) * log_xc) - special.betaln(a, b))
         # Saddle-point form for a, b > 2 (R's dbeta via dbinom_raw) where the
         # direct form would cancel: for a + b <= 1e4 the direct form is within
         # 1e-12 (relative) of it and 25x cheaper.
@@ -462,7 +467,7 @@ def beta_rule(a, b):
 
 
 def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8,
-                      accept=None, max_iter=200):
+                      accept=None, accept_rel=None, max_iter=200):
     """Roots of increasing functions, elementwise, by safeguarded Newton.
 
     ``func(x, index)`` returns ``(value, slope)`` for the flat elements
@@ -471,13 +476,19 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
     is taken when it stays inside the bracket and shrinks fast enough
     (rtsafe rule), a bisection otherwise.  An element is done after a step
     of relative size ``newton_rtol``, or of absolute size ``accept``
-    (an array over the elements) when given: the error left is about the
-    square (the cube for Halley) of that step on the function's scale.
+    (an array over the elements) when given, capped at ``accept_rel`` times
+    the distance from the nearer end of the first bracket: the error left is
+    about the square (the cube for Halley) of that step on the function's
+    scale.
     """
     x = np.array(x0, dtype=np.float64)
     lo = np.array(lo, dtype=np.float64)
     hi = np.array(hi, dtype=np.float64)
     x = np.clip(x, lo, hi)
+    # Tolerances are relative to the distance from the nearer end of the first
+    # bracket (usually the support) as well as to |x|: a root within 1e-12 of 1
+    # then keeps its digits, down to one float64 step.
+    lo_0, hi_0 = lo.copy(), hi.copy()
     xtol_all = np.broadcast_to(np.asarray(xtol, dtype=np.float64), x.shape)
     previous = hi - lo
     active = np.arange(x.shape[0])
@@ -486,6 +497,8 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
             break
         xa = x[active]
         xtol = xtol_all[active]
+        with np.errstate(invalid="ignore"):
+            dist = np.fmin(np.abs(xa), np.fmin(xa - lo_0[active], hi_0[active] - xa))
         with np.errstate(all="ignore"):
             value, slope, *curvature = func(xa, active)
             lo_a = np.where(value < 0, xa, lo[active])
@@ -498,7 +511,7 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
                 factor = 1.0 - 0.5 * step * curvature[0] / slope
                 step = np.where((factor > 0.5) & (factor < 2.0), step / factor, step)
             newton = xa - step
-            tol = xtol + rtol * np.abs(xa)
+            tol = np.maximum(xtol + rtol * dist, np.spacing(np.abs(xa)))
             # A Newton step below the tolerance: converged where we stand, unless the
             # residual is still large (a density spike makes the step tiny far from the
             # root); then keep bisecting.
@@ -514,7 +527,10 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
         # A Newton step of relative size 1e-8 leaves an error near 1e-16.
         limit = xtol + newton_rtol * np.abs(x_new)
         if accept is not None:
-            limit = np.maximum(limit, accept[active])
+            accepted = accept[active]
+            if accept_rel is not None:
+                accepted = np.fmin(accepted, accept_rel[active] * dist)
+            limit = np.maximum(limit, accepted)
         quadratic = ok & small_residual & (newton_size <= limit)
         done = ((value == 0) | ~np.isfinite(value) | tiny_step | (hi_a - lo_a <= tol)
                 | quadratic)

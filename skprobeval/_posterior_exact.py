@@ -27,6 +27,7 @@ from ._numerics import (
     NS_NODES,
     beta_cdf,
     beta_cumulants,
+    beta_dlogpdf,
     beta_greater,
     beta_pdf,
     beta_quantile,
@@ -97,12 +98,14 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
         # Newton steps where parameters below 1 make the density's slope unreliable.
         return value, density, np.where(near_normal[active], slope, 0.0)
 
-    accept = np.where(near_normal, 1e-4, 1e-8) * scale
+    accept_rel = np.where(near_normal, 1e-4, 1e-8)
+    accept = accept_rel * scale
     # Away from near-normal shapes no absolute floor: a density spike (priors
     # far below 1) makes steps tiny far from the root.
     xtol = np.where(near_normal, 1e-14 * scale, 0.0)
     return solve_increasing(func, lo, hi, np.clip(guess, lo, hi), xtol=xtol,
-                            rtol=4 * EPS, newton_rtol=0.0, accept=accept)
+                            rtol=4 * EPS, newton_rtol=0.0, accept=accept,
+                            accept_rel=accept_rel)
 
 
 def _hdi_newton(post, params, confidence, start=None, fallback=True):
@@ -426,11 +429,16 @@ class FBetaPosterior(_Posterior):
         slope = weight * k / (weight * mean + (1 - mean) * k) ** 2
         scale = np.sqrt(beta_var(a, b2)) * slope
         near_normal = p["short"] & (a >= _NEAR_NORMAL)
-        zeros, ones = np.zeros_like(q), np.ones_like(q)
+        # F = wY / (wY + (1 - Y) k(v)) decreases in k, which lies between 1 and
+        # beta**2: the same map of Y's quantile at either end of k brackets F's
+        # quantile (a bracket of width 0 where Y's quantile underflows to 0).
+        k_lo, k_hi = min(1.0, self._beta ** 2), max(1.0, self._beta ** 2)
+        lo = weight * y / (weight * y + yc * k_hi)
+        hi = weight * y / (weight * y + yc * k_lo)
         # The root on seven nodes first (a quarter of the cost), then on all.
-        guess = _solve_quantile(self, self._coarse(p), q, upper, guess, zeros, ones, scale,
+        guess = _solve_quantile(self, self._coarse(p), q, upper, guess, lo, hi, scale,
                                 near_normal)
-        return _solve_quantile(self, p, q, upper, guess, zeros, ones, scale, near_normal)
+        return _solve_quantile(self, p, q, upper, guess, lo, hi, scale, near_normal)
 
     def _coarse(self, p):
         """The parameters with a seven-node rule over v, for starting points.
@@ -679,10 +687,14 @@ class DifferencePosterior(_Posterior):
         return f"DifferencePosterior(first={self._first!r}, second={self._second!r})"
 
     def _params(self, shape, with_rule=True):
-        params = {"a1": np.broadcast_to(self._first.a, shape).ravel(),
-                  "b1": np.broadcast_to(self._first.b, shape).ravel(),
-                  "a2": np.broadcast_to(self._second.a, shape).ravel(),
-                  "b2": np.broadcast_to(self._second.b, shape).ravel()}
+        a1, b1, a2, b2 = (np.broadcast_to(v, shape).ravel() for v in (
+            self._first.a, self._first.b, self._second.a, self._second.b))
+        # X1 - X2 = (1 - X2) - (1 - X1), with 1 - Xi ~ Beta(bi, ai): where the two
+        # variables lean towards 1, work with the complements, whose values near
+        # 0 keep their relative precision (float64 has 1e-16 steps next to 1).
+        flip = a1 / (a1 + b1) + a2 / (a2 + b2) > 1.0
+        params = {"a1": np.where(flip, b2, a1), "b1": np.where(flip, a2, b1),
+                  "a2": np.where(flip, b1, a2), "b2": np.where(flip, a1, b2)}
         if with_rule:
             full = (NS_NODES,) + tuple(shape)
             aligned = (NS_NODES,) + (1,) * (len(shape) - len(self.shape)) + self.shape
@@ -832,7 +844,42 @@ class DifferencePosterior(_Posterior):
                     out[1] = np.sum(w * part, axis=0) + sure_above
             self._density_sums(ai, bi, sign, arg, arg_c, w, (w > 0) & (arg > 0) & (arg_c > 0),
                                which, out)
+            if 2 in which:
+                # An inner parameter below 1 puts a density spike at the point
+                # where the inner argument is 0 (or 1); where that point is an
+                # end of the outer range inside (0, 1), the nodes cannot come
+                # within float64 reach of it (most of the spike's mass lies
+                # closer than 1e-16).  Integrated by parts, int f_O f_I do =
+                # [f_O F_I] - int f_O' F_I do, the spike is gone (F_I is
+                # continuous).  f_O' is smooth inside (0, 1); at an end of the
+                # range that is an end of the support it is bounded only where
+                # the outer's parameter there is >= 2.
+                kink_low = -sign * x
+                kink_high = kink_low + 1.0
+                spike = (((ai < 1.0) & (kink_low > 0.0) & (kink_low < 1.0))
+                         | ((bi < 1.0) & (kink_high > 0.0) & (kink_high < 1.0)))
+                by_parts = spike & ((kink_low > 0.0) | (ao >= 2.0)) & ((kink_high < 1.0)
+                                                                      | (bo >= 2.0))
+                if np.any(by_parts):
+                    out[2] = np.where(by_parts, self._density_by_parts(
+                        ao, bo, ai, bi, o, oc, arg, arg_c, w, o_lo, o_lo_c, o_hi, o_hi_c,
+                        sign, x, xc, xp), out[2])
         return out
+
+    def _density_by_parts(self, ao, bo, ai, bi, o, oc, arg, arg_c, w, o_lo, o_lo_c, o_hi,
+                          o_hi_c, sign, x, xc, xp):
+        """Density ``[f_O F_I(o + s x)]_{o_lo}^{o_hi} - E_O[(log f_O)'(O) F_I(O + s x)]``."""
+        inner_cdf = beta_cdf(ai, bi, arg, arg_c)
+        slope = beta_dlogpdf(ao, bo, o, oc)
+        usable = (w > 0) & np.isfinite(slope)
+        interior = np.sum(np.where(usable, w * slope * inner_cdf, 0.0), axis=0)
+        ends = 0.0
+        for end, end_c, sign_end in ((o_hi, o_hi_c, 1.0), (o_lo, o_lo_c, -1.0)):
+            a_end, a_end_c = self._inner_arguments(end[None], end_c[None], sign, x, xc, xp)
+            density = beta_pdf(ao, bo, end, end_c)
+            value = beta_cdf(ai, bi, a_end[0], a_end_c[0])
+            ends = ends + sign_end * np.where(density > 0, density * value, 0.0)
+        return np.maximum(ends - interior, 0.0)
 
     @staticmethod
     def _density_sums(ai, bi, sign, arg, arg_c, w, usable, which, out):
