@@ -27,7 +27,7 @@ from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import beta_greater
 from ._paired import _check_rope, _out
 from ._posterior import BetaPosterior, _fmt
-from ._posterior_exact import AffinePosterior, FBetaPosterior
+from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._validation import check_positive, check_prior, check_random_state, fail
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
@@ -133,21 +133,67 @@ def _prob_greater(first, second):
         forward = beta_greater(first.a, first.b, second.a, second.b)
         backward = beta_greater(second.a, second.b, first.a, first.b)
         return forward / (forward + backward)    # 1 up to the quadrature error
-    return np.clip(_prob_posterior_greater(first, second), 0.0, 1.0)
+    # Equal posteriors (tables that differ only in cells the metric ignores,
+    # such as TN for F-beta): 1/2 by symmetry, where quadrature near an end of
+    # the support would be off by the float64 steps of the nodes.
+    same = _same_parameters(first, second)
+    out = np.clip(_prob_posterior_greater(first, second), 0.0, 1.0)
+    return np.where(same, 0.5, out) if np.any(same) else out
+
+
+def _same_parameters(first, second):
+    """Elementwise: do two posteriors of one kind have equal parameters?"""
+    if isinstance(first, DifferencePosterior):
+        pairs = [(first.first.a, second.first.a), (first.first.b, second.first.b),
+                 (first.second.a, second.second.a), (first.second.b, second.second.b)]
+    elif isinstance(first, FBetaPosterior):
+        pairs = [(first.tp, second.tp), (first.fp, second.fp), (first.fn, second.fn)]
+    else:
+        return np.zeros(first.shape, dtype=bool)
+    same = np.ones(np.broadcast_shapes(first.shape, second.shape), dtype=bool)
+    for left, right in pairs:
+        same &= np.asarray(left) == np.asarray(right)
+    return same
 
 
 def _nested(outer, inner, kind):
-    """E_O[inner.cdf(M_O)] (kind "cdf") or E_O[inner.sf(M_O)], O ~ outer."""
+    """E_O[inner.cdf(M_O)] (kind "cdf") or E_O[inner.sf(M_O)], O ~ outer.
+
+    The normal-score rule assumes the integrand smooth over the outer's mass.
+    A difference of Betas with parameters far below 1 holds a near-atom at 0
+    (both terms near 0, or both near 1), where its cdf steps: the expectation
+    is then split at 0, each side on its own rule (``E[h 1{M < 0}] + E[h
+    1{M >= 0}]``), so that no node straddles the step.
+    """
+    if not isinstance(inner, DifferencePosterior):
+        return _nested_piece(outer, inner, kind, None)
+    below = np.asarray(outer.cdf(0.0), dtype=float)
+    return (_nested_piece(outer, inner, kind, (0.0, below))
+            + _nested_piece(outer, inner, kind, (below, 1.0)))
+
+
+def _nested_piece(outer, inner, kind, piece):
+    """The rule over the outer's probabilities in ``piece`` (all of them for None)."""
     shape = (_NESTED_Z.shape[0],) + outer.shape
     z = _NESTED_Z.reshape((-1,) + (1,) * len(outer.shape))
     x = np.empty(shape)
     lower = _NESTED_LOWER
-    x[lower] = outer.ppf(np.broadcast_to(special.ndtr(z[lower]), (int(lower.sum()),)
-                                         + outer.shape))
-    x[~lower] = outer.isf(np.broadcast_to(special.ndtr(-z[~lower]), (int((~lower).sum()),)
-                                          + outer.shape))
+    n_lower = int(lower.sum())
+    t = special.ndtr(z[lower])                     # probabilities below 1/2 ...
+    tc = special.ndtr(-z[~lower])                  # ... and upper tails above it
+    if piece is None:
+        x[lower] = outer.ppf(np.broadcast_to(t, (n_lower,) + outer.shape))
+        x[~lower] = outer.isf(np.broadcast_to(tc, (shape[0] - n_lower,) + outer.shape))
+        mass = 1.0
+    else:
+        start, stop = (np.asarray(v, dtype=float) for v in piece)
+        mass = stop - start
+        # u in (0, 1) maps to start + mass * u; ppf from below, isf from above.
+        x[lower] = outer.ppf(np.clip(start + mass * t, 0.0, 1.0))
+        x[~lower] = outer.isf(np.clip((1.0 - stop) + mass * tc, 0.0, 1.0))
     values = np.asarray(getattr(inner, kind)(x))
-    return np.tensordot(_NESTED_WEIGHTS, np.nan_to_num(values), axes=(0, 0))
+    return np.asarray(mass) * np.tensordot(_NESTED_WEIGHTS, np.nan_to_num(values),
+                                           axes=(0, 0))
 
 
 def _prob_posterior_greater(first, second):

@@ -98,6 +98,28 @@ def _out(values):
     return values
 
 
+
+def _hdi_tail_mass(gap, rest):
+    """The lower tail mass ``p`` in [0, rest] of a highest-density interval.
+
+    ``gap(p, index)`` returns ``(log f(Q(p)) - log f(Q_upper(rest - p)), slope)``,
+    increasing in p.  Where the gap keeps its sign down to the smallest
+    representable tail (a density such as ``x ** 0.001`` near 0 falls to the
+    other end's level only below 1e-300), the interval starts at the end of the
+    support: p is 0 (or rest), not wherever bisection stopped.
+    """
+    n = rest.shape[0]
+    # Relative tolerances only: a tail mass of 1e-10 needs its own digits.
+    prob = solve_increasing(gap, np.zeros(n), rest, 0.5 * rest)
+    with np.errstate(invalid="ignore"):
+        edge = np.flatnonzero((prob < 1e-9 * rest) | (rest - prob < 1e-9 * rest))
+    if edge.size:
+        value = np.asarray(gap(prob[edge], edge)[0], dtype=float)
+        near_low = prob[edge] < 1e-9 * rest[edge]
+        prob[edge[near_low & (value > 1e-8)]] = 0.0
+        prob[edge[~near_low & (value < -1e-8)]] = rest[edge[~near_low & (value < -1e-8)]]
+    return prob
+
 class CredibleInterval(NamedTuple):
     """A ``(low, high)`` pair of credible bounds.
 
@@ -381,8 +403,7 @@ class _Posterior:
                     slope = slope_low * np.exp(-log_low) - slope_high * np.exp(-log_high)
                 return log_low - log_high, slope
 
-            p = solve_increasing(gap, np.zeros(index.size), rest[index],
-                                  0.5 * rest[index], xtol=1e-15)
+            p = _hdi_tail_mass(gap, rest[index])
             low[index] = self._quantile_flat(sub, p, False)
             high[index] = self._quantile_flat(sub, rest[index] - p, True)
         return low, high
@@ -621,7 +642,7 @@ class BetaPosterior(_Posterior):
                              / beta_pdf(aa, bb, upper, upper_c))
                 return value, slope
 
-            prob = solve_increasing(gap, np.zeros(index.size), ri, 0.5 * ri, xtol=1e-15)
+            prob = _hdi_tail_mass(gap, ri)
             low[index] = beta_quantile(ai, bi, prob)[0]
             high[index] = beta_quantile(ai, bi, ri - prob, upper=True)[0]
         return low, high

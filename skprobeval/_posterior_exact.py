@@ -47,6 +47,7 @@ from ._posterior import (
     _check_parameter,
     _fmt,
     _frozen,
+    _hdi_tail_mass,
     _Posterior,
     _take,
 )
@@ -155,8 +156,14 @@ def _hdi_newton(post, params, confidence, start=None, fallback=True):
         tol = 4 * EPS * np.maximum(np.abs(lo_a), np.abs(hi_a)) + 1e-300
         # Settled: small steps where both conditions already nearly hold (a
         # density with an unreliable slope can stall Newton far from the answer).
-        converged = inside & (damp == 1.0) & (np.abs(step_lo) <= 1e-5 * width + tol) \
-            & (np.abs(step_hi) <= 1e-5 * width + tol) \
+        # Steps are measured against the width and against the scale on which
+        # the log density changes at that end (1 / |(log f)'|): an end on a
+        # density cliff 1e-12 wide needs its own digits.
+        with np.errstate(divide="ignore"):
+            scale_lo = np.fmin(width, 1.0 / np.abs(j21))
+            scale_hi = np.fmin(width, 1.0 / np.abs(j22))
+        converged = inside & (damp == 1.0) & (np.abs(step_lo) <= 1e-5 * scale_lo + tol) \
+            & (np.abs(step_hi) <= 1e-5 * scale_hi + tol) \
             & (np.abs(mass_gap) <= 1e-9) & (np.abs(density_gap) <= 1e-4)
         settled[active] = converged
         active = active[inside & ~converged]
@@ -512,7 +519,7 @@ class FBetaPosterior(_Posterior):
             return value, slope
 
         ai_, bi_ = ai, bi
-        prob = solve_increasing(gap, np.zeros(index.size), rest, 0.5 * rest, xtol=1e-15)
+        prob = _hdi_tail_mass(gap, rest)
         low[index] = _f1_of(*beta_quantile(ai, bi, prob))
         high[index] = _f1_of(*beta_quantile(ai, bi, rest - prob, upper=True))
         return low, high
