@@ -608,6 +608,9 @@ class FBetaPosterior(_Posterior):
 # ---------------------------------------------------------------------------
 
 
+_NS_OUTER_MIN = 8.0   # smallest outer parameter on the normal-score nodes
+
+
 class DifferencePosterior(_Posterior):
     """Posterior of ``first - second`` for independent Beta posteriors.
 
@@ -763,11 +766,26 @@ class DifferencePosterior(_Posterior):
         kink_low = -sign * x          # outer value where the inner argument is 0
         kink_high = kink_low + 1.0    # ... and where it is 1
         first, last = o[0], o[-1]
-        # Parameters >= 1: densities bounded, the normal-score map smooth (below
-        # 1 the mass piles up at an end).
-        smooth = np.minimum(np.minimum(ao, bo), np.minimum(ai, bi)) >= 1.0
-        fast = smooth & ~(((kink_low > first) & (kink_low < last))
-                          | ((kink_high > first) & (kink_high < last)))
+        # Inner parameters >= 1: densities bounded.  Outer parameters >= 8: the
+        # normal-score map smooth enough for 29 nodes (measured on 1e4 random
+        # tables with counts up to 1000: an outer Beta(1.5, 112.5) against an
+        # inner of similar width left 5e-8 in the cdf; with both outer
+        # parameters >= 8 the largest error was below 1e-10).
+        smooth = (np.minimum(ao, bo) >= _NS_OUTER_MIN) & (np.minimum(ai, bi) >= 1.0)
+        low_inside = (kink_low > first) & (kink_low < last)
+        high_inside = (kink_high > first) & (kink_high < last)
+        fast = smooth & ~(low_inside | high_inside)
+        # A kink inside the node range is harmless where the inner variable
+        # holds below 1e-15 of its mass within the widest node gap of the
+        # kink: the integrand is then 0 (or 1) to float64 precision there.
+        candidate = smooth & ~fast & ~(low_inside & high_inside)
+        if np.any(candidate):
+            index = np.flatnonzero(candidate)
+            gap = np.max(np.diff(o[:, index], axis=0), axis=0)
+            gap_c = 1.0 - gap
+            near = np.where(low_inside[index], beta_cdf(ai[index], bi[index], gap, gap_c),
+                            beta_sf(ai[index], bi[index], gap_c, gap))
+            fast[index[near < 1e-15]] = True
         out = [None] * 4
         for part in which:
             out[part] = np.empty(x.shape)
