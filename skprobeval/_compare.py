@@ -166,34 +166,29 @@ def _nested(outer, inner, kind):
     1{M >= 0}]``), so that no node straddles the step.
     """
     if not isinstance(inner, DifferencePosterior):
-        return _nested_piece(outer, inner, kind, None)
+        return _nested_piece(outer, inner, kind, 0.0, 1.0)
     below = np.asarray(outer.cdf(0.0), dtype=float)
-    return (_nested_piece(outer, inner, kind, (0.0, below))
-            + _nested_piece(outer, inner, kind, (below, 1.0)))
+    return (_nested_piece(outer, inner, kind, 0.0, below)
+            + _nested_piece(outer, inner, kind, below, 1.0))
 
 
-def _nested_piece(outer, inner, kind, piece):
-    """The rule over the outer's probabilities in ``piece`` (all of them for None)."""
-    shape = (_NESTED_Z.shape[0],) + outer.shape
+def _nested_piece(outer, inner, kind, start, stop):
+    """The rule over the outer's probabilities between ``start`` and ``stop``.
+
+    ``u`` in (0, 1) maps to the probability ``start + (stop - start) u``:
+    quantiles from below for u <= 1/2, from above (``isf``) beyond, so that
+    both tails keep their digits.
+    """
     z = _NESTED_Z.reshape((-1,) + (1,) * len(outer.shape))
-    x = np.empty(shape)
     lower = _NESTED_LOWER
-    n_lower = int(lower.sum())
-    t = special.ndtr(z[lower])                     # probabilities below 1/2 ...
-    tc = special.ndtr(-z[~lower])                  # ... and upper tails above it
-    if piece is None:
-        x[lower] = outer.ppf(np.broadcast_to(t, (n_lower,) + outer.shape))
-        x[~lower] = outer.isf(np.broadcast_to(tc, (shape[0] - n_lower,) + outer.shape))
-        mass = 1.0
-    else:
-        start, stop = (np.asarray(v, dtype=float) for v in piece)
-        mass = stop - start
-        # u in (0, 1) maps to start + mass * u; ppf from below, isf from above.
-        x[lower] = outer.ppf(np.clip(start + mass * t, 0.0, 1.0))
-        x[~lower] = outer.isf(np.clip((1.0 - stop) + mass * tc, 0.0, 1.0))
+    mass = np.asarray(stop, dtype=float) - start
+    x = np.empty((_NESTED_Z.shape[0],) + outer.shape)
+    x[lower] = outer.ppf(np.broadcast_to(np.clip(start + mass * special.ndtr(z[lower]), 0, 1),
+                                         x[lower].shape))
+    x[~lower] = outer.isf(np.broadcast_to(
+        np.clip((1.0 - stop) + mass * special.ndtr(-z[~lower]), 0, 1), x[~lower].shape))
     values = np.asarray(getattr(inner, kind)(x))
-    return np.asarray(mass) * np.tensordot(_NESTED_WEIGHTS, np.nan_to_num(values),
-                                           axes=(0, 0))
+    return mass * np.tensordot(_NESTED_WEIGHTS, np.nan_to_num(values), axes=(0, 0))
 
 
 def _prob_posterior_greater(first, second):

@@ -98,7 +98,6 @@ def _out(values):
     return values
 
 
-
 def _hdi_tail_mass(gap, rest):
     """The lower tail mass ``p`` in [0, rest] of a highest-density interval.
 
@@ -119,6 +118,7 @@ def _hdi_tail_mass(gap, rest):
         prob[edge[near_low & (value > 1e-8)]] = 0.0
         prob[edge[~near_low & (value < -1e-8)]] = rest[edge[~near_low & (value < -1e-8)]]
     return prob
+
 
 class CredibleInterval(NamedTuple):
     """A ``(low, high)`` pair of credible bounds.

@@ -885,15 +885,18 @@ class DifferencePosterior(_Posterior):
                          | ((bi < 1.0) & (kink_high > 0.0) & (kink_high < 1.0)))
                 by_parts = spike & ((kink_low > 0.0) | (ao >= 2.0)) & ((kink_high < 1.0)
                                                                       | (bo >= 2.0))
-                if np.any(by_parts):
-                    out[2] = np.where(by_parts, self._density_by_parts(
-                        ao, bo, ai, bi, o, oc, arg, arg_c, w, o_lo, o_lo_c, o_hi, o_hi_c,
-                        sign, x, xc, xp), out[2])
+                index = np.flatnonzero(by_parts)
+                if index.size:
+                    columns = (ao, bo, ai, bi, o, oc, arg, arg_c, w, o_lo, o_lo_c, o_hi,
+                               o_hi_c, sign, x, xc, xp)
+                    out[2][index] = self._density_by_parts(
+                        *(v[..., index] for v in columns))
         return out
 
     def _density_by_parts(self, ao, bo, ai, bi, o, oc, arg, arg_c, w, o_lo, o_lo_c, o_hi,
                           o_hi_c, sign, x, xc, xp):
-        """Density ``[f_O F_I(o + s x)]_{o_lo}^{o_hi} - E_O[(log f_O)'(O) F_I(O + s x)]``."""
+        """Density ``[f_O F_I(o + s x)]_{o_lo}^{o_hi} - E_O[(log f_O)'(O) F_I(O + s x)]``
+        for the elements (columns) it is given."""
         inner_cdf = beta_cdf(ai, bi, arg, arg_c)
         slope = beta_dlogpdf(ao, bo, o, oc)
         usable = (w > 0) & np.isfinite(slope)
