@@ -160,16 +160,24 @@ def _nested(outer, inner, kind):
     """E_O[inner.cdf(M_O)] (kind "cdf") or E_O[inner.sf(M_O)], O ~ outer.
 
     The normal-score rule assumes the integrand smooth over the outer's mass.
-    A difference of Betas with parameters far below 1 holds a near-atom at 0
-    (both terms near 0, or both near 1), where its cdf steps: the expectation
-    is then split at 0, each side on its own rule (``E[h 1{M < 0}] + E[h
+    A difference of Betas whose terms both have a parameter below 1 at the
+    same end holds a near-atom at 0 (both terms near 0, or both near 1), where
+    its cdf steps: the expectation is then split at 0, each side on its own
+    rule (``E[h 1{M < 0}] + E[h
     1{M >= 0}]``), so that no node straddles the step.
     """
-    if not isinstance(inner, DifferencePosterior):
+    if not (isinstance(inner, DifferencePosterior) and np.any(_atom_at_zero(inner))):
         return _nested_piece(outer, inner, kind, 0.0, 1.0)
     below = np.asarray(outer.cdf(0.0), dtype=float)
     return (_nested_piece(outer, inner, kind, 0.0, below)
             + _nested_piece(outer, inner, kind, below, 1.0))
+
+
+def _atom_at_zero(difference):
+    """Where both terms of a difference have a parameter below 1 at the same end."""
+    first, second = difference.first, difference.second
+    return (((np.asarray(first.a) < 1) & (np.asarray(second.a) < 1))
+            | ((np.asarray(first.b) < 1) & (np.asarray(second.b) < 1)))
 
 
 def _nested_piece(outer, inner, kind, start, stop):
