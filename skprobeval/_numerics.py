@@ -78,6 +78,8 @@ _EPS, _TINY = EPS, TINY
 
 # scipy's betainc(a, a, x) is off by up to 1e-4 for a > ~1e10 (betaincc is not).
 _SYMMETRIC_BUG = 1e9
+# Largest tail parameter for betainc on a rounded argument in quick tails.
+_QUICK_TAIL = 1e4
 # Above this a + b, scipy's betaincinv is polished with Newton steps.
 _POLISH = 1e6
 # A quantile within this of an end is recomputed from that end's side.
@@ -86,7 +88,7 @@ _FAR_END = 1e-6
 _DIRECT_LOGPDF = 1e4
 
 
-def _tail(a, b, x, xc, upper):
+def _tail(a, b, x, xc, upper, quick=False):
     """P(X <= x) (or P(X > x) with ``upper``) for X ~ Beta(a, b), ``xc = 1 - x``.
 
     ``betainc`` on the accurate argument: ``I_x(a, b)`` for x <= 1/2,
@@ -96,16 +98,34 @@ def _tail(a, b, x, xc, upper):
     ``betaincc`` elsewhere: it is 5x slower than ``betainc`` (scipy 1.17).
     ``betainc(a, a, x)`` is off by up to 1e-4 for ``a > ~1e10`` (``betaincc``
     is not): the symmetric case always takes ``betaincc``.
+
+    ``quick`` (for quadrature nodes, where 1e-12 relative is plenty): a tail
+    below 1e-3 on the far side of 1/2 comes from ``betainc`` on the rounded
+    argument instead where that costs below 1e-12 relative (the tail's
+    parameter <= 1e4 and the other >= 1: the argument's rounding moves the
+    tail by at most that parameter times 1.1e-16, relative; measured against
+    mpmath below 7e-13), 6x faster.
     """
     a, b, x, xc = np.broadcast_arrays(a, b, x, xc)
     with np.errstate(invalid="ignore"):
         low = x <= 0.5
         # direct: the asked tail is the betainc value itself.
         direct = low != upper
-        value = np.where(low, special.betainc(a, b, x), special.betainc(b, a, xc))
+        # Only the accurate betainc of each element (both would double the cost).
+        value = np.empty(x.shape)
+        value[low] = special.betainc(a[low], b[low], x[low])
+        high = ~low
+        value[high] = special.betainc(b[high], a[high], xc[high])
         out = np.where(direct, value, 1.0 - value)
         symmetric = (a == b) & (a > _SYMMETRIC_BUG)
         redo = (~direct & (out < 1e-3)) | symmetric
+        if quick and np.any(redo):
+            near, other = (b, a) if upper else (a, b)
+            cheap = redo & ~symmetric & (near <= _QUICK_TAIL) & (other >= 1.0)
+            if np.any(cheap):
+                out[cheap] = (special.betainc(b[cheap], a[cheap], xc[cheap]) if upper
+                              else special.betainc(a[cheap], b[cheap], x[cheap]))
+                redo &= ~cheap
         if np.any(redo):
             ar, br, xr, xcr = a[redo], b[redo], x[redo], xc[redo]
             # Complemented forms only: I_x(a, b) = betaincc(b, a, 1 - x).
@@ -114,14 +134,16 @@ def _tail(a, b, x, xc, upper):
     return out
 
 
-def beta_cdf(a, b, x, xc):
-    """P(X <= x) for X ~ Beta(a, b); ``xc`` is ``1 - x`` computed accurately."""
-    return _tail(a, b, x, xc, upper=False)
+def beta_cdf(a, b, x, xc, quick=False):
+    """P(X <= x) for X ~ Beta(a, b); ``xc`` is ``1 - x`` computed accurately.
+
+    ``quick``: 1e-12 relative in far tails is enough (see `_tail`)."""
+    return _tail(a, b, x, xc, upper=False, quick=quick)
 
 
-def beta_sf(a, b, x, xc):
-    """P(X > x) for X ~ Beta(a, b)."""
-    return _tail(a, b, x, xc, upper=True)
+def beta_sf(a, b, x, xc, quick=False):
+    """P(X > x) for X ~ Beta(a, b); ``quick`` as in `beta_cdf`."""
+    return _tail(a, b, x, xc, upper=True, quick=quick)
 
 
 _S0, _S1, _S2, _S3, _S4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188

@@ -375,9 +375,9 @@ class FBetaPosterior(_Posterior):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             g, gc = numerator / total, rest / total
             if 0 in which:
-                out[0] = np.sum(w * beta_cdf(a, b2, g, gc), axis=0)
+                out[0] = np.sum(w * beta_cdf(a, b2, g, gc, quick=True), axis=0)
             if 1 in which:
-                out[1] = np.sum(w * beta_sf(a, b2, g, gc), axis=0)
+                out[1] = np.sum(w * beta_sf(a, b2, g, gc, quick=True), axis=0)
             if 2 in which or 3 in which:
                 # g'(x) = k W / total^2 and g''(x) = -2 k W (k - W) / total^3.
                 slope = k * weight / total ** 2
@@ -609,6 +609,7 @@ class FBetaPosterior(_Posterior):
 
 
 _NS_OUTER_MIN = 8.0   # smallest outer parameter on the normal-score nodes
+_KINK_MASS = 1e-40    # largest outer mass beyond a kink on the full-range nodes
 
 
 class DifferencePosterior(_Posterior):
@@ -710,6 +711,9 @@ class DifferencePosterior(_Posterior):
             aligned = (NS_NODES,) + (1,) * (len(shape) - len(self.shape)) + self.shape
             for name, value in zip(("o", "oc"), self._rule()):
                 params[name] = np.broadcast_to(value.reshape(aligned), full).reshape(NS_NODES, -1)
+            slot = self._full_rule()[0]
+            params["slot"] = np.broadcast_to(
+                slot.reshape(aligned[1:]), tuple(shape)).ravel()
         return params
 
     def _mean_array(self):
@@ -727,6 +731,41 @@ class DifferencePosterior(_Posterior):
         outer = (np.where(outer_second, a2, a1), np.where(outer_second, b2, b1))
         inner = (np.where(outer_second, a1, a2), np.where(outer_second, b1, b2))
         return outer, inner, sign
+
+    @staticmethod
+    def _smooth(ao, bo, ai, bi):
+        """Elements whose cdf integrand can be smooth enough for the normal-score nodes.
+
+        Inner parameters >= 1: densities bounded.  Outer parameters >= 8: the
+        normal-score map smooth enough for 29 nodes (measured on 1e4 random
+        tables with counts up to 1000: an outer Beta(1.5, 112.5) against an
+        inner of similar width left 5e-8 in the cdf; with both outer
+        parameters >= 8 the largest error was below 1e-10).
+        """
+        return (np.minimum(ao, bo) >= _NS_OUTER_MIN) & (np.minimum(ai, bi) >= 1.0)
+
+    def _full_rule(self):
+        """Tanh-sinh nodes on the outer's whole quantile scale (cached), for the
+        elements off the normal-score nodes with inner parameters >= 1.
+
+        Returns ``(slot, o, oc, w)``: element ``i`` has the nodes in column
+        ``slot[i]`` of ``o`` and ``oc`` (-1: none).  The split rule recomputes
+        its nodes at every point (the split moves with it); where the inner
+        argument leaves [0, 1] only on a negligible part of the outer's mass,
+        these fixed nodes serve every point instead (the clipped argument makes
+        the integrand exactly 0 or 1 there): the quantile nodes cost 3x the
+        rest of an evaluation.
+        """
+        if "full_rule" not in self._cache:
+            (ao, bo), (ai, bi), _ = self._split(self._params(self.shape, with_rule=False))
+            index = np.flatnonzero(~self._smooth(ao, bo, ai, bi) & (np.minimum(ai, bi) >= 1.0))
+            slot = np.full(ao.shape, -1)
+            slot[index] = np.arange(index.size)
+            ones = np.ones(index.size)
+            t, tc, w = unit_rule(0.0 * ones, ones, ones, 0.0 * ones)
+            o, oc = quantile_nodes(ao[index], bo[index], t, tc)
+            self._cache["full_rule"] = (slot.reshape(self.shape), o, oc, w[:, :1])
+        return self._cache["full_rule"]
 
     def _rule(self):
         """Normal-score nodes over the outer (narrower) variable of every element (cached)."""
@@ -766,12 +805,7 @@ class DifferencePosterior(_Posterior):
         kink_low = -sign * x          # outer value where the inner argument is 0
         kink_high = kink_low + 1.0    # ... and where it is 1
         first, last = o[0], o[-1]
-        # Inner parameters >= 1: densities bounded.  Outer parameters >= 8: the
-        # normal-score map smooth enough for 29 nodes (measured on 1e4 random
-        # tables with counts up to 1000: an outer Beta(1.5, 112.5) against an
-        # inner of similar width left 5e-8 in the cdf; with both outer
-        # parameters >= 8 the largest error was below 1e-10).
-        smooth = (np.minimum(ao, bo) >= _NS_OUTER_MIN) & (np.minimum(ai, bi) >= 1.0)
+        smooth = self._smooth(ao, bo, ai, bi)
         low_inside = (kink_low > first) & (kink_low < last)
         high_inside = (kink_high > first) & (kink_high < last)
         fast = smooth & ~(low_inside | high_inside)
@@ -793,17 +827,19 @@ class DifferencePosterior(_Posterior):
         if index.size:
             values = self._parts_nodes(
                 ai[index], bi[index], sign[index], o[:, index], oc[:, index],
-                x[index], which)
+                x[index], which, _NS_WEIGHTS)
             for part in which:
                 out[part][index] = values[part]
-        index = np.flatnonzero(~fast)
-        if index.size:
-            values = self._parts_split(_take(p, index), x[index], which)
-            for part in which:
-                out[part][index] = values[part]
+        off = np.flatnonzero(~fast)
+        if off.size:
+            index = off[~self._parts_full(p, x, which, off, out)]
+            if index.size:
+                values = self._parts_split(_take(p, index), x[index], which)
+                for part in which:
+                    out[part][index] = values[part]
             # At 0 (better than chance or not) both tails directly, exact also
             # where the mass sits within 1e-100 of an end (priors far below 1).
-            zero = index[x[index] == 0]
+            zero = off[x[off] == 0]
             if zero.size and (0 in which or 1 in which):
                 a1, b1, a2, b2 = (p[key][zero] for key in ("a1", "b1", "a2", "b2"))
                 if 0 in which:
@@ -812,26 +848,77 @@ class DifferencePosterior(_Posterior):
                     out[1][zero] = beta_greater(a1, b1, a2, b2)
         return tuple(out)
 
-    def _parts_nodes(self, ai, bi, sign, o, oc, x, which):
-        """The parts on the cached normal-score nodes (smooth integrand)."""
+    def _parts_full(self, p, x, which, index, out):
+        """The parts of the elements ``index`` on their cached full-range nodes
+        where these serve (see `_full_rule`), into ``out``; returns a mask of
+        the elements done.
+
+        They serve where the outer holds at most 1e-40 of its mass beyond the
+        points where the inner argument leaves [0, 1] (the kinks of the
+        integrand): the kinks then move the result by less than that.  A cdf
+        or sf below 1e-20 is left to the split rule (relative precision).
+        """
+        slot = p["slot"][index]
+        done = slot >= 0
+        if not np.any(done):
+            return done
+        rows = np.flatnonzero(done)
+        part = _take(p, index[rows])
+        (ao, bo), (ai, bi), sign = self._split(part)
+        xs = x[index[rows]]
+        o_lo, o_lo_c, o_hi, o_hi_c = self._outer_range(sign, xs)
+        negligible = ((beta_cdf(ao, bo, o_lo, o_lo_c) <= _KINK_MASS)
+                      & (beta_sf(ao, bo, o_hi, o_hi_c) <= _KINK_MASS))
+        done[rows[~negligible]] = False
+        rows, slot, xs = rows[negligible], slot[rows[negligible]], xs[negligible]
+        sign, ai, bi = sign[negligible], ai[negligible], bi[negligible]
+        _, o, oc, w = self._full_rule()
+        values = self._parts_nodes(ai, bi, sign, o[:, slot], oc[:, slot], xs, which, w)
+        for tail in (0, 1):
+            if tail in which:
+                small = values[tail] < 1e-20
+                done[rows[small]] = False
+        for item in which:
+            out[item][index[rows]] = values[item]
+        return done
+
+    @staticmethod
+    def _outer_range(sign, x):
+        """Outer range ``[o_lo, o_hi]`` where the inner argument ``o + s x`` is
+        inside [0, 1], with complements: ``(o_lo, 1 - o_lo, o_hi, 1 - o_hi)``."""
+        positive = sign > 0
+        return (np.clip(np.where(positive, -x, x), 0.0, 1.0),
+                np.clip(np.where(positive, 1.0 + x, 1.0 - x), 0.0, 1.0),
+                np.clip(np.where(positive, 1.0 - x, 1.0 + x), 0.0, 1.0),
+                np.clip(np.where(positive, x, -x), 0.0, 1.0))
+
+    def _parts_nodes(self, ai, bi, sign, o, oc, x, which, w):
+        """The parts on fixed nodes ``o`` with weights ``w`` (smooth integrand)."""
         xc = 1.0 - x
         xp = 1.0 + x
         arg, arg_c = self._inner_arguments(o, oc, sign, x, xc, xp)
         positive = sign > 0
         out = [None] * 4
-        w = _NS_WEIGHTS
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            for part, kernels in ((0, (beta_cdf, beta_sf)), (1, (beta_sf, beta_cdf))):
+            for part in (0, 1):
                 if part in which:
-                    # Only the tail needed: the inner cdf where s = +1, its sf otherwise.
-                    values = np.empty(arg.shape)
-                    for columns, kernel in ((positive, kernels[0]), (~positive, kernels[1])):
-                        if np.any(columns):
-                            values[:, columns] = kernel(ai[columns], bi[columns],
-                                                        arg[:, columns], arg_c[:, columns])
-                    out[part] = np.sum(w * values, axis=0)
+                    out[part] = np.sum(w * self._inner_tail(ai, bi, positive, arg, arg_c, part),
+                                       axis=0)
             self._density_sums(ai, bi, sign, arg, arg_c, w, (arg > 0) & (arg_c > 0), which, out)
         return out
+
+    @staticmethod
+    def _inner_tail(ai, bi, positive, arg, arg_c, part):
+        """The inner tail each node needs for the cdf (part 0) or sf (part 1) of
+        the difference: the inner cdf where s = +1 (its sf for the sf), the
+        other tail where s = -1; only that one is computed."""
+        values = np.empty(arg.shape)
+        lower = positive if part == 0 else ~positive
+        for columns, kernel in ((lower, beta_cdf), (~lower, beta_sf)):
+            if np.any(columns):
+                values[:, columns] = kernel(ai[columns], bi[columns], arg[:, columns],
+                                            arg_c[:, columns], quick=True)
+        return values
 
     def _parts_split(self, p, x, which):
         """The parts on tanh-sinh nodes of the outer's quantile scale, split at the
@@ -840,11 +927,7 @@ class DifferencePosterior(_Posterior):
         xc = 1.0 - x
         xp = 1.0 + x
         positive = sign > 0
-        # Outer range where the inner argument is inside [0, 1], with complements.
-        o_lo = np.clip(np.where(positive, -x, x), 0.0, 1.0)
-        o_lo_c = np.clip(np.where(positive, xp, xc), 0.0, 1.0)
-        o_hi = np.clip(np.where(positive, xc, xp), 0.0, 1.0)
-        o_hi_c = np.clip(np.where(positive, x, -x), 0.0, 1.0)
+        o_lo, o_lo_c, o_hi, o_hi_c = self._outer_range(sign, x)
         t_lo = beta_cdf(ao, bo, o_lo, o_lo_c)
         t_lo_c = beta_sf(ao, bo, o_lo, o_lo_c)
         t_hi = beta_cdf(ao, bo, o_hi, o_hi_c)
@@ -859,14 +942,10 @@ class DifferencePosterior(_Posterior):
                 # or P(O < o_lo) (sign -1) of the mass is below x for sure.
                 sure_below = np.where(positive, t_hi_c, t_lo)
                 sure_above = np.where(positive, t_lo, t_hi_c)
-                lower = beta_cdf(ai, bi, arg, arg_c)
-                upper = beta_sf(ai, bi, arg, arg_c)
-                if 0 in which:
-                    part = np.where(positive, lower, upper)
-                    out[0] = np.sum(w * part, axis=0) + sure_below
-                if 1 in which:
-                    part = np.where(positive, upper, lower)
-                    out[1] = np.sum(w * part, axis=0) + sure_above
+                for part, sure in ((0, sure_below), (1, sure_above)):
+                    if part in which:
+                        values = self._inner_tail(ai, bi, positive, arg, arg_c, part)
+                        out[part] = np.sum(w * values, axis=0) + sure
             self._density_sums(ai, bi, sign, arg, arg_c, w, (w > 0) & (arg > 0) & (arg_c > 0),
                                which, out)
             if 2 in which:
@@ -897,7 +976,7 @@ class DifferencePosterior(_Posterior):
                           o_hi_c, sign, x, xc, xp):
         """Density ``[f_O F_I(o + s x)]_{o_lo}^{o_hi} - E_O[(log f_O)'(O) F_I(O + s x)]``
         for the elements (columns) it is given."""
-        inner_cdf = beta_cdf(ai, bi, arg, arg_c)
+        inner_cdf = beta_cdf(ai, bi, arg, arg_c, quick=True)
         slope = beta_dlogpdf(ao, bo, o, oc)
         usable = (w > 0) & np.isfinite(slope)
         interior = np.sum(np.where(usable, w * slope * inner_cdf, 0.0), axis=0)

@@ -1622,3 +1622,55 @@ def test_normal_score_rule_agrees_with_split_rule_on_random_tables():
     above = posterior._parts_split(params, high, (1,))[1]
     assert np.max(np.abs(below - TAIL)) < 1e-9
     assert np.max(np.abs(above - TAIL)) < 1e-9
+
+
+def test_full_range_nodes_agree_with_split_rule():
+    # Off the normal-score nodes (an outer parameter below 8), elements whose
+    # integrand kinks hold at most 1e-40 of the outer's mass are evaluated on
+    # cached full-range tanh-sinh nodes instead of nodes recomputed at every
+    # point by the split rule: the two must agree (they differ only in the
+    # nodes beyond the kinks), from far tails to the median.
+    rng = np.random.default_rng(11)
+    n = 4000
+    c = rng.integers(0, 1001, size=(4, n)) + 0.5
+    c[0, :2000] = rng.integers(0, 8, size=2000) + rng.choice([0.5, 1e-3, 1.0], 2000)
+    c[3, 1000:3000] = rng.integers(0, 8, size=2000) + 0.5
+    posterior = DifferencePosterior(BetaPosterior(c[0], c[2]), BetaPosterior(c[1], c[3]))
+    params = posterior._params(posterior.shape)
+    used = 0
+    for q in (1e-6, 1e-3, 0.025, 0.3, 0.5, 0.7, 0.975, 0.999):
+        x = np.asarray(posterior.ppf(q), dtype=float)
+        full = [np.empty(n) for _ in range(3)] + [None]
+        done = posterior._parts_full(params, x, (0, 1, 2), np.arange(n), full)
+        used += int(done.sum())
+        split = posterior._parts_split(params, x, (0, 1, 2))
+        for part in (0, 1):
+            assert np.max(np.abs(full[part][done] - split[part][done])) < 1e-15
+        assert np.allclose(full[2][done], split[2][done], rtol=1e-13, atol=0)
+    assert used > 5000      # the route is taken
+
+
+def test_quick_far_tails_within_their_bound():
+    # Quadrature nodes take a far tail (below 1e-3, on the far side of 1/2)
+    # from betainc on the rounded argument instead of betaincc where the
+    # tail's parameter is <= 1e4 and the other >= 1, promising 1e-12 relative.
+    # Reference: mpmath.betainc at 40 digits with the exact complement.
+    from skprobeval._numerics import beta_cdf, beta_sf
+
+    rng = np.random.default_rng(5)
+    n = 40
+    b = rng.uniform(1.0, 1000.0, n)
+    b[:4] = 1.0                               # the other parameter at its limit
+    a = b + rng.uniform(8.0, 1e4 - 1000.0, n)
+    a[4:8] = 1e4                              # the tail's parameter at its limit
+    sd = np.sqrt(a * b / (a + b) ** 3)
+    xc = np.minimum(b / (a + b) + rng.uniform(5.0, 30.0, n) * sd, 0.5)
+    x = 1.0 - xc
+    quick = beta_cdf(a, b, x, xc, quick=True)
+    mirrored = beta_sf(b, a, xc, x, quick=True)        # P(1 - X > 1 - x), the same tail
+    with mpmath.workdps(40):
+        for i in range(n):
+            reference = mpmath.betainc(a[i], b[i], 0, 1 - mpmath.mpf(xc[i]), regularized=True)
+            assert 0 < reference < 1e-3
+            assert abs(quick[i] / reference - 1) < 1e-12
+            assert abs(mirrored[i] / reference - 1) < 1e-12
