@@ -970,12 +970,15 @@ def _hdi_values(name):
 
 # Known limits, each with its measured reason.
 HDI_LIMITS = {
-    # The density steps by a factor 30 within 1e-12 of 0 (a Beta(λ, 10 + λ)
-    # spike at 0 against a Beta(1 + λ, 1e9 + λ) term): the upper end lies
-    # 1.4e-24 above 0, where a survival probability of 0.019 (resolved to
-    # 2e-18) fixes x only to about 4%; the two end densities agree to 1e-2,
-    # the mass to 4e-12.
-    ("informedness", "0_1_10_1e+09-lam0.001"): "upper end below the mass resolution",
+    # A Beta(λ, 10 + λ) spike at 0 against a Beta(1 + λ, 1e9 + λ) term: the
+    # upper end lies 1.8e-24 above 0.  There the density integrand spreads
+    # evenly over 15 decades of the outer's probability scale and turns flat
+    # where the outer value falls below the distance to the spike; the
+    # tanh-sinh nodes are a factor 11 apart at that turn, and the density
+    # comes out 8e-5 low (mpmath: 31694905.015 at 1.7973e-24).  The ends have
+    # equal density by the library's own density (see
+    # test_hdi_ends_equal_by_own_density_near_a_spike); the mass is right.
+    ("informedness", "0_1_10_1e+09-lam0.001"): "density 8e-5 low next to the spike",
 }
 
 
@@ -1674,3 +1677,16 @@ def test_quick_far_tails_within_their_bound():
             assert 0 < reference < 1e-3
             assert abs(quick[i] / reference - 1) < 1e-12
             assert abs(mirrored[i] / reference - 1) < 1e-12
+
+
+def test_hdi_ends_equal_by_own_density_near_a_spike():
+    # The upper end of this HDI lies 1.8e-24 above 0, next to a density spike:
+    # one float64 step of its tail mass moves it by 4%, so the tail-mass solve
+    # left the end densities 4e-3 apart.  The end is then moved alone to the
+    # other end's density, within a distance that holds at most 1e-10 of mass.
+    lam = 1e-3
+    posterior = DifferencePosterior(BetaPosterior(lam, 10 + lam), BetaPosterior(1 + lam, 1e9 + lam))
+    low, high = posterior.hdi(CONFIDENCE)
+    assert 0 < high < 1e-20
+    assert posterior.pdf(low) == pytest.approx(posterior.pdf(high), rel=1e-7)
+    assert posterior.sf(low) - posterior.sf(high) == pytest.approx(CONFIDENCE, abs=1e-9)
