@@ -969,17 +969,7 @@ def _hdi_values(name):
 
 
 # Known limits, each with its measured reason.
-HDI_LIMITS = {
-    # A Beta(λ, 10 + λ) spike at 0 against a Beta(1 + λ, 1e9 + λ) term: the
-    # upper end lies 1.8e-24 above 0.  There the density integrand spreads
-    # evenly over 15 decades of the outer's probability scale and turns flat
-    # where the outer value falls below the distance to the spike; the
-    # tanh-sinh nodes are a factor 11 apart at that turn, and the density
-    # comes out 8e-5 low (mpmath: 31694905.015 at 1.7973e-24).  The ends have
-    # equal density by the library's own density (see
-    # test_hdi_ends_equal_by_own_density_near_a_spike); the mass is right.
-    ("informedness", "0_1_10_1e+09-lam0.001"): "density 8e-5 low next to the spike",
-}
+HDI_LIMITS = {}   # (name, table id) -> reason for a strict xfail; none left
 
 
 def _grid_params(limits=None):
@@ -1690,3 +1680,48 @@ def test_hdi_ends_equal_by_own_density_near_a_spike():
     assert 0 < high < 1e-20
     assert posterior.pdf(low) == pytest.approx(posterior.pdf(high), rel=1e-7)
     assert posterior.sf(low) - posterior.sf(high) == pytest.approx(CONFIDENCE, abs=1e-9)
+
+
+def _mp_density_next_to_spike(x):
+    """Density of Beta(λ, 10 + λ) - Beta(1 + λ, 1e9 + λ) at 0 < x ≪ 1 (λ = 1e-3) by
+    mpmath.quad at 30 digits, split at every decade of the subtracted variable."""
+    with mpmath.workdps(30):
+        lam = mpmath.mpf("0.001")
+        ao, bo, ai, bi = 1 + lam, mpmath.mpf(10) ** 9 + lam, lam, 10 + lam
+        log_bo = mpmath.loggamma(ao) + mpmath.loggamma(bo) - mpmath.loggamma(ao + bo)
+        log_bi = mpmath.loggamma(ai) + mpmath.loggamma(bi) - mpmath.loggamma(ai + bi)
+
+        def integrand(o):
+            return mpmath.exp((ao - 1) * mpmath.log(o) + (bo - 1) * mpmath.log1p(-o) - log_bo
+                              + (ai - 1) * mpmath.log(o + x) + (bi - 1) * mpmath.log1p(-o - x)
+                              - log_bi)
+
+        cuts = ([0] + [mpmath.mpf(10) ** k for k in range(-40, -6)]
+                + [mpmath.mpf(10) ** -6 * j for j in (2, 5, 10, 20, 50, 100, 1000)] + [1 - x])
+        return float(mpmath.quad(integrand, cuts))
+
+
+@pytest.mark.parametrize("x", [1.8e-24, 3e-30, 1e-12])
+def test_density_next_to_a_spike_beyond_the_range(x):
+    # The inner term's spike (parameter λ = 1e-3 < 1 at 0) lies x beyond the
+    # end of the integration range: the integrand spreads evenly over the
+    # decades of the outer's probability scale down to where the outer value
+    # falls below x.  Both orders of the terms (the second mirrors the first).
+    lam = 1e-3
+    tpr, fpr = BetaPosterior(lam, 10 + lam), BetaPosterior(1 + lam, 1e9 + lam)
+    reference = _mp_density_next_to_spike(mpmath.mpf(x))
+    assert DifferencePosterior(tpr, fpr).pdf(x) == pytest.approx(reference, rel=1e-10)
+    assert DifferencePosterior(fpr, tpr).pdf(-x) == pytest.approx(reference, rel=1e-10)
+
+
+def test_density_next_to_a_spike_beyond_the_upper_end():
+    # The same density written as (1 - fpr) - (1 - tpr), parameters passed as
+    # they are (the public route rewrites them as above): the spike of
+    # 1 - tpr ~ Beta(10 + λ, λ) at 1 lies 1e-15 beyond the upper end (one
+    # tanh-sinh piece: 3e-9 off).
+    lam, x = 1e-3, 1e-15
+    posterior = DifferencePosterior(BetaPosterior(1e9 + lam, 1 + lam), BetaPosterior(10 + lam, lam))
+    params = {"a1": np.array([1e9 + lam]), "b1": np.array([1 + lam]),
+              "a2": np.array([10 + lam]), "b2": np.array([lam])}
+    density = posterior._parts_split(params, np.array([x]), (2,))[2][0]
+    assert density == pytest.approx(_mp_density_next_to_spike(mpmath.mpf(x)), rel=1e-12)
