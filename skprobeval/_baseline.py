@@ -65,15 +65,17 @@ from scipy.stats import binom, hypergeom
 from ._counts import ConfusionCounts, _format_array
 from ._numerics import frozen_result
 from ._ranking import _ap_from_groups, _check_ranking_input, _tie_groups
-from ._validation import check_random_state, fail
+from ._validation import check_confidence, check_random_state, fail
 
 __all__ = [
     "ChanceBaseline",
     "RandomAveragePrecision",
+    "RandomPrecisionBaseline",
     "RandomRankingTest",
     "chance_baseline",
     "random_average_precision",
     "random_average_precision_reference",
+    "random_precision_baseline",
     "random_ranking_test",
 ]
 
@@ -766,3 +768,89 @@ def chance_baseline(counts):
         informedness=frozen_result(informedness),
         expected_tp=frozen_result(expected_tp), p_value=frozen_result(p_value),
         labels=counts.labels)
+
+
+# ---------------------------------------------------------------------------
+# Precision of a random ranking at every cutoff
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RandomPrecisionBaseline:
+    """Exact distribution of the precision at every cutoff of a random ranking.
+
+    Returned by `random_precision_baseline`.  At cutoff ``k`` (the top ``k``
+    of ``N`` items, ``R`` of them relevant) a uniformly random ranking has
+    ``TP ~ Hypergeometric(N, R, k)``: precision ``TP / k`` has mean ``R / N``
+    at every ``k`` (the usual flat line) but a spread that shrinks with ``k``.
+
+    Attributes
+    ----------
+    k : ndarray of shape (N,)
+        Cutoffs 1..N.
+    recall : ndarray
+        Expected recall at each cutoff, ``k / N``: the abscissa of the
+        baseline on a precision-recall figure.
+    mean : ndarray
+        ``R / N`` at every cutoff.
+    low, high : ndarray
+        Equal-tailed ``confidence`` limits of the precision (hypergeometric
+        quantiles divided by ``k``; each tail holds at most ``(1 - confidence) / 2``).
+    confidence : float
+
+    Examples
+    --------
+    >>> from skprobeval import random_precision_baseline
+    >>> baseline = random_precision_baseline(300, 45)
+    >>> float(baseline.mean[49]), float(baseline.low[49]), float(baseline.high[49])
+    (0.15, 0.06, 0.24)
+    """
+
+    k: np.ndarray
+    recall: np.ndarray
+    mean: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence: float
+
+    def __repr__(self):
+        return (f"RandomPrecisionBaseline(n_items={self.k.shape[0]}, "
+                f"prevalence={_round(float(self.mean[0]))}, confidence={self.confidence:g})")
+
+
+def random_precision_baseline(n_items, n_relevant, *, confidence=0.95):
+    """Exact band of the precision of a random ranking at every cutoff.
+
+    Parameters
+    ----------
+    n_items : int
+        Number of ranked items ``N`` (at most 10^7: one value per cutoff).
+    n_relevant : int
+        Number of relevant items ``R``, in 1..N.
+    confidence : float, default=0.95
+        Mass of the band at each cutoff, in (0, 1).
+
+    Returns
+    -------
+    RandomPrecisionBaseline
+
+    Examples
+    --------
+    At N = 300 with R = 45 the usual flat line says 0.15 at every cutoff; at the
+    top 50 a random ranking's precision lies in [0.06, 0.24] with 95% probability:
+
+    >>> from skprobeval import random_precision_baseline
+    >>> band = random_precision_baseline(300, 45)
+    >>> float(band.low[49]), float(band.high[49]), float(band.recall[49])
+    (0.06, 0.24, 0.16666666666666666)
+    """
+    n_items, n_relevant = _check_sizes(n_items, n_relevant)
+    if n_items > 10 ** 7:
+        fail("n_items", "at most 10**7 (one value per cutoff)", n_items)
+    confidence = check_confidence(confidence)
+    k = np.arange(1, n_items + 1)
+    tail = (1 - confidence) / 2
+    low = hypergeom.ppf(tail, n_items, n_relevant, k) / k
+    high = hypergeom.isf(tail, n_items, n_relevant, k) / k
+    return RandomPrecisionBaseline(k, k / n_items, np.full(n_items, n_relevant / n_items),
+                                   low, high, confidence)

@@ -1,0 +1,779 @@
+"""Posterior threshold curves: precision-recall and ROC with credible bands,
+posteriors of average precision and ROC AUC, and their paired comparison.
+
+One model stands behind all of them.  The items fall into cells (class x
+distinct score); the population shares of the cells get a Dirichlet posterior
+whose parameters are the cell counts (summed weights), plus four boundary
+pseudo-cells of mass λ: a positive and a negative above every score and below
+every score.  At any threshold the four confusion cells then aggregate to
+exactly Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ), the posterior of one table,
+so the pointwise bands are the exact Beta posteriors of each threshold.  A draw
+of the whole curve is a Gamma variate per cell, summed in score order: the
+simultaneous bands and the AP and AUC posteriors come from such draws.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._compare import MetricComparison
+from ._counts import ConfusionCounts
+from ._posterior import BetaPosterior, SampledPosterior, _fmt
+from ._ranking import _as_1d, _check_real_array, _check_same_length, _positive_mask
+from ._validation import (
+    check_confidence,
+    check_prior,
+    check_random_state,
+    check_sample_weight,
+    fail,
+)
+
+__all__ = [
+    "CurveBand",
+    "PosteriorCurve",
+    "RankingPosterior",
+    "average_precision_posterior",
+    "compare_scores",
+    "posterior_precision_recall_curve",
+    "posterior_roc_curve",
+    "roc_auc_posterior",
+]
+
+# Largest number of Gamma variates held at once (draws x cells).
+_CHUNK_VARIATES = 4_000_000
+_BAND_KINDS = ("pointwise", "simultaneous")
+_RANKING_METRICS = ("average_precision", "roc_auc")
+
+
+# ---------------------------------------------------------------------------
+# Input and cells
+# ---------------------------------------------------------------------------
+
+
+def _check_draws(n_samples):
+    if (not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool)
+            or n_samples < 2):
+        fail("n_samples", "an integer >= 2", n_samples,
+             error=ValueError if isinstance(n_samples, numbers.Real) else TypeError)
+    return int(n_samples)
+
+
+def _relevant(y_true, pos_label):
+    """Positive mask of a binary ``y_true`` holding both classes.
+
+    ``pos_label=None`` means 1 where the labels are {0, 1} or {-1, 1} (as in
+    scikit-learn's curves); other labels need it.
+    """
+    array = _as_1d(y_true, "y_true")
+    if pos_label is None:
+        classes = np.unique(array)
+        numeric = classes.dtype.kind in "iufb"
+        if not (numeric and (set(classes.tolist()) <= {0, 1}
+                             or set(classes.tolist()) <= {-1, 1})):
+            fail("pos_label", f"one of the labels {classes.tolist()!r} (the labels are not "
+                 "{0, 1} or {-1, 1}, so the positive class must be named)", pos_label)
+        pos_label = 1
+    relevant = _positive_mask(array, pos_label)
+    if relevant.all() or not relevant.any():
+        fail("y_true", "labels of both classes (a curve needs positives and negatives)",
+             y_true, shown="one class only")
+    return relevant
+
+
+def _check_input(y_true, y_score, pos_label, sample_weight, name_score="y_score"):
+    relevant = _relevant(y_true, pos_label)
+    score = _check_real_array(y_score, name_score)
+    _check_same_length(relevant, score, "y_true", name_score)
+    weight = check_sample_weight(sample_weight, relevant.shape[0])
+    if weight is None:
+        weight = np.ones(relevant.shape[0])
+    elif not (np.any(weight[relevant] > 0) and np.any(weight[~relevant] > 0)):
+        fail("sample_weight", "positive for some items of each class", sample_weight,
+             shown="zero weight on every item of one class")
+    return relevant, score, weight
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Cells:
+    """Weights of the positives and negatives at each distinct score, highest first."""
+
+    levels: np.ndarray       # distinct scores, decreasing
+    positive: np.ndarray     # summed weight of the positives at each level
+    negative: np.ndarray
+
+    @classmethod
+    def from_items(cls, relevant, score, weight):
+        keep = weight > 0        # as scikit-learn: zero-weight items are not thresholds
+        relevant, score, weight = relevant[keep], score[keep], weight[keep]
+        order = np.argsort(-score, kind="stable")
+        ranked = score[order]
+        starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+        w = weight[order]
+        positive = np.add.reduceat(np.where(relevant[order], w, 0.0), starts)
+        negative = np.add.reduceat(np.where(relevant[order], 0.0, w), starts)
+        return cls(ranked[starts], positive, negative)
+
+
+def _gamma_chunks(shapes, n_samples, rng):
+    """Gamma variates of the given shapes, ``(draws, len(shapes))``, in chunks of draws."""
+    size = max(1, _CHUNK_VARIATES // max(1, shapes.shape[-1]))
+    done = 0
+    while done < n_samples:
+        rows = min(size, n_samples - done)
+        yield rng.standard_gamma(shapes, size=(rows,) + shapes.shape)
+        done += rows
+
+
+def _draw_cumulative(cells, lam, n_samples, rng):
+    """Posterior draws of the cumulative positive and negative shares.
+
+    Yields chunks ``(tp, fp, pos, neg)``: ``tp`` and ``fp`` of shape
+    ``(draws, levels + 2)`` hold the shares at or above each threshold, from
+    above every score (the pseudo-cells only) through every level down to
+    below every score; ``pos`` and ``neg`` the class totals ``(draws, 1)``.
+    """
+    k = cells.levels.shape[0]
+    # Columns: above, levels..., below; positives then negatives.
+    shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
+    for gammas in _gamma_chunks(shapes, n_samples, rng):
+        gp, gn = gammas[:, : k + 2], gammas[:, k + 2:]
+        tp = np.cumsum(gp, axis=1)
+        fp = np.cumsum(gn, axis=1)
+        yield tp, fp, tp[:, -1:], fp[:, -1:]
+
+
+def _ap_from_cumulative(tp, fp, pos):
+    """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis."""
+    gained = np.diff(tp, prepend=0.0, axis=-1)
+    total = tp + fp
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(total > 0, tp / np.where(total > 0, total, 1.0), 0.0)
+    return np.sum(gained * precision, axis=-1) / pos[..., 0]
+
+
+def _auc_from_shares(gp, gn, pos, neg):
+    """ROC AUC (Mann-Whitney, ties count 1/2) from per-level shares, last axis
+    ordered by decreasing score."""
+    below = neg - np.cumsum(gn, axis=-1)             # negative share strictly below
+    return np.sum(gp * (below + 0.5 * gn), axis=-1) / (pos[..., 0] * neg[..., 0])
+
+
+# ---------------------------------------------------------------------------
+# Curves
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CurveBand:
+    """A credible band around a threshold curve.
+
+    Attributes
+    ----------
+    x : ndarray
+        Abscissae: the observed recall (precision-recall) or false positive
+        rate (ROC) at each threshold for a pointwise band; the common grid for
+        a simultaneous band.
+    low, high : ndarray
+        Band limits of the ordinate (precision, or true positive rate) at `x`.
+    confidence : float
+        Posterior probability of the band: at each point (pointwise) or for
+        the whole curve at once (simultaneous).
+    kind : {"pointwise", "simultaneous"}
+    n_samples : int
+        Curve draws behind a simultaneous band (0 for the exact pointwise one).
+    thresholds : ndarray or None
+        The thresholds of a pointwise band's points (None for a simultaneous
+        band, whose points are the grid).
+
+    Examples
+    --------
+    >>> from skprobeval import posterior_roc_curve
+    >>> curve = posterior_roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> band = curve.band(0.9, kind="simultaneous", n_samples=500, random_state=0)
+    >>> band
+    CurveBand(kind='simultaneous', confidence=0.9, points=101, n_samples=500)
+    >>> bool((band.low <= band.high).all())
+    True
+    """
+
+    x: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence: float
+    kind: str
+    n_samples: int
+    thresholds: np.ndarray | None = None
+
+    def __repr__(self):
+        return (f"CurveBand(kind={self.kind!r}, confidence={self.confidence:g}, "
+                f"points={self.x.shape[0]}, n_samples={self.n_samples})")
+
+
+class PosteriorCurve:
+    """Posterior of a precision-recall or ROC curve, one table per threshold.
+
+    Built by `posterior_precision_recall_curve` and `posterior_roc_curve`;
+    the thresholds and counts are scikit-learn's (``precision_recall_curve``,
+    ``roc_curve``) without their artificial end points, except the ROC curve's
+    first threshold (``inf``, nothing predicted positive), kept as
+    scikit-learn keeps it.
+
+    Attributes
+    ----------
+    kind : {"precision_recall", "roc"}
+    thresholds : ndarray of shape (T,)
+        Increasing for precision-recall, decreasing for ROC (scikit-learn's orders).
+    counts : ConfusionCounts
+        The confusion table at each threshold (items with ``score >= threshold``
+        predicted positive).
+    prior : float
+        Dirichlet concentration λ.
+    precision, recall : BetaPosterior
+        ``Beta(TP + λ, FP + λ)`` and ``Beta(TP + λ, FN + λ)`` at each threshold.
+    tpr, fpr : BetaPosterior
+        ``Beta(TP + λ, FN + λ)`` and ``Beta(FP + λ, TN + λ)``.
+
+    Examples
+    --------
+    >>> from skprobeval import posterior_precision_recall_curve
+    >>> curve = posterior_precision_recall_curve([0, 1, 1, 0, 1], [0.2, 0.9, 0.6, 0.7, 0.3])
+    >>> curve
+    PosteriorCurve(kind='precision_recall', thresholds=5, prior=0.5)
+    >>> curve.precision[-1]
+    BetaPosterior(a=1.5, b=0.5)
+    """
+
+    __slots__ = ("_kind", "_thresholds", "_counts", "_prior", "_cells", "_index")
+
+    def __init__(self, kind, thresholds, counts, prior, cells, index):
+        self._kind = kind
+        self._thresholds = thresholds
+        self._counts = counts
+        self._prior = prior
+        self._cells = cells
+        # Column of each threshold among the cumulative draws (levels + 2 columns).
+        self._index = index
+
+    kind = property(lambda self: self._kind, doc="'precision_recall' or 'roc'.")
+    thresholds = property(lambda self: self._thresholds, doc="Thresholds of the curve.")
+    counts = property(lambda self: self._counts, doc="Confusion table at each threshold.")
+    prior = property(lambda self: self._prior, doc="Dirichlet concentration λ.")
+
+    @property
+    def precision(self):
+        """Posterior of the precision at each threshold."""
+        c, lam = self._counts, self._prior
+        return BetaPosterior(c.tp + lam, c.fp + lam)
+
+    @property
+    def recall(self):
+        """Posterior of the recall (true positive rate) at each threshold."""
+        c, lam = self._counts, self._prior
+        return BetaPosterior(c.tp + lam, c.fn + lam)
+
+    tpr = recall
+
+    @property
+    def fpr(self):
+        """Posterior of the false positive rate at each threshold."""
+        c, lam = self._counts, self._prior
+        return BetaPosterior(c.fp + lam, c.tn + lam)
+
+    def __len__(self):
+        return self._thresholds.shape[0]
+
+    def __repr__(self):
+        return (f"PosteriorCurve(kind={self._kind!r}, thresholds={len(self)}, "
+                f"prior={self._prior:g})")
+
+    def _observed(self):
+        """Observed (x, y) at each threshold: (recall, precision) or (fpr, tpr)."""
+        c = self._counts
+        tp, fp, fn, tn = (np.asarray(v, dtype=np.float64) for v in (c.tp, c.fp, c.fn, c.tn))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if self._kind == "precision_recall":
+                predicted = tp + fp
+                precision = np.where(predicted > 0, tp / np.where(predicted > 0, predicted, 1), 0)
+                return tp / (tp + fn), precision
+            return fp / (fp + tn), tp / (tp + fn)
+
+    def band(self, confidence=0.95, *, kind="pointwise", n_samples=1000, grid=None,
+             max_points=20_000, random_state=None):
+        """Credible band of the curve.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Posterior mass of the band, in (0, 1).
+        kind : {"pointwise", "simultaneous"}, default="pointwise"
+            "pointwise": the exact equal-tailed interval of the precision
+            (precision-recall) or the true positive rate (ROC) at each
+            threshold.  "simultaneous": from ``n_samples`` draws of the whole
+            curve, the narrowest envelope of pointwise order statistics that
+            holds ``confidence`` of the drawn curves entirely, on `grid`.
+        n_samples : int, default=1000
+            Curve draws for a simultaneous band.  The band's own Monte Carlo
+            error falls like ``1 / sqrt(n_samples)``; 1000 draws put its
+            coverage within about 1% of `confidence`.
+        grid : array-like, default=None
+            Abscissae of a simultaneous band (recall, or false positive rate),
+            in [0, 1]; default recall 0.01, 0.02, ..., 1 (precision at recall 0
+            is undefined) or false positive rate 0, 0.01, ..., 1.  A drawn curve is
+            read at each: the precision at the first threshold whose recall
+            reaches it (precision-recall), the true positive rate interpolated
+            linearly in the false positive rate (ROC).
+        max_points : int, default=20000
+            Most points of a pointwise band: a curve with more thresholds gets
+            its band at that many thresholds evenly spaced along the curve
+            (first and last included; each interval exact).  A band is drawn,
+            not read digit by digit: at 10^6 thresholds two Beta quantiles per
+            threshold would take 15 times as long as the curve itself.  The
+            intervals at every threshold are ``curve.precision.interval()``.
+        random_state : None, int or numpy Generator
+            Seed of the draws.
+
+        Returns
+        -------
+        CurveBand
+        """
+        confidence = check_confidence(confidence)
+        if kind not in _BAND_KINDS:
+            fail("kind", f"one of {list(_BAND_KINDS)!r}", kind)
+        if kind == "pointwise":
+            if (not isinstance(max_points, numbers.Integral) or isinstance(max_points, bool)
+                    or max_points < 2):
+                fail("max_points", "an integer >= 2", max_points,
+                     error=ValueError if isinstance(max_points, numbers.Real) else TypeError)
+            n = len(self)
+            rows = (np.arange(n) if n <= max_points
+                    else np.unique(np.linspace(0, n - 1, int(max_points)).round().astype(int)))
+            posterior = self.precision if self._kind == "precision_recall" else self.tpr
+            low, high = posterior[rows].interval(confidence) if n > 1 else posterior.interval(
+                confidence)
+            x = self._observed()[0][rows]
+            return CurveBand(x, np.atleast_1d(low), np.atleast_1d(high), confidence, kind, 0,
+                             self._thresholds[rows])
+        n_samples = _check_draws(n_samples)
+        grid = self._check_grid(grid)
+        curves = self.sample_curves(n_samples, grid=grid, random_state=random_state)
+        low, high = _simultaneous_envelope(curves, confidence)
+        return CurveBand(grid, low, high, confidence, kind, n_samples)
+
+    def _check_grid(self, grid):
+        if grid is None:
+            if self._kind == "precision_recall":
+                return np.linspace(0.01, 1.0, 100)    # precision at recall 0 is undefined
+            return np.linspace(0.0, 1.0, 101)
+        array = _check_real_array(grid, "grid")
+        if np.any(array < 0) or np.any(array > 1):
+            fail("grid", "values in [0, 1]", grid,
+                 shown=f"values from {array.min()!r} to {array.max()!r}")
+        return np.sort(array)
+
+    def sample_curves(self, n_samples=1000, *, grid=None, random_state=None):
+        """Posterior draws of the whole curve read on a common grid.
+
+        Returns an array of shape ``(n_samples, len(grid))``: precision at
+        each recall of `grid` (precision-recall) or true positive rate at each
+        false positive rate (ROC); see `band` for how a curve is read.
+        """
+        n_samples = _check_draws(n_samples)
+        grid = self._check_grid(grid)
+        rng = check_random_state(random_state)
+        out = np.empty((n_samples, grid.shape[0]))
+        row = 0
+        for tp, fp, pos, neg in _draw_cumulative(self._cells, self._prior, n_samples, rng):
+            for d in range(tp.shape[0]):
+                if self._kind == "precision_recall":
+                    recall = tp[d] / pos[d, 0]
+                    at = np.minimum(np.searchsorted(recall, grid, side="left"),
+                                    recall.shape[0] - 1)
+                    out[row] = tp[d, at] / (tp[d, at] + fp[d, at])
+                else:
+                    # From the origin (a threshold above every item, pseudo-items too).
+                    out[row] = np.interp(grid, np.r_[0.0, fp[d] / neg[d, 0]],
+                                         np.r_[0.0, tp[d] / pos[d, 0]])
+                row += 1
+        return out
+
+
+def _simultaneous_envelope(curves, confidence):
+    """Narrowest envelope of pointwise order statistics holding ``confidence``
+    of the curves entirely.
+
+    A curve's depth is the smallest distance of its pointwise ranks from
+    either end (0: it is the lowest or highest curve somewhere); the band
+    between the order statistics ``d`` and ``n - 1 - d`` holds every curve of
+    depth >= d, and ``d`` is the largest depth that a fraction ``confidence``
+    of the curves reach.
+    """
+    n = curves.shape[0]
+    ranks = np.argsort(np.argsort(curves, axis=0, kind="stable"), axis=0, kind="stable")
+    depths = np.min(np.minimum(ranks, n - 1 - ranks), axis=1)
+    depth = int(np.sort(depths)[::-1][max(0, math.ceil(confidence * n) - 1)])
+    ordered = np.sort(curves, axis=0)
+    return ordered[depth], ordered[n - 1 - depth]
+
+
+def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_intermediate):
+    lam = check_prior(prior)
+    if not isinstance(drop_intermediate, (bool, np.bool_)):
+        fail("drop_intermediate", "True or False", drop_intermediate, error=TypeError)
+    relevant, score, weight = _check_input(y_true, y_score, pos_label, sample_weight)
+    cells = _Cells.from_items(relevant, score, weight)
+    tps, fps = np.cumsum(cells.positive), np.cumsum(cells.negative)
+    # Below each threshold, summed from the bottom (no cancellation in total - tps).
+    fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
+    tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
+    index = np.arange(1, tps.shape[0] + 1)       # columns of the levels among the draws
+    thresholds = cells.levels
+    if drop_intermediate and tps.shape[0] > 2:
+        if kind == "precision_recall":
+            keep = np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True]
+        else:
+            keep = np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True]
+        tps, fps, fns, tns = tps[keep], fps[keep], fns[keep], tns[keep]
+        index, thresholds = index[keep], thresholds[keep]
+    if kind == "roc":
+        fns = np.r_[cells.positive.sum(), fns]
+        tns = np.r_[cells.negative.sum(), tns]
+        tps, fps = np.r_[0.0, tps], np.r_[0.0, fps]
+        index = np.r_[0, index]
+        thresholds = np.r_[np.inf, thresholds]
+    else:
+        tps, fps, fns, tns = tps[::-1], fps[::-1], fns[::-1], tns[::-1]
+        index, thresholds = index[::-1], thresholds[::-1]
+    counts = ConfusionCounts(tps, fps, fns, tns)
+    return PosteriorCurve(kind, thresholds, counts, lam, cells, index)
+
+
+def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                                     prior=0.5, drop_intermediate=False):
+    """Posterior precision-recall curve: exact posteriors at every threshold.
+
+    The counts at each threshold are those of
+    ``sklearn.metrics.precision_recall_curve`` (same thresholds, same order,
+    without its artificial last point of precision 1 and recall 0).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels holding both classes.
+    y_score : array-like of shape (n_samples,)
+        Scores (higher means more positive), finite.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ.
+    drop_intermediate : bool, default=False
+        Drop thresholds whose recall equals both neighbours' (as scikit-learn).
+
+    Returns
+    -------
+    PosteriorCurve
+
+    Examples
+    --------
+    >>> from skprobeval import posterior_precision_recall_curve
+    >>> y_true = [0, 0, 1, 1, 1, 0, 1]
+    >>> y_score = [0.1, 0.4, 0.35, 0.8, 0.7, 0.6, 0.9]
+    >>> curve = posterior_precision_recall_curve(y_true, y_score)
+    >>> curve.thresholds
+    array([0.1 , 0.35, 0.4 , 0.6 , 0.7 , 0.8 , 0.9 ])
+    >>> curve.counts.tp
+    array([4., 4., 3., 3., 3., 2., 1.])
+    >>> band = curve.band(0.9)
+    >>> band.low[:2].round(2), band.high[:2].round(2)
+    (array([0.28, 0.34]), array([0.83, 0.9 ]))
+    """
+    return _build_curve("precision_recall", y_true, y_score, pos_label, sample_weight, prior,
+                        drop_intermediate)
+
+
+def posterior_roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, prior=0.5,
+                        drop_intermediate=True):
+    """Posterior ROC curve: exact posteriors of TPR and FPR at every threshold.
+
+    The counts at each threshold are those of ``sklearn.metrics.roc_curve``
+    (same thresholds in the same order, the first ``inf``).  Parameters as in
+    `posterior_precision_recall_curve`; ``drop_intermediate`` (default True,
+    as scikit-learn) drops thresholds that lie on a straight segment.
+
+    Returns
+    -------
+    PosteriorCurve
+
+    Examples
+    --------
+    >>> from skprobeval import posterior_roc_curve
+    >>> curve = posterior_roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve.thresholds
+    array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
+    >>> curve.counts.fp
+    array([0., 0., 1., 1., 2.])
+    >>> round(float(curve.tpr.mean()[1]), 3)
+    0.5
+    """
+    return _build_curve("roc", y_true, y_score, pos_label, sample_weight, prior,
+                        drop_intermediate)
+
+
+# ---------------------------------------------------------------------------
+# AP and AUC posteriors
+# ---------------------------------------------------------------------------
+
+
+class RankingPosterior(SampledPosterior):
+    """Sampled posterior of a ranking metric (average precision or ROC AUC).
+
+    A `SampledPosterior` with the observed value in `point` (scikit-learn's
+    ``average_precision_score`` or ``roc_auc_score`` of the data) and the
+    metric's name in `metric`.
+
+    Examples
+    --------
+    >>> from skprobeval import roc_auc_posterior
+    >>> auc = roc_auc_posterior([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    ...                         n_samples=1000, random_state=0)
+    >>> auc.metric, round(auc.point, 3)
+    ('roc_auc', 0.889)
+    >>> low, high = auc.interval(0.9)
+    >>> bool(0 < low < auc.point < high < 1)
+    True
+    """
+
+    __slots__ = ("_point", "_metric")
+
+    def __init__(self, samples, *, point, metric):
+        super().__init__(samples)
+        self._point = float(point)
+        self._metric = metric
+
+    @property
+    def point(self):
+        """The metric of the data themselves (scikit-learn's value)."""
+        return self._point
+
+    @property
+    def metric(self):
+        """'average_precision' or 'roc_auc'."""
+        return self._metric
+
+    def __repr__(self):
+        return (f"RankingPosterior(metric={self._metric!r}, point={_fmt(self._point)}, "
+                f"n_samples={self.n_samples}, mean={_fmt(self._mean_array())}, "
+                f"mc_error={_fmt(self.mc_error)})")
+
+
+def _metric_draws(cells, lam, metric, n_samples, rng):
+    out = []
+    for tp, fp, pos, neg in _draw_cumulative(cells, lam, n_samples, rng):
+        if metric == "average_precision":
+            out.append(_ap_from_cumulative(tp, fp, pos))
+        else:
+            gp = np.diff(tp, prepend=0.0, axis=1)
+            gn = np.diff(fp, prepend=0.0, axis=1)
+            out.append(_auc_from_shares(gp, gn, pos, neg))
+    return np.concatenate(out)
+
+
+def _observed_metric(cells, metric):
+    tp, fp = np.cumsum(cells.positive), np.cumsum(cells.negative)
+    pos, neg = np.array([[tp[-1]]]), np.array([[fp[-1]]])
+    if metric == "average_precision":
+        return float(_ap_from_cumulative(tp[None], fp[None], pos)[0])
+    return float(_auc_from_shares(cells.positive[None], cells.negative[None], pos, neg)[0])
+
+
+def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_samples,
+                       random_state):
+    lam = check_prior(prior)
+    n_samples = _check_draws(n_samples)
+    rng = check_random_state(random_state)
+    cells = _Cells.from_items(*_check_input(y_true, y_score, pos_label, sample_weight))
+    samples = _metric_draws(cells, lam, metric, n_samples, rng)
+    return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
+
+
+def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
+                                prior=0.5, n_samples=4000, random_state=None):
+    """Posterior of average precision, sampled from the curve model.
+
+    Each draw weighs the cells (class x distinct score, plus the four
+    boundary pseudo-cells of mass λ) by Gamma variates and takes the average
+    precision ``sum_k (R_k - R_{k-1}) P_k`` of the weighted ranking, the
+    pseudo-items ranked above and below every score.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight, prior
+        As in `posterior_precision_recall_curve`.
+    n_samples : int, default=4000
+        Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_samples)``.
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    RankingPosterior
+        ``point`` is ``sklearn.metrics.average_precision_score`` of the data.
+
+    Notes
+    -----
+    Average precision weighs the top of the ranking most, and the prior puts
+    mass λ on a negative scored above every item.  For a near-perfect ranking
+    this pulls the posterior down: logistic regression on half of the breast
+    cancer data (AP 0.998) has the 95% interval [0.945, 0.999] at λ = 0.5,
+    [0.975, 1.000] at λ = 0.1 and [0.995, 1.000] at λ = 0.01 (a nonparametric
+    bootstrap gives [0.996, 1.000]).  Far from 1, and for ROC AUC (where one
+    item's weight is 1/n of the area), the prior matters far less.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import average_precision_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> score = y + rng.normal(0, 1, 500)
+    >>> ap = average_precision_posterior(y, score, random_state=0)
+    >>> round(ap.point, 3), round(ap.std(), 3), ap.mc_error < 0.001
+    (0.763, 0.027, True)
+    """
+    return _ranking_posterior("average_precision", y_true, y_score, pos_label, sample_weight,
+                              prior, n_samples, random_state)
+
+
+def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None, prior=0.5,
+                      n_samples=4000, random_state=None):
+    """Posterior of ROC AUC, sampled from the curve model.
+
+    Each draw is the Mann-Whitney probability (ties count 1/2) of the
+    Gamma-weighted cells, the pseudo-items above and below every score.
+    Parameters as in `average_precision_posterior`.
+
+    Returns
+    -------
+    RankingPosterior
+        ``point`` is ``sklearn.metrics.roc_auc_score`` of the data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import roc_auc_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> auc = roc_auc_posterior(y, y + rng.normal(0, 1, 500), random_state=0)
+    >>> round(auc.point, 3), round(auc.std(), 3)
+    (0.727, 0.022)
+    """
+    return _ranking_posterior("roc_auc", y_true, y_score, pos_label, sample_weight, prior,
+                              n_samples, random_state)
+
+
+# ---------------------------------------------------------------------------
+# Paired comparison of two score vectors
+# ---------------------------------------------------------------------------
+
+
+def _ranking_order(relevant, score):
+    """Order of the cells by decreasing score, and the start of each tie group."""
+    order = np.argsort(-score, kind="stable")
+    ranked = score[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    return order, starts
+
+
+def _paired_metric(metric, gammas, relevant, order, starts, pseudo):
+    """Metric of one system for a chunk of draws: ``gammas`` (draws, cells),
+    ``pseudo`` = (pos above, neg above, pos below, neg below), each (draws,)."""
+    g = gammas[:, order]
+    rel = relevant[order]
+    gp = np.add.reduceat(np.where(rel, g, 0.0), starts, axis=1)
+    gn = np.add.reduceat(np.where(rel, 0.0, g), starts, axis=1)
+    pa, na, pb, nb = (v[:, None] for v in pseudo)
+    gp = np.concatenate([pa, gp, pb], axis=1)
+    gn = np.concatenate([na, gn, nb], axis=1)
+    tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
+    pos, neg = tp[:, -1:], fp[:, -1:]
+    if metric == "average_precision":
+        return _ap_from_cumulative(tp, fp, pos)
+    return _auc_from_shares(gp, gn, pos, neg)
+
+
+def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", rope=0.0,
+                   pos_label=None, sample_weight=None, prior=0.5, n_samples=4000,
+                   random_state=None):
+    """Paired posterior comparison of two rankings of the same items by AP or ROC AUC.
+
+    The same posterior draw (a Gamma weight per item, plus the four
+    boundary pseudo-cells of mass λ) weighs both systems, so that what they
+    share cancels: the difference ``M_a - M_b`` is drawn jointly.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_score_a, y_score_b : array-like of shape (n_samples,)
+        Scores of the first and the second system.
+    metric : {"average_precision", "roc_auc"}, default="average_precision"
+    rope : float, default=0.0
+        Region of practical equivalence, in [0, 1).
+    pos_label, sample_weight, prior
+        As in `posterior_precision_recall_curve`.
+    n_samples : int, default=4000
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    MetricComparison
+        ``paired=True``, ``method="sampled"``; `mc_error` is the largest
+        binomial standard error of the three probabilities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import compare_scores
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> strong, weak = y + rng.normal(0, 0.7, 400), y + rng.normal(0, 1.5, 400)
+    >>> result = compare_scores(y, strong, weak, random_state=0)
+    >>> result.prob_first_better > 0.99, result.prob_second_better < 0.01
+    (True, True)
+    """
+    if metric not in _RANKING_METRICS:
+        fail("metric", f"one of {list(_RANKING_METRICS)!r}", metric)
+    if (not isinstance(rope, numbers.Real) or isinstance(rope, bool)
+            or not (0.0 <= float(rope) < 1.0)):
+        fail("rope", "a float in [0, 1)", rope,
+             error=ValueError if isinstance(rope, numbers.Real) else TypeError)
+    rope = float(rope)
+    lam = check_prior(prior)
+    n_samples = _check_draws(n_samples)
+    rng = check_random_state(random_state)
+    relevant, score_a, weight = _check_input(y_true, y_score_a, pos_label, sample_weight,
+                                             "y_score_a")
+    score_b = _check_real_array(y_score_b, "y_score_b")
+    _check_same_length(relevant, score_b, "y_true", "y_score_b")
+    # One cell per item, in input order: swapping the systems reuses the same
+    # variates, so the result mirrors exactly.
+    keep = weight > 0
+    rel, sa, sb, w = relevant[keep], score_a[keep], score_b[keep], weight[keep]
+    order_a, starts_a = _ranking_order(rel, sa)
+    order_b, starts_b = _ranking_order(rel, sb)
+    shapes = np.concatenate([w, np.full(4, lam)])
+    differences = []
+    for gammas in _gamma_chunks(shapes, n_samples, rng):
+        cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
+        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo)
+        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo)
+        differences.append(first - second)
+    difference = np.concatenate(differences)
+    n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))
+    better, worse = n_better / n_samples, n_worse / n_samples
+    equivalent = (n_samples - n_better - n_worse) / n_samples
+    error = max(math.sqrt(p * (1 - p) / n_samples) for p in (better, equivalent, worse))
+    return MetricComparison(metric, True, "sampled", better, equivalent, worse, error, rope,
+                            n_samples)

@@ -1,0 +1,300 @@
+"""Displays of posterior threshold curves, in scikit-learn's convention.
+
+``PosteriorPrecisionRecallDisplay`` and ``PosteriorRocCurveDisplay`` follow
+``sklearn.metrics.PrecisionRecallDisplay``: build one with ``from_estimator``
+or ``from_predictions`` (which also plot), or from a `PosteriorCurve` and call
+``plot``; the matplotlib artists are kept in ``line_``, ``band_`` and
+``chance_level_``, the axes and figure in ``ax_`` and ``figure_``.  Several
+models go on one axes by passing ``ax``.  matplotlib (the ``plot`` extra) is
+imported only when something is drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from ._baseline import random_precision_baseline
+from ._curves import (
+    average_precision_posterior,
+    posterior_precision_recall_curve,
+    posterior_roc_curve,
+    roc_auc_posterior,
+)
+from ._validation import fail
+from .plotting import _pyplot
+
+__all__ = ["PosteriorPrecisionRecallDisplay", "PosteriorRocCurveDisplay"]
+
+_RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
+
+
+def _estimator_scores(estimator, X, response_method, pos_label):
+    """Scores of the positive class from a fitted binary classifier."""
+    check_is_fitted(estimator)
+    if response_method not in _RESPONSE_METHODS:
+        fail("response_method", f"one of {list(_RESPONSE_METHODS)!r}", response_method)
+    classes = list(getattr(estimator, "classes_", []))
+    if len(classes) != 2:
+        fail("estimator", "a fitted binary classifier (two classes_)", estimator,
+             shown=f"classes_ {classes!r}")
+    if pos_label is None:
+        pos_label = classes[1]
+    elif pos_label not in classes:
+        fail("pos_label", f"one of the estimator's classes {classes!r}", pos_label)
+    methods = (["predict_proba", "decision_function"] if response_method == "auto"
+               else [response_method])
+    for method in methods:
+        if hasattr(estimator, method):
+            scores = np.asarray(getattr(estimator, method)(X))
+            if method == "predict_proba":
+                return scores[:, classes.index(pos_label)], pos_label
+            return (scores if pos_label == classes[1] else -scores), pos_label
+    fail("estimator", f"a classifier with {' or '.join(methods)}", estimator)
+
+
+class _PosteriorCurveDisplay:
+    """Shared drawing of a curve, its band and its baseline."""
+
+    _kind = None
+    _summary_name = None
+
+    def __init__(self, curve, band, *, summary=None, name=None, pos_label=None):
+        if getattr(curve, "kind", None) != self._kind:
+            fail("curve", f"a PosteriorCurve of kind {self._kind!r}", curve, error=TypeError)
+        self.curve = curve
+        self.band = band
+        self.summary = summary
+        self.name = name
+        self.pos_label = pos_label
+
+    @classmethod
+    def from_predictions(cls, y_true, y_score, *, pos_label=None, sample_weight=None,
+                         prior=0.5, confidence=0.95, kind="pointwise", n_samples=1000,
+                         drop_intermediate=None, random_state=None, name=None, ax=None,
+                         plot_chance_level=True, **kwargs):
+        """Build the display from true labels and scores, and plot it.
+
+        Parameters
+        ----------
+        y_true, y_score : array-like of shape (n_samples,)
+            Binary labels (both classes present) and scores.
+        pos_label : default=None
+            The positive class (None: 1 for labels {0, 1} or {-1, 1}).
+        sample_weight : array-like of shape (n_samples,), default=None
+        prior : float, default=0.5
+            Dirichlet concentration λ.
+        confidence : float, default=0.95
+            Mass of the band.
+        kind : {"pointwise", "simultaneous"}, default="pointwise"
+            Band kind (see `PosteriorCurve.band`).
+        n_samples : int, default=1000
+            Draws for a simultaneous band and for the posterior of the
+            summary (AP or AUC) shown in the legend.
+        drop_intermediate : bool, default=None
+            scikit-learn's default of the curve (False for precision-recall,
+            True for ROC).
+        random_state : None, int or numpy Generator
+        name : str, default=None
+            Legend name.
+        ax : matplotlib Axes, default=None
+        plot_chance_level : bool, default=True
+        **kwargs
+            Passed to the curve's ``Axes.plot``.
+
+        Returns
+        -------
+        display
+        """
+        build = (posterior_precision_recall_curve if cls._kind == "precision_recall"
+                 else posterior_roc_curve)
+        options = {} if drop_intermediate is None else {"drop_intermediate": drop_intermediate}
+        curve = build(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                      prior=prior, **options)
+        band = curve.band(confidence, kind=kind, n_samples=n_samples, random_state=random_state)
+        posterior = (average_precision_posterior if cls._kind == "precision_recall"
+                     else roc_auc_posterior)
+        summary = posterior(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                            prior=prior, n_samples=n_samples, random_state=random_state)
+        display = cls(curve, band, summary=summary, name=name, pos_label=pos_label)
+        return display.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
+
+    @classmethod
+    def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None,
+                       name=None, **kwargs):
+        """Build the display from a fitted binary classifier, and plot it.
+
+        Scores come from ``predict_proba`` (the positive class's column) or
+        else ``decision_function``; ``name`` defaults to the estimator's class
+        name.  Other keyword arguments as in `from_predictions`.
+
+        Returns
+        -------
+        display
+        """
+        scores, pos_label = _estimator_scores(estimator, X, response_method, pos_label)
+        if name is None:
+            name = type(estimator).__name__
+        return cls.from_predictions(y, scores, pos_label=pos_label, name=name, **kwargs)
+
+    def plot(self, ax=None, *, name=None, plot_chance_level=True, band_kw=None,
+             chance_level_kw=None, **kwargs):
+        """Draw the curve, its band and (optionally) the chance level.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on (a new figure's by default); pass the same axes to
+            put several models on one figure.
+        name : str, default=None
+            Legend name (default: the display's `name`).
+        plot_chance_level : bool, default=True
+        band_kw, chance_level_kw : dict, default=None
+            Keyword arguments of the band's ``fill_between`` and of the chance
+            level's artists.
+        **kwargs
+            Passed to the curve's ``Axes.plot``.
+
+        Returns
+        -------
+        display
+            Itself, with ``ax_``, ``figure_``, ``line_``, ``band_`` and
+            ``chance_level_`` set.
+        """
+        plt = _pyplot()
+        if ax is None:
+            _, ax = plt.subplots()
+        name = self.name if name is None else name
+        label = self._label(name)
+        # scikit-learn's orders: recall decreasing (precision-recall), fpr increasing (ROC).
+        x, y = self.curve._observed()
+        (self.line_,) = ax.plot(x, y, label=label, **{"drawstyle": self._drawstyle, **kwargs})
+        band = self.band
+        self.band_ = ax.fill_between(
+            band.x, band.low, band.high,
+            **{"alpha": 0.25, "color": self.line_.get_color(), "linewidth": 0,
+               "label": f"{band.confidence:.0%} {band.kind} band", **(band_kw or {})})
+        self.chance_level_ = (self._draw_chance_level(ax, chance_level_kw or {})
+                              if plot_chance_level else None)
+        ax.set(xlabel=self._labels[0], ylabel=self._labels[1], xlim=(-0.01, 1.01),
+               ylim=(-0.01, 1.01))
+        ax.legend(loc=self._legend_loc)
+        self.ax_, self.figure_ = ax, ax.figure
+        return self
+
+    def _label(self, name):
+        parts = [] if name is None else [name]
+        if self.summary is not None:
+            low, high = self.summary.interval(self.band.confidence)
+            parts.append(f"{self._summary_name} = {self.summary.point:.3f} "
+                         f"[{low:.3f}, {high:.3f}]")
+        return ", ".join(parts) or None
+
+
+class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
+    """Precision-recall curve with a credible band and the exact random baseline.
+
+    The chance level is the band of a random ranking's precision at every
+    cutoff (hypergeometric, exact at this number of items, see
+    `random_precision_baseline`) around the prevalence line; the legend
+    shows the average precision with its credible interval.
+
+    Parameters
+    ----------
+    curve : PosteriorCurve
+        A precision-recall curve (`posterior_precision_recall_curve`).
+    band : CurveBand
+        Its band (``curve.band(...)``).
+    summary : RankingPosterior, default=None
+        Average precision posterior for the legend.
+    name : str, default=None
+    pos_label : default=None
+
+    Attributes
+    ----------
+    line_, band_, chance_level_ : matplotlib artists
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from skprobeval import PosteriorPrecisionRecallDisplay
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
+    >>> display = PosteriorPrecisionRecallDisplay.from_estimator(
+    ...     model, X[1::2], y[1::2], random_state=0)
+    >>> display.ax_.get_xlabel(), display.band.kind
+    ('Recall', 'pointwise')
+    """
+
+    _kind = "precision_recall"
+    _summary_name = "AP"
+    _labels = ("Recall", "Precision")
+    _drawstyle = "steps-post"
+    _legend_loc = "lower left"
+
+    def _draw_chance_level(self, ax, options):
+        counts = self.curve.counts
+        positives = float(counts.tp[0] + counts.fn[0])
+        total = positives + float(counts.fp[0] + counts.tn[0])
+        if not (float(total).is_integer() and float(positives).is_integer()):
+            # Weighted items: no finite-N random ranking; the prevalence line only.
+            line = ax.axhline(positives / total, **{"color": "k", "linestyle": "--",
+                                                    "label": "prevalence", **options})
+            return (line,)
+        baseline = random_precision_baseline(int(total), int(positives),
+                                             confidence=self.band.confidence)
+        line = ax.axhline(positives / total, **{"color": "k", "linestyle": "--",
+                                                "linewidth": 1, "label": "random ranking",
+                                                **options})
+        fill = ax.fill_between(baseline.recall, baseline.low, baseline.high,
+                               **{"color": "k", "alpha": 0.1, "linewidth": 0,
+                                  "label": f"random ranking, {baseline.confidence:.0%}"})
+        return (line, fill)
+
+
+class PosteriorRocCurveDisplay(_PosteriorCurveDisplay):
+    """ROC curve with a credible band and the chance level.
+
+    Parameters
+    ----------
+    curve : PosteriorCurve
+        A ROC curve (`posterior_roc_curve`).
+    band : CurveBand
+    summary : RankingPosterior, default=None
+        ROC AUC posterior for the legend.
+    name : str, default=None
+    pos_label : default=None
+
+    Attributes
+    ----------
+    line_, band_, chance_level_ : matplotlib artists
+    ax_ : matplotlib Axes
+    figure_ : matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skprobeval import PosteriorRocCurveDisplay
+    >>> display = PosteriorRocCurveDisplay.from_predictions(
+    ...     [0, 0, 1, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.6, 0.5],
+    ...     kind="simultaneous", n_samples=200, random_state=0)
+    >>> display.ax_.get_ylabel(), display.band.kind
+    ('True positive rate', 'simultaneous')
+    """
+
+    _kind = "roc"
+    _summary_name = "AUC"
+    _labels = ("False positive rate", "True positive rate")
+    _drawstyle = "default"
+    _legend_loc = "lower right"
+
+    def _draw_chance_level(self, ax, options):
+        (line,) = ax.plot([0, 1], [0, 1], **{"color": "k", "linestyle": "--", "linewidth": 1,
+                                             "label": "chance level (AUC = 0.5)", **options})
+        return (line,)

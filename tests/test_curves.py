@@ -1,0 +1,318 @@
+"""Posterior threshold curves, AP and AUC posteriors, and their paired comparison.
+
+References: scikit-learn's own curve functions and metrics (``confusion_matrix_at_thresholds``,
+``precision_recall_curve``, ``roc_curve``, ``average_precision_score``,
+``roc_auc_score``) called on the same data or on explicitly weighted copies, a
+nonparametric bootstrap of scikit-learn's metrics, and simulation from a
+binormal model whose true curves are known in closed form.
+"""
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+from sklearn.metrics import (
+    average_precision_score,
+    confusion_matrix_at_thresholds,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
+
+from skprobeval import (
+    BetaPosterior,
+    average_precision_posterior,
+    compare_scores,
+    posterior_precision_recall_curve,
+    posterior_roc_curve,
+    roc_auc_posterior,
+)
+from skprobeval._curves import _paired_metric, _ranking_order
+
+
+def _data(seed, n=200, ties=True, weights=True):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    score = y + rng.normal(0, 1.2, n)
+    if ties:
+        score = np.round(score, 1)              # many tied scores, across classes
+    weight = rng.uniform(0, 3, n) if weights else None
+    if weights:
+        weight[rng.random(n) < 0.1] = 0.0       # zero weights (dropped, as scikit-learn)
+        weight[:2] = 1.0
+    return y, score, weight
+
+
+CASES = [(seed, ties, weights) for seed in range(6) for ties in (True, False)
+         for weights in (True, False)]
+
+
+# ---------------------------------------------------------------------------
+# Counts and exact posteriors at every threshold
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed, ties, weights", CASES)
+@pytest.mark.parametrize("drop", [False, True])
+def test_precision_recall_counts_are_scikit_learns(seed, ties, weights, drop):
+    y, score, weight = _data(seed, ties=ties, weights=weights)
+    curve = posterior_precision_recall_curve(y, score, sample_weight=weight,
+                                             drop_intermediate=drop, prior=0.3)
+    precision, recall, thresholds = precision_recall_curve(
+        y, score, sample_weight=weight, drop_intermediate=drop)
+    np.testing.assert_array_equal(curve.thresholds, thresholds)
+    c = curve.counts
+    np.testing.assert_allclose(c.tp / (c.tp + c.fp), precision[:-1], rtol=1e-12)
+    np.testing.assert_allclose(c.tp / (c.tp + c.fn), recall[:-1], rtol=1e-12)
+    # Each threshold's four cells, against scikit-learn's counts at thresholds.
+    tns, fps, fns, tps, at = confusion_matrix_at_thresholds(y, score, sample_weight=weight)
+    rows = np.searchsorted(-at, -curve.thresholds)
+    for mine, theirs in ((c.tp, tps), (c.fp, fps), (c.fn, fns), (c.tn, tns)):
+        np.testing.assert_allclose(mine, theirs[rows], rtol=1e-12, atol=1e-12)
+    # The posteriors are the exact Beta posteriors of those counts.
+    assert isinstance(curve.precision, BetaPosterior)
+    np.testing.assert_array_equal(curve.precision.a, c.tp + 0.3)
+    np.testing.assert_array_equal(curve.precision.b, c.fp + 0.3)
+    np.testing.assert_array_equal(curve.recall.b, c.fn + 0.3)
+
+
+@pytest.mark.parametrize("seed, ties, weights", CASES)
+@pytest.mark.parametrize("drop", [True, False])
+def test_roc_counts_are_scikit_learns(seed, ties, weights, drop):
+    y, score, weight = _data(seed, ties=ties, weights=weights)
+    curve = posterior_roc_curve(y, score, sample_weight=weight, drop_intermediate=drop)
+    fpr, tpr, thresholds = roc_curve(y, score, sample_weight=weight, drop_intermediate=drop)
+    np.testing.assert_array_equal(curve.thresholds, thresholds)
+    c = curve.counts
+    np.testing.assert_allclose(c.fp / (c.fp + c.tn), fpr, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(c.tp / (c.tp + c.fn), tpr, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(curve.fpr.a, c.fp + 0.5)
+    np.testing.assert_array_equal(curve.tpr.b, c.fn + 0.5)
+
+
+def test_string_labels_need_pos_label():
+    y = np.array(["spam", "ham", "spam", "ham"])
+    with pytest.raises(ValueError, match="`pos_label`"):
+        posterior_precision_recall_curve(y, [0.9, 0.2, 0.6, 0.4])
+    curve = posterior_precision_recall_curve(y, [0.9, 0.2, 0.6, 0.4], pos_label="spam")
+    np.testing.assert_array_equal(curve.counts.tp, [2, 2, 2, 1])
+
+
+def test_pointwise_band_is_the_exact_interval():
+    y, score, weight = _data(3)
+    curve = posterior_precision_recall_curve(y, score, sample_weight=weight)
+    band = curve.band(0.9)
+    low, high = curve.precision.interval(0.9)
+    np.testing.assert_array_equal(band.low, low)
+    np.testing.assert_array_equal(band.high, high)
+    np.testing.assert_allclose(band.x, curve.counts.tp / (curve.counts.tp + curve.counts.fn))
+    np.testing.assert_array_equal(band.thresholds, curve.thresholds)
+
+
+def test_pointwise_band_thins_long_curves():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 5000)
+    curve = posterior_roc_curve(y, y + rng.normal(0, 1, 5000), drop_intermediate=False)
+    band = curve.band(max_points=100)
+    assert band.x.shape == (100,)
+    assert band.thresholds[0] == curve.thresholds[0]
+    assert band.thresholds[-1] == curve.thresholds[-1]
+    rows = np.searchsorted(-curve.thresholds, -band.thresholds)
+    np.testing.assert_array_equal(band.low, curve.tpr.interval()[0][rows])
+
+
+def test_simultaneous_band_holds_the_drawn_curves():
+    # By construction the band holds at least `confidence` of the curves drawn
+    # with the same seed entirely, and it is wider than the pointwise envelope.
+    y, score, _ = _data(1)
+    for curve in (posterior_precision_recall_curve(y, score), posterior_roc_curve(y, score)):
+        band = curve.band(0.9, kind="simultaneous", n_samples=400, random_state=5)
+        curves = curve.sample_curves(400, random_state=5)
+        inside = np.all((curves >= band.low) & (curves <= band.high), axis=1)
+        assert 0.9 <= inside.mean() < 0.95
+        pointwise = np.quantile(curves, [0.05, 0.95], axis=0)
+        assert np.all(band.low <= pointwise[0] + 1e-12)
+        assert np.all(band.high >= pointwise[1] - 1e-12)
+        again = curve.band(0.9, kind="simultaneous", n_samples=400, random_state=5)
+        np.testing.assert_array_equal(again.low, band.low)
+
+
+def _binormal(rng, n, mu=1.5, prevalence=0.3):
+    y = rng.random(n) < prevalence
+    return y, np.where(y, rng.normal(mu, 1, n), rng.normal(0, 1, n))
+
+
+def test_band_coverage_by_simulation():
+    # Binormal scores: positives N(1.5, 1), negatives N(0, 1), prevalence 0.3,
+    # n = 400, 120 repetitions with a fixed seed.  The true precision at the
+    # threshold where the true recall is 1/2 (t = 1.5) is
+    # pi TPR / (pi TPR + (1 - pi) FPR); the true curves are closed forms.
+    # (The benchmark runs 1000 repetitions: pointwise 0.95, simultaneous >= 0.95.)
+    mu, prevalence = 1.5, 0.3
+    rng = np.random.default_rng(20261123)
+
+    def precision_at(t):
+        tpr, fpr = norm.sf(t - mu), norm.sf(t)
+        return prevalence * tpr / (prevalence * tpr + (1 - prevalence) * fpr)
+
+    recall_grid = np.linspace(0.01, 0.99, 99)
+    true_pr = precision_at(mu - norm.ppf(recall_grid))
+    fpr_grid = np.linspace(0, 1, 101)
+    true_roc = norm.sf(norm.isf(fpr_grid) - mu)
+    hits = np.zeros(3)
+    reps = 120
+    for rep in range(reps):
+        y, score = _binormal(rng, 400, mu, prevalence)
+        pr = posterior_precision_recall_curve(y, score)
+        point = pr.band(0.95)
+        k = np.searchsorted(pr.thresholds, mu)
+        hits[0] += point.low[k] <= precision_at(mu) <= point.high[k]
+        band = pr.band(0.95, kind="simultaneous", n_samples=500, grid=recall_grid,
+                       random_state=rep)
+        hits[1] += np.all((band.low <= true_pr) & (true_pr <= band.high))
+        band = posterior_roc_curve(y, score).band(0.95, kind="simultaneous", n_samples=500,
+                                                  random_state=rep)
+        hits[2] += np.all((band.low <= true_roc) & (true_roc <= band.high))
+    coverage = hits / reps
+    assert 0.90 <= coverage[0] <= 0.99, coverage
+    assert coverage[1] >= 0.93, coverage
+    assert coverage[2] >= 0.93, coverage
+
+
+# ---------------------------------------------------------------------------
+# AP and AUC posteriors
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed, ties, weights", CASES)
+def test_points_equal_scikit_learn(seed, ties, weights):
+    y, score, weight = _data(seed, ties=ties, weights=weights)
+    ap = average_precision_posterior(y, score, sample_weight=weight, n_samples=10)
+    auc = roc_auc_posterior(y, score, sample_weight=weight, n_samples=10)
+    assert ap.point == pytest.approx(average_precision_score(y, score, sample_weight=weight),
+                                     abs=1e-12)
+    assert auc.point == pytest.approx(roc_auc_score(y, score, sample_weight=weight), abs=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["average_precision", "roc_auc"])
+def test_one_draw_is_the_weighted_metric(metric):
+    # Independent route for a draw: the metric of Gamma-weighted items, the four
+    # pseudo-items given scores above and below every score, from scikit-learn
+    # with those weights as sample_weight.
+    rng = np.random.default_rng(4)
+    y, score, _ = _data(4, n=60)
+    relevant = y == 1
+    order, starts = _ranking_order(relevant, score)
+    gammas = rng.standard_gamma(1.0, size=(5, y.shape[0]))
+    pseudo = tuple(rng.standard_gamma(0.5, size=5) for _ in range(4))
+    mine = _paired_metric(metric, gammas, relevant, order, starts, pseudo)
+    reference = average_precision_score if metric == "average_precision" else roc_auc_score
+    top, bottom = score.max() + 1, score.min() - 1
+    y_all = np.r_[y, 1, 0, 1, 0]
+    s_all = np.r_[score, top, top, bottom, bottom]
+    for d in range(5):
+        w_all = np.r_[gammas[d], [p[d] for p in pseudo]]
+        assert mine[d] == pytest.approx(reference(y_all, s_all, sample_weight=w_all), abs=1e-12)
+
+
+@pytest.mark.parametrize("make, metric", [(average_precision_posterior, average_precision_score),
+                                          (roc_auc_posterior, roc_auc_score)])
+def test_posterior_sd_matches_the_bootstrap(make, metric):
+    # n = 1000 binormal items; reference: 2000 nonparametric bootstrap
+    # resamples of scikit-learn's metric.
+    rng = np.random.default_rng(11)
+    y, score = _binormal(rng, 1000)
+    posterior = make(y, score, n_samples=4000, random_state=0)
+    boot = np.empty(2000)
+    for b in range(boot.shape[0]):
+        take = rng.integers(0, 1000, 1000)
+        boot[b] = metric(y[take], score[take])
+    assert posterior.std() == pytest.approx(boot.std(ddof=1), rel=0.15)
+    assert abs(posterior.mean() - posterior.point) < 3 * boot.std()
+    again = make(y, score, n_samples=4000, random_state=0)
+    np.testing.assert_array_equal(again.samples, posterior.samples)
+    other = make(y, score, n_samples=4000, random_state=1)
+    assert not np.array_equal(other.samples, posterior.samples)
+
+
+# ---------------------------------------------------------------------------
+# Paired comparison
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["average_precision", "roc_auc"])
+def test_compare_scores_sums_to_one_and_mirrors(metric):
+    rng = np.random.default_rng(2)
+    y, score = _binormal(rng, 300)
+    other = score + rng.normal(0, 0.8, 300)
+    forward = compare_scores(y, score, other, metric=metric, rope=0.01, n_samples=2000,
+                             random_state=3)
+    backward = compare_scores(y, other, score, metric=metric, rope=0.01, n_samples=2000,
+                              random_state=3)
+    total = forward.prob_first_better + forward.prob_equivalent + forward.prob_second_better
+    assert total == pytest.approx(1.0, abs=1e-12)
+    assert forward.prob_first_better == backward.prob_second_better
+    assert forward.prob_second_better == backward.prob_first_better
+    assert forward.prob_equivalent == backward.prob_equivalent
+    assert forward.paired and forward.method == "sampled" and forward.n_samples == 2000
+
+
+@pytest.mark.parametrize("seed", [8, 10])
+@pytest.mark.parametrize("metric, score_fn", [("average_precision", average_precision_score),
+                                              ("roc_auc", roc_auc_score)])
+def test_compare_scores_agrees_with_a_paired_bootstrap(metric, score_fn, seed):
+    # Two systems on the same 400 items (noise 0.4 and 1.0 on one latent score);
+    # reference: 2000 paired bootstrap resamples of scikit-learn's metric.  Seed
+    # 10 is a clear difference (bootstrap P about 0.98-1.0), seed 8 a close one.
+    rng = np.random.default_rng(seed)
+    y, latent = _binormal(rng, 400, mu=1.2)
+    first = latent + rng.normal(0, 0.4, 400)
+    second = latent + rng.normal(0, 1.0, 400)
+    result = compare_scores(y, first, second, metric=metric, n_samples=4000, random_state=0)
+    wins = 0
+    for _ in range(2000):
+        take = rng.integers(0, 400, 400)
+        wins += score_fn(y[take], first[take]) > score_fn(y[take], second[take])
+    if seed == 10:
+        assert wins / 2000 > 0.95
+    assert result.prob_first_better == pytest.approx(wins / 2000, abs=0.04)
+
+
+def test_identical_systems_are_equivalent_within_any_rope():
+    y, score, _ = _data(0, ties=False, weights=False)
+    result = compare_scores(y, score, score, rope=0.001, n_samples=200, random_state=0)
+    assert result.prob_equivalent == 1.0
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: posterior_precision_recall_curve([1, 1, 1], [0.2, 0.3, 0.4]), "y_true"),
+    (lambda: posterior_roc_curve([0, 0], [0.2, 0.3]), "y_true"),
+    (lambda: posterior_precision_recall_curve([0, 1, 1], [0.2, np.nan, 0.4]), "y_score"),
+    (lambda: posterior_roc_curve([0, 1, 1], [0.2, 0.3]), "y_score"),
+    (lambda: posterior_roc_curve([0, 1, 1], [0.2, 0.3, 0.5], sample_weight=[1, 1]),
+     "sample_weight"),
+    (lambda: posterior_roc_curve([0, 1, 1], [0.2, 0.3, 0.5], sample_weight=[1, 0, 0]),
+     "sample_weight"),
+    (lambda: posterior_roc_curve([0, 1], [0.2, 0.3], prior=-1), "prior"),
+    (lambda: posterior_roc_curve([0, 1], [0.2, 0.3]).band(1.5), "confidence"),
+    (lambda: posterior_roc_curve([0, 1], [0.2, 0.3]).band(0.0), "confidence"),
+    (lambda: posterior_roc_curve([0, 1], [0.2, 0.3]).band(kind="joint"), "kind"),
+    (lambda: posterior_roc_curve([0, 1], [0.2, 0.3]).band(kind="simultaneous", grid=[2.0]),
+     "grid"),
+    (lambda: posterior_roc_curve([0, 1], [0.2, 0.3]).band(max_points=1), "max_points"),
+    (lambda: average_precision_posterior([0, 1], [0.2, np.inf]), "y_score"),
+    (lambda: average_precision_posterior([0, 1], [0.2, 0.3], n_samples=1), "n_samples"),
+    (lambda: roc_auc_posterior(["a", "b"], [0.2, 0.3]), "pos_label"),
+    (lambda: compare_scores([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2]), "y_score_b"),
+    (lambda: compare_scores([0, 1], [0.1, np.nan], [0.3, 0.2]), "y_score_a"),
+    (lambda: compare_scores([0, 1], [0.1, 0.2], [0.3, 0.2], metric="f1"), "metric"),
+    (lambda: compare_scores([0, 1], [0.1, 0.2], [0.3, 0.2], rope=1.0), "rope"),
+])
+def test_bad_input_names_the_argument(call, name):
+    with pytest.raises((ValueError, TypeError), match=f"`{name}`"):
+        call()

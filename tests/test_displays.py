@@ -1,0 +1,162 @@
+"""Posterior curve displays (Agg backend) and the exact random-ranking precision band."""
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import PolyCollection  # noqa: E402
+from sklearn.datasets import load_breast_cancer  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.metrics import average_precision_score, roc_auc_score  # noqa: E402
+from sklearn.model_selection import train_test_split  # noqa: E402
+from sklearn.naive_bayes import GaussianNB  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.svm import LinearSVC  # noqa: E402
+
+from skprobeval import (  # noqa: E402
+    PosteriorPrecisionRecallDisplay,
+    PosteriorRocCurveDisplay,
+    posterior_precision_recall_curve,
+    random_precision_baseline,
+)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
+    return model, X_test, y_test
+
+
+@pytest.mark.parametrize("display_class", [PosteriorPrecisionRecallDisplay,
+                                           PosteriorRocCurveDisplay])
+@pytest.mark.parametrize("kind", ["pointwise", "simultaneous"])
+def test_from_estimator_draws_band_and_chance_level(cancer, display_class, kind, tmp_path):
+    model, X, y = cancer
+    display = display_class.from_estimator(model, X, y, kind=kind, n_samples=300,
+                                           random_state=0)
+    assert display.ax_.figure is display.figure_
+    assert display.line_ in display.ax_.lines
+    assert isinstance(display.band_, PolyCollection) and display.band_ in display.ax_.collections
+    assert display.chance_level_ is not None
+    assert display.band.kind == kind
+    # The legend names the model and its AP / AUC with a credible interval.
+    label = display.line_.get_label()
+    assert label.startswith("Pipeline, A")
+    scores = model.predict_proba(X)[:, 1]
+    point = (average_precision_score if display_class is PosteriorPrecisionRecallDisplay
+             else roc_auc_score)(y, scores)
+    assert f"{point:.3f}" in label
+    path = tmp_path / "display.png"
+    display.figure_.savefig(path)
+    assert path.stat().st_size > 5000
+    plt.close(display.figure_)
+
+
+def test_from_predictions_and_several_models_on_one_axes(cancer):
+    model, X, y = cancer
+    scores = model.predict_proba(X)[:, 1]
+    _, ax = plt.subplots()
+    first = PosteriorPrecisionRecallDisplay.from_predictions(y, scores, name="logistic", ax=ax,
+                                                             random_state=0)
+    second = PosteriorPrecisionRecallDisplay.from_estimator(
+        GaussianNB().fit(X, y), X, y, ax=ax, plot_chance_level=False, random_state=0)
+    assert first.ax_ is second.ax_ is ax
+    assert len(ax.lines) == 3          # two curves and the prevalence line
+    assert second.chance_level_ is None
+    # The chance level of the precision-recall figure is the exact random-ranking band.
+    n, positives = y.shape[0], int(y.sum())
+    baseline = random_precision_baseline(n, positives)
+    line, fill = first.chance_level_
+    assert line.get_ydata()[0] == pytest.approx(positives / n)
+    vertices = np.concatenate([path.vertices for path in fill.get_paths()])
+    assert vertices[:, 1].min() == pytest.approx(baseline.low.min())
+    plt.close(ax.figure)
+
+
+def test_decision_function_and_pos_label(cancer):
+    _, X, y = cancer
+    model = make_pipeline(StandardScaler(), LinearSVC()).fit(X, y)
+    display = PosteriorRocCurveDisplay.from_estimator(model, X, y, pos_label=0, random_state=0)
+    # With the other class positive the scores are negated: the same curve shape.
+    plain = PosteriorRocCurveDisplay.from_predictions(y == 0, -model.decision_function(X),
+                                                      random_state=0)
+    np.testing.assert_allclose(display.curve.counts.tp, plain.curve.counts.tp)
+    plt.close("all")
+
+
+def test_display_from_a_curve_and_plot_twice(cancer):
+    model, X, y = cancer
+    curve = posterior_precision_recall_curve(y, model.predict_proba(X)[:, 1])
+    display = PosteriorPrecisionRecallDisplay(curve, curve.band(0.9), name="mine")
+    display.plot()
+    assert display.line_.get_label() == "mine"
+    display.plot(name="again", plot_chance_level=False)
+    assert display.line_.get_label() == "again" and display.chance_level_ is None
+    plt.close("all")
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda m, X, y: PosteriorRocCurveDisplay.from_estimator(m, X, y, pos_label=7), "pos_label"),
+    (lambda m, X, y: PosteriorRocCurveDisplay.from_estimator(m, X, y, response_method="x"),
+     "response_method"),
+    (lambda m, X, y: PosteriorRocCurveDisplay.from_predictions(y, np.full(y.shape, np.nan)),
+     "y_score"),
+    (lambda m, X, y: PosteriorRocCurveDisplay.from_predictions(y, X[:, 0], confidence=1.0),
+     "confidence"),
+    (lambda m, X, y: PosteriorPrecisionRecallDisplay(
+        posterior_precision_recall_curve(y, X[:, 0]).band(), None), "curve"),
+])
+def test_bad_display_input(cancer, call, name):
+    model, X, y = cancer
+    with pytest.raises((ValueError, TypeError), match=f"`{name}`"):
+        call(model, X, y)
+    plt.close("all")
+
+
+# ---------------------------------------------------------------------------
+# The random-ranking precision band
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_items, n_relevant, confidence", [(12, 5, 0.95), (30, 4, 0.8),
+                                                             (9, 9, 0.95), (20, 1, 0.55)])
+def test_random_precision_band_by_enumeration(n_items, n_relevant, confidence):
+    # Reference: the hypergeometric distribution of TP among the top k from
+    # math.comb (exact integers), and its equal-tailed limits.
+    band = random_precision_baseline(n_items, n_relevant, confidence=confidence)
+    tail = (1 - confidence) / 2
+    total = math.comb(n_items, n_relevant)
+    for k in range(1, n_items + 1):
+        pmf = [math.comb(k, t) * math.comb(n_items - k, n_relevant - t) / total
+               for t in range(0, min(k, n_relevant) + 1)]
+        cdf = np.cumsum(pmf)
+        low = int(np.argmax(cdf >= tail - 1e-12))
+        sf = 1 - cdf
+        high = int(np.argmax(sf <= tail + 1e-12))
+        assert band.low[k - 1] == pytest.approx(low / k)
+        assert band.high[k - 1] == pytest.approx(high / k)
+        assert band.mean[k - 1] == pytest.approx(sum(t * p for t, p in enumerate(pmf)) / k)
+    np.testing.assert_allclose(band.recall, np.arange(1, n_items + 1) / n_items)
+
+
+def test_random_precision_band_of_the_example():
+    # N = 300, R = 45, top 50: the flat line says 0.15; the 95% band is [0.06, 0.24].
+    band = random_precision_baseline(300, 45)
+    assert (band.low[49], band.mean[49], band.high[49]) == (0.06, 0.15, 0.24)
+
+
+@pytest.mark.parametrize("args, name", [((0, 1), "n_items"), ((10, 11), "n_relevant"),
+                                        ((10, 2.5), "n_relevant"), ((10**8, 5), "n_items")])
+def test_random_precision_band_bad_input(args, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        random_precision_baseline(*args)
+    with pytest.raises((ValueError, TypeError), match="`confidence`"):
+        random_precision_baseline(10, 2, confidence=2)
