@@ -42,6 +42,10 @@ GOALS = {
     ("baseline", "Bestgen"): ">= 1e4x at N=2000",
     ("baseline", "variance"): "variance: O(1), exact",
     ("sklearn", "scoring"): "time ratio <= 1.2x",
+    ("curves", "sklearn precision_recall_curve"): ">= 0.33x (at most 3x sklearn)",
+    ("curves", "sklearn roc_curve"): ">= 0.33x (at most 3x sklearn)",
+    ("curves", "simultaneous band"): "band < 10 s at n=1e5",
+    ("curves", "bootstrap"): "faster than the bootstrap",
     ("ttest", "baycomp"): ">= 1x (not slower than baycomp)",
     ("ttest", "stdtr"): FEW_LINES,
 }
