@@ -104,6 +104,14 @@ def _sampled_rows(quick, rng):
         reference = _bootstrap_time(theirs, y, score, timed, rng) * scale
         rows.append(_row(f"{name}, {draws} draws, n={n:.0e}", mine,
                          f"bootstrap of sklearn {theirs.__name__} ({timed} scaled)", reference))
+    # Ten times the scores: the draws sum runs of levels (at most 20000 cells per class).
+    n, timed = n * 10, max(2, timed // 10)
+    y, score = _binormal(rng, n)
+    mine = best_time(lambda: posterior_precision_recall_curve(y, score).band(
+        0.95, kind="simultaneous", n_samples=draws, random_state=0), 1)
+    reference = _bootstrap_time(precision_recall_curve, y, score, timed, rng) * draws / timed
+    rows.append(_row(f"precision-recall simultaneous band, {draws} draws, n={n:.0e}", mine,
+                     f"bootstrap of sklearn precision_recall_curve ({timed} scaled)", reference))
     return rows
 
 

@@ -117,6 +117,24 @@ class _Cells:
         negative = np.add.reduceat(np.where(relevant[order], 0.0, w), starts)
         return cls(ranked[starts], positive, negative)
 
+    def merged(self, max_cells):
+        """At most ``max_cells`` levels: runs of consecutive levels of about equal
+        weight, each summed into its last (lowest) level.
+
+        Exact where it is used: a sum of independent Gamma variates is a Gamma
+        variate of the summed shape, so the drawn shares at the kept levels have
+        the same joint distribution; only the levels inside a run are not read.
+        """
+        if self.levels.shape[0] <= max_cells:
+            return self
+        cumulative = np.cumsum(self.positive + self.negative)
+        targets = np.linspace(0.0, cumulative[-1], max_cells + 1)[1:]
+        ends = np.unique(np.minimum(np.searchsorted(cumulative, targets, side="left"),
+                                    cumulative.shape[0] - 1))
+        starts = np.r_[0, ends[:-1] + 1]
+        return _Cells(self.levels[ends], np.add.reduceat(self.positive, starts),
+                      np.add.reduceat(self.negative, starts))
+
 
 def _gamma_chunks(shapes, n_samples, rng):
     """Gamma variates of the given shapes, ``(draws, len(shapes))``, in chunks of draws."""
@@ -302,7 +320,7 @@ class PosteriorCurve:
             return fp / (fp + tn), tp / (tp + fn)
 
     def band(self, confidence=0.95, *, kind="pointwise", n_samples=1000, grid=None,
-             max_points=20_000, random_state=None):
+             max_points=20_000, max_cells=20_000, random_state=None):
         """Credible band of the curve.
 
         Parameters
@@ -333,6 +351,14 @@ class PosteriorCurve:
             not read digit by digit: at 10^6 thresholds two Beta quantiles per
             threshold would take 15 times as long as the curve itself.  The
             intervals at every threshold are ``curve.precision.interval()``.
+        max_cells : int, default=20000
+            Most score levels per class in the draws of a simultaneous band:
+            beyond that, runs of consecutive levels of about equal weight are
+            summed (one Gamma variate per run), which leaves the joint
+            distribution of the curve at the runs' ends exactly as it was and
+            only reads the curve at those ends (a recall resolution of about
+            ``1 / max_cells``).  At 10^6 scores 1000 draws then take 1.4 s
+            instead of 34 s.
         random_state : None, int or numpy Generator
             Seed of the draws.
 
@@ -359,7 +385,8 @@ class PosteriorCurve:
                              self._thresholds[rows])
         n_samples = _check_draws(n_samples)
         grid = self._check_grid(grid)
-        curves = self.sample_curves(n_samples, grid=grid, random_state=random_state)
+        curves = self.sample_curves(n_samples, grid=grid, max_cells=max_cells,
+                                    random_state=random_state)
         low, high = _simultaneous_envelope(curves, confidence)
         return CurveBand(grid, low, high, confidence, kind, n_samples)
 
@@ -374,19 +401,32 @@ class PosteriorCurve:
                  shown=f"values from {array.min()!r} to {array.max()!r}")
         return np.sort(array)
 
-    def sample_curves(self, n_samples=1000, *, grid=None, random_state=None):
+    def sample_curves(self, n_samples=1000, *, grid=None, max_cells=20_000, random_state=None):
         """Posterior draws of the whole curve read on a common grid.
 
         Returns an array of shape ``(n_samples, len(grid))``: precision at
         each recall of `grid` (precision-recall) or true positive rate at each
-        false positive rate (ROC); see `band` for how a curve is read.
+        false positive rate (ROC); see `band` for how a curve is read and for
+        ``max_cells``.
+
+        Examples
+        --------
+        >>> from skprobeval import posterior_roc_curve
+        >>> curve = posterior_roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> curve.sample_curves(3, grid=[0.0, 0.5, 1.0], random_state=0).shape
+        (3, 3)
         """
         n_samples = _check_draws(n_samples)
         grid = self._check_grid(grid)
+        if (not isinstance(max_cells, numbers.Integral) or isinstance(max_cells, bool)
+                or max_cells < 1):
+            fail("max_cells", "an integer >= 1", max_cells,
+                 error=ValueError if isinstance(max_cells, numbers.Real) else TypeError)
         rng = check_random_state(random_state)
         out = np.empty((n_samples, grid.shape[0]))
         row = 0
-        for tp, fp, pos, neg in _draw_cumulative(self._cells, self._prior, n_samples, rng):
+        cells = self._cells.merged(int(max_cells))
+        for tp, fp, pos, neg in _draw_cumulative(cells, self._prior, n_samples, rng):
             for d in range(tp.shape[0]):
                 if self._kind == "precision_recall":
                     recall = tp[d] / pos[d, 0]

@@ -316,3 +316,41 @@ def test_identical_systems_are_equivalent_within_any_rope():
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises((ValueError, TypeError), match=f"`{name}`"):
         call()
+
+
+def test_merged_cells_keep_the_cumulative_shapes():
+    # Runs of levels summed into their last level: the cumulative Gamma shapes
+    # at the kept levels (the parameters of the drawn shares there) are those
+    # of the full cells, so the draws at those levels have the same law.
+    from skprobeval._curves import _Cells
+
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 5000).astype(bool)
+    score = rng.normal(0, 1, 5000) + y
+    weight = rng.uniform(0.1, 2.0, 5000)
+    cells = _Cells.from_items(y, score, weight)
+    merged = cells.merged(300)
+    assert merged.levels.shape[0] <= 300
+    kept = np.searchsorted(-cells.levels, -merged.levels)
+    np.testing.assert_array_equal(cells.levels[kept], merged.levels)
+    assert kept[-1] == cells.levels.shape[0] - 1
+    np.testing.assert_allclose(np.cumsum(merged.positive), np.cumsum(cells.positive)[kept])
+    np.testing.assert_allclose(np.cumsum(merged.negative), np.cumsum(cells.negative)[kept])
+    assert cells.merged(10 ** 6) is cells
+
+
+def test_simultaneous_band_with_merged_cells():
+    # 3000 scores in at most 200 runs against every level: the same band up to
+    # the Monte Carlo error of 2000 draws (and the coarser reading).
+    rng = np.random.default_rng(9)
+    y, score = _binormal(rng, 3000)
+    curve = posterior_precision_recall_curve(y, score)
+    grid = np.linspace(0.05, 0.95, 19)
+    full = curve.band(kind="simultaneous", n_samples=2000, grid=grid, random_state=1,
+                      max_cells=10 ** 6)
+    merged = curve.band(kind="simultaneous", n_samples=2000, grid=grid, random_state=2,
+                        max_cells=200)
+    assert np.max(np.abs(full.low - merged.low)) < 0.02
+    assert np.max(np.abs(full.high - merged.high)) < 0.02
+    with pytest.raises(ValueError, match="`max_cells`"):
+        curve.band(kind="simultaneous", max_cells=0)
