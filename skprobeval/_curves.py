@@ -23,7 +23,7 @@ import numpy as np
 from ._compare import MetricComparison
 from ._counts import ConfusionCounts
 from ._posterior import BetaPosterior, SampledPosterior, _fmt
-from ._ranking import _as_1d, _check_real_array, _check_same_length, _positive_mask
+from ._ranking import _binary_labels, _check_real_array, _check_same_length
 from ._validation import (
     check_confidence,
     check_prior,
@@ -46,6 +46,8 @@ __all__ = [
 # Largest number of Gamma variates held at once (draws x cells).
 _CHUNK_VARIATES = 4_000_000
 _BAND_KINDS = ("pointwise", "simultaneous")
+# Largest total weight: the weights are counts (the posterior narrows as they grow).
+_MAX_TOTAL = 1e15
 _RANKING_METRICS = ("average_precision", "roc_auc")
 
 
@@ -68,16 +70,17 @@ def _relevant(y_true, pos_label):
     ``pos_label=None`` means 1 where the labels are {0, 1} or {-1, 1} (as in
     scikit-learn's curves); other labels need it.
     """
-    array = _as_1d(y_true, "y_true")
+    array, classes = _binary_labels(y_true)
     if pos_label is None:
-        classes = np.unique(array)
         numeric = classes.dtype.kind in "iufb"
         if not (numeric and (set(classes.tolist()) <= {0, 1}
                              or set(classes.tolist()) <= {-1, 1})):
             fail("pos_label", f"one of the labels {classes.tolist()!r} (the labels are not "
                  "{0, 1} or {-1, 1}, so the positive class must be named)", pos_label)
         pos_label = 1
-    relevant = _positive_mask(array, pos_label)
+    if classes.shape[0] == 2 and not np.any(classes == pos_label):
+        fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
+    relevant = array == pos_label
     if relevant.all() or not relevant.any():
         fail("y_true", "labels of both classes (a curve needs positives and negatives)",
              y_true, shown="one class only")
@@ -91,6 +94,9 @@ def _check_input(y_true, y_score, pos_label, sample_weight, name_score="y_score"
     weight = check_sample_weight(sample_weight, relevant.shape[0])
     if weight is None:
         weight = np.ones(relevant.shape[0])
+    elif weight.sum() > _MAX_TOTAL:
+        fail("sample_weight", f"weights summing to at most {_MAX_TOTAL:g} (they are counts)",
+             sample_weight, shown=f"a sum of {weight.sum():g}")
     elif not (np.any(weight[relevant] > 0) and np.any(weight[~relevant] > 0)):
         fail("sample_weight", "positive for some items of each class", sample_weight,
              shown="zero weight on every item of one class")
@@ -177,7 +183,7 @@ def _auc_from_shares(gp, gn, pos, neg):
     """ROC AUC (Mann-Whitney, ties count 1/2) from per-level shares, last axis
     ordered by decreasing score."""
     below = neg - np.cumsum(gn, axis=-1)             # negative share strictly below
-    return np.sum(gp * (below + 0.5 * gn), axis=-1) / (pos[..., 0] * neg[..., 0])
+    return np.sum((gp / pos) * ((below + 0.5 * gn) / neg), axis=-1)
 
 
 # ---------------------------------------------------------------------------
@@ -206,6 +212,8 @@ class CurveBand:
     thresholds : ndarray or None
         The thresholds of a pointwise band's points (None for a simultaneous
         band, whose points are the grid).
+    curve_kind : {"precision_recall", "roc"}
+        The kind of curve the band belongs to.
 
     Examples
     --------
@@ -225,6 +233,7 @@ class CurveBand:
     kind: str
     n_samples: int
     thresholds: np.ndarray | None = None
+    curve_kind: str | None = None
 
     def __repr__(self):
         return (f"CurveBand(kind={self.kind!r}, confidence={self.confidence:g}, "
@@ -265,16 +274,17 @@ class PosteriorCurve:
     BetaPosterior(a=1.5, b=0.5)
     """
 
-    __slots__ = ("_kind", "_thresholds", "_counts", "_prior", "_cells", "_index")
+    __slots__ = ("_kind", "_thresholds", "_counts", "_prior", "_cells", "_items")
 
-    def __init__(self, kind, thresholds, counts, prior, cells, index):
+    def __init__(self, kind, thresholds, counts, prior, cells, items):
         self._kind = kind
         self._thresholds = thresholds
         self._counts = counts
         self._prior = prior
         self._cells = cells
-        # Column of each threshold among the cumulative draws (levels + 2 columns).
-        self._index = index
+        # (items, positive items) with nonzero weight, or None when the weights
+        # differ (no finite-N random ranking then).
+        self._items = items
 
     kind = property(lambda self: self._kind, doc="'precision_recall' or 'roc'.")
     thresholds = property(lambda self: self._thresholds, doc="Thresholds of the curve.")
@@ -334,13 +344,18 @@ class PosteriorCurve:
             curve, the narrowest envelope of pointwise order statistics that
             holds ``confidence`` of the drawn curves entirely, on `grid`.
         n_samples : int, default=1000
-            Curve draws for a simultaneous band.  The band's own Monte Carlo
-            error falls like ``1 / sqrt(n_samples)``; 1000 draws put its
-            coverage within about 1% of `confidence`.
+            Curve draws for a simultaneous band.  The band holds `confidence` of
+            these draws; a fresh posterior curve lies inside it a little less
+            often, because the envelope is fitted to the same draws: for a 95%
+            band about 0.92 from 1000 draws, 0.94 from 4000 (measured on
+            binormal data, n = 300).  The frequentist coverage of the true curve
+            in a binormal simulation was 0.97-0.98 at 1000 draws.
         grid : array-like, default=None
             Abscissae of a simultaneous band (recall, or false positive rate),
-            in [0, 1]; default recall 0.01, 0.02, ..., 1 (precision at recall 0
-            is undefined) or false positive rate 0, 0.01, ..., 1.  A drawn curve is
+            in [0, 1]; default recall 0.01, 0.02, ..., 0.99 (precision at recall 0
+            is undefined, and at recall 1 it is the prevalence: a drawn curve
+            reaches recall 1 only below every score) or false positive rate 0,
+            0.01, ..., 1.  A drawn curve is
             read at each: the precision at the first threshold whose recall
             reaches it (precision-recall), the true positive rate interpolated
             linearly in the false positive rate (ROC).
@@ -352,7 +367,7 @@ class PosteriorCurve:
             threshold would take 15 times as long as the curve itself.  The
             intervals at every threshold are ``curve.precision.interval()``.
         max_cells : int, default=20000
-            Most score levels per class in the draws of a simultaneous band:
+            Most distinct score levels in the draws of a simultaneous band:
             beyond that, runs of consecutive levels of about equal weight are
             summed (one Gamma variate per run), which leaves the joint
             distribution of the curve at the runs' ends exactly as it was and
@@ -382,18 +397,20 @@ class PosteriorCurve:
                 confidence)
             x = self._observed()[0][rows]
             return CurveBand(x, np.atleast_1d(low), np.atleast_1d(high), confidence, kind, 0,
-                             self._thresholds[rows])
+                             self._thresholds[rows], self._kind)
         n_samples = _check_draws(n_samples)
         grid = self._check_grid(grid)
         curves = self.sample_curves(n_samples, grid=grid, max_cells=max_cells,
                                     random_state=random_state)
         low, high = _simultaneous_envelope(curves, confidence)
-        return CurveBand(grid, low, high, confidence, kind, n_samples)
+        return CurveBand(grid, low, high, confidence, kind, n_samples, None, self._kind)
 
     def _check_grid(self, grid):
         if grid is None:
             if self._kind == "precision_recall":
-                return np.linspace(0.01, 1.0, 100)    # precision at recall 0 is undefined
+                # Precision at recall 0 is undefined; at recall 1 it is the prevalence
+                # (the curve reaches recall 1 only below every score).
+                return np.linspace(0.01, 0.99, 99)
             return np.linspace(0.0, 1.0, 101)
         array = _check_real_array(grid, "grid")
         if np.any(array < 0) or np.any(array > 1):
@@ -432,6 +449,9 @@ class PosteriorCurve:
                     recall = tp[d] / pos[d, 0]
                     at = np.minimum(np.searchsorted(recall, grid, side="left"),
                                     recall.shape[0] - 1)
+                    # Pseudo-cells of a tiny prior can draw exactly 0: read the
+                    # precision at the first threshold that predicts anything.
+                    at = np.maximum(at, np.argmax(tp[d] + fp[d] > 0))
                     out[row] = tp[d, at] / (tp[d, at] + fp[d, at])
                 else:
                     # From the origin (a threshold above every item, pseudo-items too).
@@ -452,10 +472,18 @@ def _simultaneous_envelope(curves, confidence):
     of the curves reach.
     """
     n = curves.shape[0]
-    ranks = np.argsort(np.argsort(curves, axis=0, kind="stable"), axis=0, kind="stable")
-    depths = np.min(np.minimum(ranks, n - 1 - ranks), axis=1)
-    depth = int(np.sort(depths)[::-1][max(0, math.ceil(confidence * n) - 1)])
     ordered = np.sort(curves, axis=0)
+    # With ties: a value lies inside [ordered[d], ordered[n - 1 - d]] exactly when at
+    # least d + 1 curves are <= it and at least d + 1 are >= it (constant columns,
+    # such as the ROC curve's ends, then constrain nothing).
+    depths = np.full(n, n)
+    for j in range(curves.shape[1]):
+        column = ordered[:, j]
+        at_most = np.searchsorted(column, curves[:, j], side="right")
+        at_least = n - np.searchsorted(column, curves[:, j], side="left")
+        depths = np.minimum(depths, np.minimum(at_most, at_least) - 1)
+    depth = int(np.sort(depths)[::-1][max(0, math.ceil(confidence * n) - 1)])
+    depth = min(depth, (n - 1) // 2)
     return ordered[depth], ordered[n - 1 - depth]
 
 
@@ -469,7 +497,6 @@ def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_in
     # Below each threshold, summed from the bottom (no cancellation in total - tps).
     fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
     tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
-    index = np.arange(1, tps.shape[0] + 1)       # columns of the levels among the draws
     thresholds = cells.levels
     if drop_intermediate and tps.shape[0] > 2:
         if kind == "precision_recall":
@@ -477,18 +504,20 @@ def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_in
         else:
             keep = np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True]
         tps, fps, fns, tns = tps[keep], fps[keep], fns[keep], tns[keep]
-        index, thresholds = index[keep], thresholds[keep]
+        thresholds = thresholds[keep]
     if kind == "roc":
         fns = np.r_[cells.positive.sum(), fns]
         tns = np.r_[cells.negative.sum(), tns]
         tps, fps = np.r_[0.0, tps], np.r_[0.0, fps]
-        index = np.r_[0, index]
         thresholds = np.r_[np.inf, thresholds]
     else:
         tps, fps, fns, tns = tps[::-1], fps[::-1], fns[::-1], tns[::-1]
-        index, thresholds = index[::-1], thresholds[::-1]
+        thresholds = thresholds[::-1]
     counts = ConfusionCounts(tps, fps, fns, tns)
-    return PosteriorCurve(kind, thresholds, counts, lam, cells, index)
+    used = weight > 0
+    items = ((int(used.sum()), int(relevant[used].sum()))
+             if np.all(weight[used] == weight[used][0]) else None)
+    return PosteriorCurve(kind, thresholds, counts, lam, cells, items)
 
 
 def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
@@ -508,8 +537,13 @@ def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_
     pos_label : int, float, bool or str, default=None
         The positive class; None means 1 for labels {0, 1} or {-1, 1}.
     sample_weight : array-like of shape (n_samples,), default=None
+        Counts: an item of weight 2 is two items.  Unlike scikit-learn's
+        metrics the posterior depends on their scale (weights summing to 1
+        leave the prior in charge); at most 1e15 in total.
     prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration λ.
+        Dirichlet concentration λ, the prior's share of each of four boundary
+        pseudo-cells: a positive and a negative above every score and below
+        every score.
     drop_intermediate : bool, default=False
         Drop thresholds whose recall equals both neighbours' (as scikit-learn).
 
@@ -664,13 +698,18 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
 
     Notes
     -----
-    Average precision weighs the top of the ranking most, and the prior puts
-    mass λ on a negative scored above every item.  For a near-perfect ranking
-    this pulls the posterior down: logistic regression on half of the breast
-    cancer data (AP 0.998) has the 95% interval [0.945, 0.999] at λ = 0.5,
-    [0.975, 1.000] at λ = 0.1 and [0.995, 1.000] at λ = 0.01 (a nonparametric
-    bootstrap gives [0.996, 1.000]).  Far from 1, and for ROC AUC (where one
-    item's weight is 1/n of the area), the prior matters far less.
+    The prior's mass sits at the extremes: λ on a negative scored above every
+    item (and on a positive below every item).  That is where an unseen item
+    hurts a ranking most, and a near-perfect ranking cannot rule it out: with
+    about 100 negatives observed, a population share of up to about 3% of
+    negatives above every score is compatible with the data (the rule of
+    three), and each such share costs average precision at the top.
+    Logistic regression on half of the breast cancer data (AP 0.998) has the
+    95% interval [0.945, 0.999] at λ = 0.5, [0.975, 1.000] at λ = 0.1 and
+    [0.995, 1.000] at λ = 0.01; the nonparametric bootstrap, which can never
+    draw an item outside the observed ones, gives [0.996, 1.000].  Away from
+    near-perfect rankings the prior matters little (the posterior standard
+    deviation is then within 15% of the bootstrap's at n = 1000).
 
     Examples
     --------
@@ -699,6 +738,14 @@ def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None, pr
     -------
     RankingPosterior
         ``point`` is ``sklearn.metrics.roc_auc_score`` of the data.
+
+    Notes
+    -----
+    As for average precision, the prior's mass λ on a negative above every
+    score (and a positive below) widens the posterior of a near-perfect
+    ranking downwards: on half of the breast cancer data (AUC 0.9974) the 95%
+    interval is [0.9704, 0.9984] at λ = 0.5, [0.9860, 0.9993] at λ = 0.1 and
+    [0.9925, 0.9995] at λ = 0.01, against [0.9931, 0.9999] from the bootstrap.
 
     Examples
     --------

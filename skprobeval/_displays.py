@@ -62,6 +62,9 @@ class _PosteriorCurveDisplay:
     def __init__(self, curve, band, *, summary=None, name=None, pos_label=None):
         if getattr(curve, "kind", None) != self._kind:
             fail("curve", f"a PosteriorCurve of kind {self._kind!r}", curve, error=TypeError)
+        if getattr(band, "curve_kind", None) != self._kind:
+            fail("band", f"a CurveBand of a {self._kind!r} curve (curve.band())", band,
+                 error=TypeError)
         self.curve = curve
         self.band = band
         self.summary = summary
@@ -72,7 +75,7 @@ class _PosteriorCurveDisplay:
     def from_predictions(cls, y_true, y_score, *, pos_label=None, sample_weight=None,
                          prior=0.5, confidence=0.95, kind="pointwise", n_samples=1000,
                          drop_intermediate=None, random_state=None, name=None, ax=None,
-                         plot_chance_level=True, **kwargs):
+                         plot_chance_level=False, **kwargs):
         """Build the display from true labels and scores, and plot it.
 
         Parameters
@@ -98,7 +101,9 @@ class _PosteriorCurveDisplay:
         name : str, default=None
             Legend name.
         ax : matplotlib Axes, default=None
-        plot_chance_level : bool, default=True
+        plot_chance_level : bool, default=False
+            Also draw the chance level (as scikit-learn, off by default: with
+            several models on one axes, draw it once).
         **kwargs
             Passed to the curve's ``Axes.plot``.
 
@@ -137,7 +142,7 @@ class _PosteriorCurveDisplay:
             name = type(estimator).__name__
         return cls.from_predictions(y, scores, pos_label=pos_label, name=name, **kwargs)
 
-    def plot(self, ax=None, *, name=None, plot_chance_level=True, band_kw=None,
+    def plot(self, ax=None, *, name=None, plot_chance_level=False, band_kw=None,
              chance_level_kw=None, **kwargs):
         """Draw the curve, its band and (optionally) the chance level.
 
@@ -148,7 +153,7 @@ class _PosteriorCurveDisplay:
             put several models on one figure.
         name : str, default=None
             Legend name (default: the display's `name`).
-        plot_chance_level : bool, default=True
+        plot_chance_level : bool, default=False
         band_kw, chance_level_kw : dict, default=None
             Keyword arguments of the band's ``fill_between`` and of the chance
             level's artists.
@@ -158,8 +163,9 @@ class _PosteriorCurveDisplay:
         Returns
         -------
         display
-            Itself, with ``ax_``, ``figure_``, ``line_``, ``band_`` and
-            ``chance_level_`` set.
+            Itself, with ``ax_``, ``figure_``, ``line_``, ``band_``,
+            ``chance_level_`` (a Line2D, or None) and, for precision-recall,
+            ``baseline_band_`` (the random ranking's band, or None) set.
         """
         plt = _pyplot()
         if ax is None:
@@ -170,14 +176,19 @@ class _PosteriorCurveDisplay:
         x, y = self.curve._observed()
         (self.line_,) = ax.plot(x, y, label=label, **{"drawstyle": self._drawstyle, **kwargs})
         band = self.band
+        # One legend entry for the bands of an axes (the first one's).
+        words = f"{band.confidence:.0%} {band.kind} band"
+        labelled = any(c.get_label() == words for c in ax.collections)
         self.band_ = ax.fill_between(
             band.x, band.low, band.high,
             **{"alpha": 0.25, "color": self.line_.get_color(), "linewidth": 0,
-               "label": f"{band.confidence:.0%} {band.kind} band", **(band_kw or {})})
-        self.chance_level_ = (self._draw_chance_level(ax, chance_level_kw or {})
-                              if plot_chance_level else None)
-        ax.set(xlabel=self._labels[0], ylabel=self._labels[1], xlim=(-0.01, 1.01),
-               ylim=(-0.01, 1.01))
+               "label": "_nolegend_" if labelled else words, **(band_kw or {})})
+        self.chance_level_, self.baseline_band_ = None, None
+        if plot_chance_level:
+            self._draw_chance_level(ax, dict(chance_level_kw or {}))
+        suffix = "" if self.pos_label is None else f" (Positive label: {self.pos_label})"
+        ax.set(xlabel=self._labels[0] + suffix, ylabel=self._labels[1] + suffix,
+               xlim=(-0.01, 1.01), ylim=(-0.01, 1.01))
         ax.legend(loc=self._legend_loc)
         self.ax_, self.figure_ = ax, ax.figure
         return self
@@ -212,7 +223,12 @@ class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
 
     Attributes
     ----------
-    line_, band_, chance_level_ : matplotlib artists
+    line_ : matplotlib Line2D
+    band_ : matplotlib PolyCollection
+    chance_level_ : matplotlib Line2D or None
+        The prevalence line (with ``plot_chance_level=True``).
+    baseline_band_ : matplotlib PolyCollection or None
+        The random ranking's band of precisions (equal weights only).
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
 
@@ -228,7 +244,7 @@ class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
     >>> display = PosteriorPrecisionRecallDisplay.from_estimator(
     ...     model, X[1::2], y[1::2], random_state=0)
     >>> display.ax_.get_xlabel(), display.band.kind
-    ('Recall', 'pointwise')
+    ('Recall (Positive label: 1)', 'pointwise')
     """
 
     _kind = "precision_recall"
@@ -240,21 +256,18 @@ class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
     def _draw_chance_level(self, ax, options):
         counts = self.curve.counts
         positives = float(counts.tp[0] + counts.fn[0])
-        total = positives + float(counts.fp[0] + counts.tn[0])
-        if not (float(total).is_integer() and float(positives).is_integer()):
-            # Weighted items: no finite-N random ranking; the prevalence line only.
-            line = ax.axhline(positives / total, **{"color": "k", "linestyle": "--",
-                                                    "label": "prevalence", **options})
-            return (line,)
-        baseline = random_precision_baseline(int(total), int(positives),
-                                             confidence=self.band.confidence)
-        line = ax.axhline(positives / total, **{"color": "k", "linestyle": "--",
-                                                "linewidth": 1, "label": "random ranking",
-                                                **options})
-        fill = ax.fill_between(baseline.recall, baseline.low, baseline.high,
-                               **{"color": "k", "alpha": 0.1, "linewidth": 0,
-                                  "label": f"random ranking, {baseline.confidence:.0%}"})
-        return (line, fill)
+        prevalence = positives / (positives + float(counts.fp[0] + counts.tn[0]))
+        items = self.curve._items
+        style = {"color": "k", "linestyle": "--", "linewidth": 1, **options}
+        if items is None:
+            # Unequal weights: no random ranking of a finite number of items.
+            self.chance_level_ = ax.axhline(prevalence, **{"label": "prevalence", **style})
+            return
+        self.chance_level_ = ax.axhline(prevalence, **{"label": "random ranking", **style})
+        baseline = random_precision_baseline(*items, confidence=self.band.confidence)
+        self.baseline_band_ = ax.fill_between(
+            baseline.recall, baseline.low, baseline.high, color=style["color"], alpha=0.1,
+            linewidth=0, label=f"random ranking, {baseline.confidence:.0%} of precisions")
 
 
 class PosteriorRocCurveDisplay(_PosteriorCurveDisplay):
@@ -272,7 +285,10 @@ class PosteriorRocCurveDisplay(_PosteriorCurveDisplay):
 
     Attributes
     ----------
-    line_, band_, chance_level_ : matplotlib artists
+    line_ : matplotlib Line2D
+    band_ : matplotlib PolyCollection
+    chance_level_ : matplotlib Line2D or None
+        The diagonal (with ``plot_chance_level=True``).
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
 
@@ -295,6 +311,6 @@ class PosteriorRocCurveDisplay(_PosteriorCurveDisplay):
     _legend_loc = "lower right"
 
     def _draw_chance_level(self, ax, options):
-        (line,) = ax.plot([0, 1], [0, 1], **{"color": "k", "linestyle": "--", "linewidth": 1,
-                                             "label": "chance level (AUC = 0.5)", **options})
-        return (line,)
+        (self.chance_level_,) = ax.plot([0, 1], [0, 1], **{
+            "color": "k", "linestyle": "--", "linewidth": 1,
+            "label": "chance level (AUC = 0.5)", **options})

@@ -46,6 +46,8 @@ def _as_1d(values, name):
 def _check_real_array(values, name):
     """Return ``values`` as a non-empty, finite, 1-d float64 array."""
     array = _as_1d(values, name)
+    if array.dtype.kind == "c":
+        fail(name, "an array of real numbers", values, shown=f"dtype {array.dtype}")
     if array.dtype.kind not in "iufb":
         try:
             array = array.astype(np.float64)
@@ -67,14 +69,8 @@ def _check_same_length(first, second, name_first, name_second):
         )
 
 
-def _positive_mask(y_true, pos_label, name="y_true"):
-    """Boolean mask of the relevant items of a binary ``y_true``.
-
-    Follows scikit-learn's rules for binary targets: ``y_true`` holds at most
-    two classes; ``pos_label`` must be one of them unless the classes are a
-    subset of {0, 1} or {-1, 1} (then an absent ``pos_label`` means "no
-    relevant item").
-    """
+def _binary_labels(y_true, name="y_true"):
+    """``y_true`` as a 1-d array of at most two classes (no NaN, no None), and its classes."""
     array = _as_1d(y_true, name)
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         fail(name, "free of NaN and infinite labels", y_true,
@@ -88,7 +84,18 @@ def _positive_mask(y_true, pos_label, name="y_true"):
     if target != "binary":
         fail(name, "binary (at most two classes, e.g. 0/1 or bool)", y_true,
              shown=f"a {target} target")
-    classes = np.unique(array)
+    return array, np.unique(array)
+
+
+def _positive_mask(y_true, pos_label, name="y_true"):
+    """Boolean mask of the relevant items of a binary ``y_true``.
+
+    Follows scikit-learn's rules for binary targets: ``y_true`` holds at most
+    two classes; ``pos_label`` must be one of them unless the classes are a
+    subset of {0, 1} or {-1, 1} (then an absent ``pos_label`` means "no
+    relevant item").
+    """
+    array, classes = _binary_labels(y_true, name)
     if np.any(classes == pos_label):
         return array == pos_label
     numeric = classes.dtype.kind in "iufb"

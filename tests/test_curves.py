@@ -312,6 +312,15 @@ def test_identical_systems_are_equivalent_within_any_rope():
     (lambda: compare_scores([0, 1], [0.1, np.nan], [0.3, 0.2]), "y_score_a"),
     (lambda: compare_scores([0, 1], [0.1, 0.2], [0.3, 0.2], metric="f1"), "metric"),
     (lambda: compare_scores([0, 1], [0.1, 0.2], [0.3, 0.2], rope=1.0), "rope"),
+    (lambda: posterior_roc_curve(np.array([0, 1, None], dtype=object), [0.1, 0.2, 0.3]),
+     "y_true"),
+    (lambda: posterior_roc_curve([0.0, 1.0, np.nan], [0.1, 0.2, 0.3]), "y_true"),
+    (lambda: posterior_roc_curve([0.1, 0.5, 0.7], [0.1, 0.2, 0.3]), "y_true"),
+    (lambda: posterior_roc_curve([0, 1, 1], [0.1, 0.2, 0.3], pos_label=2), "pos_label"),
+    (lambda: posterior_roc_curve([0, 1, 1], [0.1, 0.2, 0.3], pos_label="1"), "pos_label"),
+    (lambda: posterior_roc_curve([0, 1], np.array([0.1, 0.2 + 1j])), "y_score"),
+    (lambda: roc_auc_posterior([0, 1], [0.1, 0.2], sample_weight=[1e160, 1e160]),
+     "sample_weight"),
 ])
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises((ValueError, TypeError), match=f"`{name}`"):
@@ -354,3 +363,43 @@ def test_simultaneous_band_with_merged_cells():
     assert np.max(np.abs(full.high - merged.high)) < 0.02
     with pytest.raises(ValueError, match="`max_cells`"):
         curve.band(kind="simultaneous", max_cells=0)
+
+
+def test_huge_weights_stay_finite():
+    # Weights are counts, up to 1e15 in total: AUC normalises each class's share
+    # before the product (a product of the two totals overflowed above 1e155).
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0, 1, 1])
+    score = np.linspace(0, 1, 10)
+    weight = np.full(10, 1e14)
+    auc = roc_auc_posterior(y, score, sample_weight=weight, n_samples=200, random_state=0)
+    assert auc.mean() == pytest.approx(roc_auc_score(y, score), abs=1e-6)
+    result = compare_scores(y, score, score[::-1], metric="roc_auc", sample_weight=weight,
+                            n_samples=200, random_state=0)
+    assert result.prob_first_better == 1.0
+    band = posterior_roc_curve(y, score, sample_weight=weight).band()
+    assert np.all(np.isfinite(band.low)) and np.all(np.isfinite(band.high))
+
+
+def test_tiny_prior_reads_no_nan_at_recall_zero():
+    # Pseudo-cells of mass 1e-6 draw exactly 0: precision at recall 0 is read at
+    # the first threshold that predicts anything.
+    y, score, _ = _data(2, weights=False)
+    curves = posterior_precision_recall_curve(y, score, prior=1e-6).sample_curves(
+        300, grid=[0.0, 0.5], random_state=0)
+    assert np.all(np.isfinite(curves))
+
+
+def test_constant_columns_do_not_narrow_the_envelope_depth():
+    # A grid column where every drawn curve has the same value (the ROC curve at
+    # FPR 0 and 1) constrains nothing: adding such columns leaves the band as it was.
+    from skprobeval._curves import _simultaneous_envelope
+
+    rng = np.random.default_rng(3)
+    curves = rng.normal(size=(400, 20))
+    low, high = _simultaneous_envelope(curves, 0.9)
+    padded = np.column_stack([np.zeros(400), curves, np.ones(400)])
+    low_p, high_p = _simultaneous_envelope(padded, 0.9)
+    np.testing.assert_array_equal(low_p[1:-1], low)
+    np.testing.assert_array_equal(high_p[1:-1], high)
+    inside = np.all((curves >= low) & (curves <= high), axis=1)
+    assert inside.mean() >= 0.9

@@ -23,6 +23,7 @@ from skprobeval import (  # noqa: E402
     PosteriorPrecisionRecallDisplay,
     PosteriorRocCurveDisplay,
     posterior_precision_recall_curve,
+    posterior_roc_curve,
     random_precision_baseline,
 )
 
@@ -41,11 +42,12 @@ def cancer():
 def test_from_estimator_draws_band_and_chance_level(cancer, display_class, kind, tmp_path):
     model, X, y = cancer
     display = display_class.from_estimator(model, X, y, kind=kind, n_samples=300,
-                                           random_state=0)
+                                           random_state=0, plot_chance_level=True)
     assert display.ax_.figure is display.figure_
     assert display.line_ in display.ax_.lines
     assert isinstance(display.band_, PolyCollection) and display.band_ in display.ax_.collections
-    assert display.chance_level_ is not None
+    assert display.chance_level_ in display.ax_.lines
+    assert display.ax_.get_xlabel().endswith("(Positive label: 1)")
     assert display.band.kind == kind
     # The legend names the model and its AP / AUC with a credible interval.
     label = display.line_.get_label()
@@ -65,20 +67,44 @@ def test_from_predictions_and_several_models_on_one_axes(cancer):
     scores = model.predict_proba(X)[:, 1]
     _, ax = plt.subplots()
     first = PosteriorPrecisionRecallDisplay.from_predictions(y, scores, name="logistic", ax=ax,
-                                                             random_state=0)
+                                                             random_state=0,
+                                                             plot_chance_level=True)
     second = PosteriorPrecisionRecallDisplay.from_estimator(
         GaussianNB().fit(X, y), X, y, ax=ax, plot_chance_level=False, random_state=0)
     assert first.ax_ is second.ax_ is ax
     assert len(ax.lines) == 3          # two curves and the prevalence line
-    assert second.chance_level_ is None
+    assert second.chance_level_ is None and second.baseline_band_ is None
+    # One legend entry for the two bands.
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert sum("band" in label and "random" not in label for label in labels) == 1
     # The chance level of the precision-recall figure is the exact random-ranking band.
     n, positives = y.shape[0], int(y.sum())
     baseline = random_precision_baseline(n, positives)
-    line, fill = first.chance_level_
-    assert line.get_ydata()[0] == pytest.approx(positives / n)
-    vertices = np.concatenate([path.vertices for path in fill.get_paths()])
+    assert first.chance_level_.get_ydata()[0] == pytest.approx(positives / n)
+    vertices = np.concatenate([path.vertices for path in first.baseline_band_.get_paths()])
     assert vertices[:, 1].min() == pytest.approx(baseline.low.min())
     plt.close(ax.figure)
+
+
+def test_chance_level_with_weights(cancer):
+    model, X, y = cancer
+    scores = model.predict_proba(X)[:, 1]
+    # Equal weights: the random ranking of the items themselves (not of 2N items).
+    doubled = PosteriorPrecisionRecallDisplay.from_predictions(
+        y, scores, sample_weight=np.full(y.shape, 2.0), plot_chance_level=True)
+    plain = PosteriorPrecisionRecallDisplay.from_predictions(y, scores, plot_chance_level=True)
+    np.testing.assert_array_equal(doubled.baseline_band_.get_paths()[0].vertices,
+                                  plain.baseline_band_.get_paths()[0].vertices)
+    # Unequal weights: only the (weighted) prevalence line.
+    weight = np.where(y == 1, 1.0, 3.0)
+    weighted = PosteriorPrecisionRecallDisplay.from_predictions(
+        y, scores, sample_weight=weight, plot_chance_level=True,
+        chance_level_kw={"color": "red"})
+    assert weighted.baseline_band_ is None
+    assert weighted.chance_level_.get_color() == "red"
+    prevalence = y.sum() / (y.sum() + 3 * (y == 0).sum())
+    assert weighted.chance_level_.get_ydata()[0] == pytest.approx(prevalence)
+    plt.close("all")
 
 
 def test_decision_function_and_pos_label(cancer):
@@ -113,6 +139,9 @@ def test_display_from_a_curve_and_plot_twice(cancer):
      "confidence"),
     (lambda m, X, y: PosteriorPrecisionRecallDisplay(
         posterior_precision_recall_curve(y, X[:, 0]).band(), None), "curve"),
+    (lambda m, X, y: PosteriorRocCurveDisplay(
+        posterior_roc_curve(y, X[:, 0]), posterior_precision_recall_curve(y, X[:, 0]).band()),
+     "band"),
 ])
 def test_bad_display_input(cancer, call, name):
     model, X, y = cancer
