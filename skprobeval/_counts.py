@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._dask import dask_indicator_sums, dask_paired, dask_tally, is_dask
 from ._labels import (
     _array_kind,
     _check_average,
@@ -386,6 +387,8 @@ class ConfusionCounts:
         ConfusionCounts(tp=2, fp=1, fn=0, tn=0)
         """
         average = _check_average(average)
+        if is_dask(y_true, y_pred, sample_weight):
+            return cls._from_dask(y_true, y_pred, labels, pos_label, average, sample_weight)
         y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
         weight = check_sample_weight(sample_weight, y_true.shape[0])
         if multilabel:
@@ -406,6 +409,30 @@ class ConfusionCounts:
         if average == "micro":
             return counts.sum()
         return counts
+
+    @classmethod
+    def _from_dask(cls, y_true, y_pred, labels, pos_label, average, sample_weight):
+        """Dask arrays: per-block counts summed in a tree (nothing n-sized is gathered)."""
+        if np.ndim(y_true) == 2:
+            if average == "binary":
+                raise ValueError(
+                    "Target is multilabel-indicator but `average`='binary'; "
+                    "choose `average` None or 'micro'."
+                )
+            tp, true, pred, total, columns = dask_indicator_sums(y_true, y_pred,
+                                                                 sample_weight, labels)
+            fp, fn = pred - tp, true - tp
+            counts = cls(tp, fp, fn, np.maximum(total - tp - fp - fn, 0.0), labels=columns)
+        else:
+            tally = dask_tally(y_true, y_pred, sample_weight,
+                               None if average == "binary" else labels)
+            if average == "binary":
+                counts = cls._binary(tally, pos_label)
+            else:
+                chosen = _check_labels_argument(labels, tally.classes[tally.present])
+                tp, fp, fn, tn, out_labels = _select_labels(tally, chosen)
+                counts = cls(tp, fp, fn, tn, labels=out_labels)
+        return counts.sum() if average == "micro" else counts
 
     @classmethod
     def _binary(cls, tally, pos_label):
@@ -726,6 +753,11 @@ class PairedCounts:
         >>> PairedCounts.from_predictions(["a", "b", "c"], ["a", "b", "b"], ["a", "c", "c"])
         PairedCounts(first_better=1, second_better=1, ties=1)
         """
+        if is_dask(y_true, y_pred_first, y_pred_second, sample_weight):
+            n_first, n_second, total, multilabel = dask_paired(
+                y_true, y_pred_first, y_pred_second, sample_weight)
+            return cls(n_first, n_second, np.maximum(total - n_first - n_second, 0.0),
+                       labels=np.arange(np.shape(n_first)[0]) if multilabel else None)
         y_true_, y_first, first_ml = _check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
         _, y_second, second_ml = _check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
         weight = check_sample_weight(sample_weight, y_true_.shape[0])

@@ -1,0 +1,277 @@
+"""Counting from Dask arrays without loading them: per-block counts, summed in a tree.
+
+Confusion counts are additive, so counting a Dask array is a map-reduce:
+every block is counted with NumPy, and the small count arrays (a K x K table,
+or per-column sums for multilabel indicators) are added pairwise in a tree.
+Only those small arrays reach the client.  Labels, when not given, are found
+first from per-block uniques (a second, cheap pass).  Dask is imported only
+when a Dask collection is passed (the ``dask`` extra).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._labels import _MAX_TABLE_CELLS, _check_labels_argument, _label_kind, _Tally
+from ._validation import fail
+
+__all__ = ["dask_paired", "dask_tally", "dask_indicator_sums", "is_dask"]
+
+# Largest (K + 1)^2 for a per-block joint table; beyond it, per-class margins.
+_MAX_BLOCK_TABLE = 1_000_000
+
+
+def is_dask(*values):
+    """True when any of ``values`` is a Dask collection (duck typing, no import)."""
+    return any(callable(getattr(value, "__dask_graph__", None)) for value in values
+               if value is not None)
+
+
+def _dask():
+    try:
+        import dask
+        import dask.array as da
+    except ImportError as error:
+        raise ImportError(
+            "Dask input needs the dask extra: `pip install 'skprobeval[dask]'`."
+        ) from error
+    return dask, da
+
+
+def _as_dask(value, name, da):
+    array = value if is_dask(value) else da.asarray(np.asarray(value))
+    if not hasattr(array, "chunks"):
+        fail(name, "a Dask array or an array-like (a Dask DataFrame needs a column)", value,
+             error=TypeError)
+    if array.ndim not in (1, 2):
+        fail(name, "1-d labels or a 2-d indicator matrix", value,
+             shown=f"a Dask array of shape {array.shape}")
+    return array
+
+
+def _aligned(arrays, names, da):
+    """Dask arrays of one length, chunked along the first axis like the first."""
+    arrays = [_as_dask(value, name, da) for value, name in zip(arrays, names)]
+    first = arrays[0]
+    if any(np.isnan(c) for c in first.chunks[0]):
+        first = first.compute_chunk_sizes()
+        arrays[0] = first
+    out = [first]
+    for array, name in zip(arrays[1:], names[1:]):
+        if any(np.isnan(c) for c in array.chunks[0]):
+            array = array.compute_chunk_sizes()
+        if array.shape[0] != first.shape[0]:
+            raise ValueError(
+                f"`{names[0]}` and `{name}` must have the same number of samples; "
+                f"got {first.shape[0]} and {array.shape[0]}."
+            )
+        chunks = (first.chunks[0],) + tuple((s,) for s in array.shape[1:])
+        out.append(array.rechunk(chunks))
+    return out
+
+
+def _tree_sum(dask, parts):
+    """Pairwise sums of delayed tuples of arrays, as a balanced tree."""
+    add = dask.delayed(lambda a, b: tuple(x + y for x, y in zip(a, b)), pure=True)
+    while len(parts) > 1:
+        parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return parts[0]
+
+
+def _blocks(arrays):
+    """The first-axis blocks of aligned arrays (None stays None), as delayed objects."""
+    columns = [a.to_delayed().ravel() if a is not None else None for a in arrays]
+    n = len(columns[0])
+    return [tuple(c[i] if c is not None else None for c in columns) for i in range(n)]
+
+
+def _check_weight_block(weight):
+    if weight is None:
+        return 0
+    return int(np.sum(~np.isfinite(weight) | (weight < 0)))
+
+
+def _label_kinds(arrays, names):
+    kinds = {"string" if a.dtype.kind in "USO" else "number" for a in arrays}
+    if len(kinds) > 1:
+        raise ValueError(
+            f"Mix of label input types (string and number) among {', '.join(names)}: "
+            "all must hold labels of one kind."
+        )
+
+
+def _union(first, second):
+    return (np.union1d(first[0], second[0]),)
+
+
+def _classes(dask, arrays, names):
+    """Sorted union of the labels of each 1-d Dask array: per-block uniques, merged
+    pairwise in a tree (one pass, only label sets reach the client)."""
+    unique = dask.delayed(lambda block: (np.unique(block),), pure=True)
+    merge = dask.delayed(_union, pure=True)
+    trees = []
+    for array in arrays:
+        parts = [unique(block) for block in array.to_delayed().ravel()]
+        while len(parts) > 1:
+            parts = [merge(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                     for i in range(0, len(parts), 2)]
+        trees.append(parts[0])
+    found = [values for (values,) in dask.compute(*trees)]
+    for values, name in zip(found, names):
+        if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
+            fail(name, "free of NaN and infinite labels", values, shown="non-finite labels")
+        if values.dtype.kind == "O" and any(v is None for v in values):
+            fail(name, "free of missing (None) labels", values, shown="None among the labels")
+    return np.unique(np.concatenate(found))
+
+
+def _count_block(true, pred, weight, classes, table):
+    """Joint (K + 1)^2 table (code K: a label outside `classes`) or per-class margins,
+    plus unweighted presence counts and the number of bad weights."""
+    k = classes.shape[0]
+
+    def codes(values):
+        position = np.clip(np.searchsorted(classes, values), 0, max(k - 1, 0))
+        return np.where(classes[position] == values, position, k) if k else np.zeros(
+            values.shape, dtype=np.intp)
+
+    ct, cp = codes(true), codes(pred)
+    presence = np.bincount(ct, minlength=k + 1) + np.bincount(cp, minlength=k + 1)
+    bad = np.array([_check_weight_block(weight)])
+    w = None if weight is None else np.asarray(weight, dtype=np.float64)
+    if table:
+        counts = np.bincount(ct * (k + 1) + cp, weights=w,
+                             minlength=(k + 1) ** 2).astype(np.float64)
+        return counts, presence, bad
+    right = ct == cp
+    diag = np.bincount(ct[right], weights=None if w is None else w[right], minlength=k + 1)
+    row = np.bincount(ct, weights=w, minlength=k + 1)
+    col = np.bincount(cp, weights=w, minlength=k + 1)
+    return np.concatenate([diag, row, col]).astype(np.float64), presence, bad
+
+
+def dask_tally(y_true, y_pred, sample_weight, labels):
+    """`_Tally` of 1-d Dask labels: one counting pass when ``labels`` is given, a
+    pass of per-block uniques before it otherwise."""
+    dask, da = _dask()
+    names = ["y_true", "y_pred"] + (["sample_weight"] if sample_weight is not None else [])
+    arrays = _aligned([y_true, y_pred] + ([sample_weight] if sample_weight is not None else []),
+                      names, da)
+    true, pred = arrays[0], arrays[1]
+    weight = arrays[2] if sample_weight is not None else None
+    if weight is not None and weight.ndim != 1:
+        fail("sample_weight", "1-d", sample_weight, shown=f"shape {weight.shape}")
+    _label_kinds([true, pred], names[:2])
+    if labels is None:
+        classes = _classes(dask, [true, pred], names[:2])
+    else:
+        data_kind = np.array(["a"] if true.dtype.kind in "US" else [0])
+        classes = np.unique(_check_labels_argument(
+            labels, None if true.dtype.kind == "O" else data_kind))
+    if classes.shape[0] and _label_kind(classes) == "string":
+        classes = classes.astype(object)
+    k = classes.shape[0]
+    table = (k + 1) ** 2 <= _MAX_BLOCK_TABLE
+    count = dask.delayed(_count_block, pure=True)
+    parts = [count(t, p, w, classes, table) for t, p, w in _blocks([true, pred, weight])]
+    counts, presence, bad = dask.compute(_tree_sum(dask, parts))[0]
+    if bad[0]:
+        fail("sample_weight", "finite and non-negative", sample_weight,
+             shown=f"{int(bad[0])} negative or non-finite weight(s)")
+    if table:
+        square = counts.reshape(k + 1, k + 1)
+        diag, row, col = np.diag(square)[:k], square[:k].sum(axis=1), square[:, :k].sum(axis=0)
+        inner = square[:k, :k] if k * k <= _MAX_TABLE_CELLS else None
+        total = float(square.sum())
+    else:
+        diag, row, col = counts[:k], counts[k + 1:2 * k + 1], counts[2 * k + 2:3 * k + 2]
+        inner = None
+        total = float(counts[k + 1:2 * k + 2].sum())
+    return _Tally(diag, row, col, total, classes, presence[:k] > 0, inner)
+
+
+def _indicator_block(true, pred, weight, columns):
+    t = np.asarray(true)[:, columns]
+    p = np.asarray(pred)[:, columns]
+    invalid = np.array([int(np.sum((t != 0) & (t != 1))), int(np.sum((p != 0) & (p != 1))),
+                        _check_weight_block(weight)])
+    t, p = t.astype(bool), p.astype(bool)
+    if weight is None:
+        sums = np.stack([(t & p).sum(axis=0), t.sum(axis=0), p.sum(axis=0)]).astype(np.float64)
+        total = np.array([float(t.shape[0])])
+    else:
+        w = np.asarray(weight, dtype=np.float64)
+        sums = np.stack([w @ (t & p), w @ t, w @ p])
+        total = np.array([w.sum()])
+    return sums, total, invalid
+
+
+def dask_indicator_sums(y_true, y_pred, sample_weight, labels):
+    """(tp, true, pred, total, columns) of 2-d Dask indicator matrices, one pass."""
+    dask, da = _dask()
+    names = ["y_true", "y_pred"] + (["sample_weight"] if sample_weight is not None else [])
+    arrays = _aligned([y_true, y_pred] + ([sample_weight] if sample_weight is not None else []),
+                      names, da)
+    true, pred = arrays[0], arrays[1]
+    if true.ndim != 2 or pred.shape[1:] != true.shape[1:]:
+        raise ValueError("`y_true` and `y_pred` must both be multilabel indicator matrices "
+                         "of one shape.")
+    n_columns = true.shape[1]
+    if labels is None:
+        columns = np.arange(n_columns)
+    else:
+        columns = np.asarray(labels)
+        if (columns.ndim != 1 or columns.shape[0] == 0 or columns.dtype.kind not in "iu"
+                or columns.min() < 0 or columns.max() >= n_columns):
+            fail("labels", f"column indices in [0, {n_columns}) for multilabel targets", labels)
+    true = true.rechunk({1: -1})
+    pred = pred.rechunk({1: -1})
+    weight = arrays[2] if sample_weight is not None else None
+    block = dask.delayed(_indicator_block, pure=True)
+    parts = [block(t, p, w, columns) for t, p, w in _blocks([true, pred, weight])]
+    sums, total, invalid = dask.compute(_tree_sum(dask, parts))[0]
+    for count, name in zip(invalid, names + ["sample_weight"] * (3 - len(names))):
+        if count:
+            what = ("finite and non-negative" if name == "sample_weight"
+                    else "a 0/1 label indicator matrix")
+            fail(name, what, None, shown=f"{int(count)} invalid value(s)")
+    return sums[0], sums[1], sums[2], float(total[0]), columns
+
+
+def _paired_block(true, first, second, weight):
+    right_first = np.asarray(first) == np.asarray(true)
+    right_second = np.asarray(second) == np.asarray(true)
+    a, b = right_first & ~right_second, right_second & ~right_first
+    if weight is None:
+        return (np.asarray(a.sum(axis=0), dtype=np.float64),
+                np.asarray(b.sum(axis=0), dtype=np.float64),
+                np.array([float(a.shape[0])]), np.array([0]))
+    w = np.asarray(weight, dtype=np.float64)
+    return (np.asarray(w @ a, dtype=np.float64), np.asarray(w @ b, dtype=np.float64),
+            np.array([w.sum()]), np.array([_check_weight_block(weight)]))
+
+
+def dask_paired(y_true, y_first, y_second, sample_weight):
+    """(first better, second better, total, multilabel) of Dask arrays, one pass."""
+    dask, da = _dask()
+    names = ["y_true", "y_pred_first", "y_pred_second"] + (
+        ["sample_weight"] if sample_weight is not None else [])
+    arrays = _aligned([y_true, y_first, y_second]
+                      + ([sample_weight] if sample_weight is not None else []), names, da)
+    true, first, second = arrays[:3]
+    for array, name in zip((first, second), names[1:3]):
+        if array.shape[1:] != true.shape[1:]:
+            raise ValueError(f"`y_true` and `{name}` must have one shape per item; got "
+                             f"{true.shape[1:]} and {array.shape[1:]}.")
+    _label_kinds([true, first, second], names[:3])
+    if true.ndim == 2:
+        true, first, second = (a.rechunk({1: -1}) for a in (true, first, second))
+    weight = arrays[3] if sample_weight is not None else None
+    block = dask.delayed(_paired_block, pure=True)
+    parts = [block(t, a, b, w) for t, a, b, w in _blocks([true, first, second, weight])]
+    n_first, n_second, total, bad = dask.compute(_tree_sum(dask, parts))[0]
+    if bad[0]:
+        fail("sample_weight", "finite and non-negative", sample_weight,
+             shown=f"{int(bad[0])} negative or non-finite weight(s)")
+    return n_first, n_second, float(total[0]), true.ndim == 2

@@ -1,0 +1,142 @@
+"""Counting from Dask arrays equals counting the same data in NumPy.
+
+Reference: ``ConfusionCounts.from_predictions`` and ``PairedCounts.from_predictions`` on
+the NumPy arrays themselves (checked against scikit-learn elsewhere), under a
+``distributed.Client(processes=False)``.
+"""
+
+import sys
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+from skprobeval import ConfusionCounts, PairedCounts  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client:
+        yield client
+
+
+def _chunks(rng, n):
+    """Uneven chunk sizes summing to n."""
+    cuts = np.sort(rng.choice(np.arange(1, n), size=min(5, n - 1), replace=False))
+    return tuple(np.diff(np.r_[0, cuts, n]).tolist())
+
+
+def _case(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 400))
+    kind = ["binary", "multiclass", "strings", "bool", "multilabel"][seed % 5]
+    if kind == "binary":
+        y_true, y_pred = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    elif kind == "multiclass":
+        k = int(rng.integers(3, 12))
+        y_true, y_pred = rng.integers(0, k, n), rng.integers(0, k, n)
+        y_pred[rng.random(n) < 0.5] = y_true[rng.random(n) < 0.5][:1] if n else 0
+    elif kind == "strings":
+        names = np.array(["cat", "dog", "emu", "fox"])
+        y_true, y_pred = names[rng.integers(0, 4, n)], names[rng.integers(0, 4, n)]
+    elif kind == "bool":
+        y_true, y_pred = rng.random(n) < 0.3, rng.random(n) < 0.4
+    else:
+        y_true = (rng.random((n, 4)) < 0.4).astype(int)
+        y_pred = (rng.random((n, 4)) < 0.4).astype(int)
+    weight = rng.uniform(0, 3, n) if seed % 3 == 0 else None
+    return kind, y_true, y_pred, weight, _chunks(rng, n)
+
+
+def _dask(array, chunks):
+    return da.from_array(array, chunks=(chunks,) + tuple(-1 for _ in array.shape[1:]))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_dask_counts_equal_numpy_counts(client, seed):
+    kind, y_true, y_pred, weight, chunks = _case(seed)
+    averages = [None, "micro"] + (["binary"] if kind in ("binary", "bool") else [])
+    dask_weight = None if weight is None else _dask(weight, chunks)
+    for average in averages:
+        expected = ConfusionCounts.from_predictions(y_true, y_pred, average=average,
+                                                    sample_weight=weight,
+                                                    pos_label=True if kind == "bool" else 1)
+        got = ConfusionCounts.from_predictions(_dask(y_true, chunks), _dask(y_pred, chunks),
+                                               average=average, sample_weight=dask_weight,
+                                               pos_label=True if kind == "bool" else 1)
+        for cell in ("tp", "fp", "fn", "tn"):
+            np.testing.assert_allclose(getattr(got, cell), getattr(expected, cell),
+                                       rtol=1e-12, atol=1e-9)
+        if expected.labels is not None:
+            np.testing.assert_array_equal(got.labels, expected.labels)
+    # Given labels (one pass), including one absent from the data.
+    if kind in ("multiclass", "binary"):
+        labels = [2, 0, 7]
+        expected = ConfusionCounts.from_predictions(y_true, y_pred, average=None, labels=labels,
+                                                    sample_weight=weight)
+        got = ConfusionCounts.from_predictions(_dask(y_true, chunks), _dask(y_pred, chunks),
+                                               average=None, labels=labels,
+                                               sample_weight=dask_weight)
+        np.testing.assert_array_equal(got.labels, expected.labels)
+        np.testing.assert_allclose(got.to_array(), expected.to_array(), atol=1e-9)
+    # Paired counts, predictions of a second system shuffled.
+    second = np.random.default_rng(seed + 1000).permutation(y_pred)
+    expected = PairedCounts.from_predictions(y_true, y_pred, second, sample_weight=weight)
+    got = PairedCounts.from_predictions(_dask(y_true, chunks), _dask(y_pred, chunks),
+                                        _dask(second, chunks[::-1]), sample_weight=dask_weight)
+    for cell in ("first_better", "second_better", "ties"):
+        np.testing.assert_allclose(getattr(got, cell), getattr(expected, cell), atol=1e-9)
+
+
+def test_dask_and_numpy_inputs_mix(client):
+    rng = np.random.default_rng(0)
+    y_true, y_pred = rng.integers(0, 3, 100), rng.integers(0, 3, 100)
+    expected = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    got = ConfusionCounts.from_predictions(da.from_array(y_true, chunks=17), y_pred, average=None)
+    np.testing.assert_array_equal(got.to_array(), expected.to_array())
+
+
+def test_lazily_generated_labels_are_counted_blockwise(client):
+    # Labels that never exist as one NumPy array: dask random integers.
+    state = da.random.RandomState(3)
+    y_true = state.randint(0, 10, size=200_000, chunks=20_000).astype("int8")
+    y_pred = state.randint(0, 10, size=200_000, chunks=25_000).astype("int8")
+    counts = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    expected = ConfusionCounts.from_predictions(y_true.compute(), y_pred.compute(),
+                                                average=None)
+    np.testing.assert_array_equal(counts.to_array(), expected.to_array())
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: ConfusionCounts.from_predictions(da.from_array(np.array([0, 1, 1]), chunks=2),
+                                              da.from_array(np.array([0, 1]), chunks=2)),
+     "y_pred"),
+    (lambda: ConfusionCounts.from_predictions(da.from_array(np.array([0.0, np.nan, 1.0]), 2),
+                                              da.from_array(np.array([0.0, 1.0, 1.0]), 2),
+                                              average=None), "y_true"),
+    (lambda: ConfusionCounts.from_predictions(da.from_array(np.array([0, 1, 1]), chunks=2),
+                                              da.from_array(np.array([0, 1, 1]), chunks=2),
+                                              sample_weight=da.from_array(
+                                                  np.array([1.0, -1.0, 1.0]), chunks=2)),
+     "sample_weight"),
+    (lambda: ConfusionCounts.from_predictions(da.from_array(np.array([[0, 2], [1, 0]]), 1),
+                                              da.from_array(np.array([[0, 1], [1, 0]]), 1),
+                                              average=None), "y_true"),
+])
+def test_bad_dask_input_names_the_argument(client, call, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        call()
+
+
+def test_missing_dask_names_the_extra(monkeypatch):
+    class FakeCollection:
+        def __dask_graph__(self):
+            return {}
+
+    monkeypatch.setitem(sys.modules, "dask", None)
+    monkeypatch.setitem(sys.modules, "dask.array", None)
+    with pytest.raises(ImportError, match=r"skprobeval\[dask\]"):
+        ConfusionCounts.from_predictions(FakeCollection(), [0, 1])
