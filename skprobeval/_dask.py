@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._labels import _MAX_TABLE_CELLS, _check_labels_argument, _label_kind, _Tally
+from ._labels import (
+    _MAX_TABLE_CELLS,
+    _check_labels_argument,
+    _joint_bincount,
+    _label_kind,
+    _Tally,
+)
 from ._validation import fail
 
 __all__ = ["dask_paired", "dask_tally", "dask_indicator_sums", "is_dask"]
@@ -126,10 +132,34 @@ def _classes(dask, arrays, names):
     return np.unique(np.concatenate(found))
 
 
+def _identity_codes(classes, true, pred):
+    """True when the classes are 0..K-1 (or False, True) and every value is one."""
+    k = classes.shape[0]
+    if true.dtype.kind not in "iub" or pred.dtype.kind not in "iub" or k == 0:
+        return False
+    if classes.dtype.kind == "b":
+        return true.dtype.kind == "b" and pred.dtype.kind == "b"
+    if classes.dtype.kind not in "iu" or classes[0] != 0 or classes[-1] != k - 1:
+        return False
+    if true.size == 0:
+        return True
+    return (min(int(true.min()), int(pred.min())) >= 0
+            and max(int(true.max()), int(pred.max())) < k)
+
+
 def _count_block(true, pred, weight, classes, table):
     """Joint (K + 1)^2 table (code K: a label outside `classes`) or per-class margins,
     plus unweighted presence counts and the number of bad weights."""
     k = classes.shape[0]
+    true, pred = np.asarray(true), np.asarray(pred)
+    bad = np.array([_check_weight_block(weight)])
+    w = None if weight is None else np.asarray(weight, dtype=np.float64)
+    if table and _identity_codes(classes, true, pred):
+        # Integer labels 0..K-1 (or booleans) with every value a class: the values
+        # are the codes, counted in cache-sized chunks (the NumPy path's kernel).
+        square, seen = _joint_bincount(true, pred, k + 1, w)
+        presence = seen.sum(axis=1) + seen.sum(axis=0)
+        return square.ravel(), presence, bad
 
     def codes(values):
         position = np.clip(np.searchsorted(classes, values), 0, max(k - 1, 0))
@@ -138,8 +168,6 @@ def _count_block(true, pred, weight, classes, table):
 
     ct, cp = codes(true), codes(pred)
     presence = np.bincount(ct, minlength=k + 1) + np.bincount(cp, minlength=k + 1)
-    bad = np.array([_check_weight_block(weight)])
-    w = None if weight is None else np.asarray(weight, dtype=np.float64)
     if table:
         counts = np.bincount(ct * (k + 1) + cp, weights=w,
                              minlength=(k + 1) ** 2).astype(np.float64)
@@ -149,6 +177,55 @@ def _count_block(true, pred, weight, classes, table):
     row = np.bincount(ct, weights=w, minlength=k + 1)
     col = np.bincount(cp, weights=w, minlength=k + 1)
     return np.concatenate([diag, row, col]).astype(np.float64), presence, bad
+
+
+# Integer labels below this are counted in one pass without finding them first.
+_SMALL_LABELS = 1024
+
+
+def _small_block(true, pred, weight):
+    """Joint table over 0..max of a block of small non-negative integer labels (or
+    booleans), its unweighted presence, and the number of bad weights; ``None``
+    when the block holds other labels."""
+    true, pred = np.asarray(true), np.asarray(pred)
+    if true.dtype.kind not in "iub" or pred.dtype.kind not in "iub":
+        return None
+    if true.size:
+        low = min(int(true.min()), int(pred.min()))
+        high = max(int(true.max()), int(pred.max()))
+        if low < 0 or high >= _SMALL_LABELS:
+            return None
+    else:
+        high = 0
+    w = None if weight is None else np.asarray(weight, dtype=np.float64)
+    square, seen = _joint_bincount(true, pred, high + 1, w)
+    return square, seen.sum(axis=1) + seen.sum(axis=0), np.array([_check_weight_block(weight)])
+
+
+def _add_small(first, second):
+    """Sum of two `_small_block` results (tables padded to the larger size)."""
+    if first is None or second is None:
+        return None
+    size = max(first[0].shape[0], second[0].shape[0])
+
+    def pad(part):
+        square, presence, bad = part
+        extra = size - square.shape[0]
+        return (np.pad(square, ((0, extra), (0, extra))), np.pad(presence, (0, extra)), bad)
+
+    a, b = pad(first), pad(second)
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def _small_tally(dask, true, pred, weight):
+    """One pass for small non-negative integer (or boolean) labels; None otherwise."""
+    block = dask.delayed(_small_block, pure=True)
+    add = dask.delayed(_add_small, pure=True)
+    parts = [block(t, p, w) for t, p, w in _blocks([true, pred, weight])]
+    while len(parts) > 1:
+        parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return dask.compute(parts[0])[0]
 
 
 def dask_tally(y_true, y_pred, sample_weight, labels):
@@ -163,6 +240,17 @@ def dask_tally(y_true, y_pred, sample_weight, labels):
     if weight is not None and weight.ndim != 1:
         fail("sample_weight", "1-d", sample_weight, shown=f"shape {weight.shape}")
     _label_kinds([true, pred], names[:2])
+    if labels is None and true.dtype.kind in "iu" and pred.dtype.kind in "iu":
+        # Class indices (the usual case): counted at once, labels read off the table.
+        small = _small_tally(dask, true, pred, weight)
+        if small is not None:
+            square, presence, bad = small
+            if bad[0]:
+                fail("sample_weight", "finite and non-negative", sample_weight,
+                     shown=f"{int(bad[0])} negative or non-finite weight(s)")
+            size = square.shape[0]
+            return _Tally(np.diag(square).copy(), square.sum(axis=1), square.sum(axis=0),
+                          float(square.sum()), np.arange(size), presence > 0, square)
     if labels is None:
         classes = _classes(dask, [true, pred], names[:2])
     else:
