@@ -46,6 +46,8 @@ GOALS = {
     ("curves", "sklearn roc_curve"): ">= 0.33x (at most 3x sklearn)",
     ("curves", "simultaneous band"): "band < 10 s at n=1e5",
     ("curves", "bootstrap"): "faster than the bootstrap",
+    ("dask", "peak RSS"): "peak RSS < 1 GiB at n=5e8",
+    ("dask", "NumPy path"): ">= 0.33x (at most 3x NumPy)",
     ("ttest", "baycomp"): ">= 1x (not slower than baycomp)",
     ("ttest", "stdtr"): FEW_LINES,
 }

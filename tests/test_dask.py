@@ -140,3 +140,24 @@ def test_missing_dask_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.array", None)
     with pytest.raises(ImportError, match=r"skprobeval\[dask\]"):
         ConfusionCounts.from_predictions(FakeCollection(), [0, 1])
+
+
+@pytest.mark.filterwarnings("ignore:Dask currently has limited support:UserWarning")
+def test_dask_dataframe_columns(client):
+    # Columns of a Dask DataFrame as arrays, with and without known chunk lengths.
+    import pandas as pd
+
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"gold": rng.choice(["a", "b", "c"], 500),
+                          "A": rng.choice(["a", "b", "c"], 500),
+                          "w": rng.uniform(0, 2, 500)})
+    lazy = dd.from_pandas(frame, npartitions=4)
+    expected = ConfusionCounts.from_predictions(frame["gold"], frame["A"], average=None,
+                                                sample_weight=frame["w"])
+    for lengths in (True, None):
+        got = ConfusionCounts.from_predictions(
+            lazy["gold"].to_dask_array(lengths=lengths), lazy["A"].to_dask_array(lengths=lengths),
+            average=None, sample_weight=lazy["w"].to_dask_array(lengths=lengths))
+        np.testing.assert_array_equal(got.labels, expected.labels)
+        np.testing.assert_allclose(got.to_array(), expected.to_array(), rtol=1e-12)
