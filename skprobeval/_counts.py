@@ -22,6 +22,7 @@ from ._labels import (
     _check_pair,
     _encode,
     _fast_path_size,
+    _indicator_columns,
     _label_in,
     _label_kind,
     _plain,
@@ -215,6 +216,14 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
 # ---------------------------------------------------------------------------
 
 
+def _refuse_binary_multilabel(average):
+    if average == "binary":
+        raise ValueError(
+            "Target is multilabel-indicator but `average`='binary'; "
+            "choose `average` None or 'micro'."
+        )
+
+
 def _frozen(array):
     array = np.array(array, dtype=np.float64)
     array.setflags(write=False)
@@ -392,11 +401,7 @@ class ConfusionCounts:
         y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
         weight = check_sample_weight(sample_weight, y_true.shape[0])
         if multilabel:
-            if average == "binary":
-                raise ValueError(
-                    "Target is multilabel-indicator but `average`='binary'; "
-                    "choose `average` None or 'micro'."
-                )
+            _refuse_binary_multilabel(average)
             counts = cls._from_indicator(y_true, y_pred, weight, labels)
         else:
             tally = _tally(y_true, y_pred, weight)
@@ -414,11 +419,7 @@ class ConfusionCounts:
     def _from_dask(cls, y_true, y_pred, labels, pos_label, average, sample_weight):
         """Dask arrays: per-block counts summed in a tree (nothing n-sized is gathered)."""
         if np.ndim(y_true) == 2:
-            if average == "binary":
-                raise ValueError(
-                    "Target is multilabel-indicator but `average`='binary'; "
-                    "choose `average` None or 'micro'."
-                )
+            _refuse_binary_multilabel(average)
             tp, true, pred, total, columns = dask_indicator_sums(y_true, y_pred,
                                                                  sample_weight, labels)
             fp, fn = pred - tp, true - tp
@@ -464,17 +465,7 @@ class ConfusionCounts:
 
     @classmethod
     def _from_indicator(cls, y_true, y_pred, weight, labels):
-        n_columns = y_true.shape[1]
-        if labels is None:
-            columns = np.arange(n_columns)
-        else:
-            columns = np.asarray(labels)
-            if (columns.ndim != 1 or columns.shape[0] == 0 or columns.dtype.kind not in "iu"
-                    or columns.min() < 0 or columns.max() >= n_columns):
-                fail("labels", f"column indices in [0, {n_columns}) for multilabel targets",
-                     labels)
-            if np.unique(columns).shape[0] != columns.shape[0]:
-                fail("labels", "free of duplicates", labels)
+        columns = _indicator_columns(labels, y_true.shape[1])
         if sp.issparse(y_true):
             yt = y_true[:, columns].astype(np.float64)
             yp = y_pred[:, columns].astype(np.float64)

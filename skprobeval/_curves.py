@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._bayes import _check_n_samples as _check_draws
 from ._compare import MetricComparison
 from ._counts import ConfusionCounts
 from ._posterior import BetaPosterior, SampledPosterior, _fmt
@@ -54,14 +55,6 @@ _RANKING_METRICS = ("average_precision", "roc_auc")
 # ---------------------------------------------------------------------------
 # Input and cells
 # ---------------------------------------------------------------------------
-
-
-def _check_draws(n_samples):
-    if (not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool)
-            or n_samples < 2):
-        fail("n_samples", "an integer >= 2", n_samples,
-             error=ValueError if isinstance(n_samples, numbers.Real) else TypeError)
-    return int(n_samples)
 
 
 def _relevant(y_true, pos_label):

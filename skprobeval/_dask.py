@@ -15,6 +15,7 @@ import numpy as np
 from ._labels import (
     _MAX_TABLE_CELLS,
     _check_labels_argument,
+    _indicator_columns,
     _joint_bincount,
     _label_kind,
     _Tally,
@@ -305,14 +306,7 @@ def dask_indicator_sums(y_true, y_pred, sample_weight, labels):
     if true.ndim != 2 or pred.shape[1:] != true.shape[1:]:
         raise ValueError("`y_true` and `y_pred` must both be multilabel indicator matrices "
                          "of one shape.")
-    n_columns = true.shape[1]
-    if labels is None:
-        columns = np.arange(n_columns)
-    else:
-        columns = np.asarray(labels)
-        if (columns.ndim != 1 or columns.shape[0] == 0 or columns.dtype.kind not in "iu"
-                or columns.min() < 0 or columns.max() >= n_columns):
-            fail("labels", f"column indices in [0, {n_columns}) for multilabel targets", labels)
+    columns = _indicator_columns(labels, true.shape[1])
     true = true.rechunk({1: -1})
     pred = pred.rechunk({1: -1})
     weight = arrays[2] if sample_weight is not None else None

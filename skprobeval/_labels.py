@@ -339,6 +339,19 @@ def _check_labels_argument(labels, classes):
     return array
 
 
+def _indicator_columns(labels, n_columns):
+    """Column indices of a multilabel indicator matrix: ``labels`` checked, or all."""
+    if labels is None:
+        return np.arange(n_columns)
+    columns = np.asarray(labels)
+    if (columns.ndim != 1 or columns.shape[0] == 0 or columns.dtype.kind not in "iu"
+            or columns.min() < 0 or columns.max() >= n_columns):
+        fail("labels", f"column indices in [0, {n_columns}) for multilabel targets", labels)
+    if np.unique(columns).shape[0] != columns.shape[0]:
+        fail("labels", "free of duplicates", labels)
+    return columns
+
+
 def _check_average(average):
     if average not in _AVERAGES:
         fail("average", "one of 'binary', 'micro' or None", average)

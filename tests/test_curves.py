@@ -9,7 +9,6 @@ binormal model whose true curves are known in closed form.
 
 import numpy as np
 import pytest
-from scipy.stats import norm
 from sklearn.metrics import (
     average_precision_score,
     confusion_matrix_at_thresholds,
@@ -144,39 +143,16 @@ def _binormal(rng, n, mu=1.5, prevalence=0.3):
 
 def test_band_coverage_by_simulation():
     # Binormal scores: positives N(1.5, 1), negatives N(0, 1), prevalence 0.3,
-    # n = 400, 120 repetitions with a fixed seed.  The true precision at the
-    # threshold where the true recall is 1/2 (t = 1.5) is
-    # pi TPR / (pi TPR + (1 - pi) FPR); the true curves are closed forms.
-    # (The benchmark runs 1000 repetitions: pointwise 0.95, simultaneous >= 0.95.)
-    mu, prevalence = 1.5, 0.3
-    rng = np.random.default_rng(20261123)
+    # n = 400, 120 repetitions with a fixed seed (the benchmark's simulation,
+    # which runs 1000: pointwise 0.95, simultaneous 0.97-0.98).  The true
+    # precision at the threshold where the true recall is 1/2 and the true
+    # curves are closed forms.
+    from benchmarks.bench_curves import coverage
 
-    def precision_at(t):
-        tpr, fpr = norm.sf(t - mu), norm.sf(t)
-        return prevalence * tpr / (prevalence * tpr + (1 - prevalence) * fpr)
-
-    recall_grid = np.linspace(0.01, 0.99, 99)
-    true_pr = precision_at(mu - norm.ppf(recall_grid))
-    fpr_grid = np.linspace(0, 1, 101)
-    true_roc = norm.sf(norm.isf(fpr_grid) - mu)
-    hits = np.zeros(3)
-    reps = 120
-    for rep in range(reps):
-        y, score = _binormal(rng, 400, mu, prevalence)
-        pr = posterior_precision_recall_curve(y, score)
-        point = pr.band(0.95)
-        k = np.searchsorted(pr.thresholds, mu)
-        hits[0] += point.low[k] <= precision_at(mu) <= point.high[k]
-        band = pr.band(0.95, kind="simultaneous", n_samples=500, grid=recall_grid,
-                       random_state=rep)
-        hits[1] += np.all((band.low <= true_pr) & (true_pr <= band.high))
-        band = posterior_roc_curve(y, score).band(0.95, kind="simultaneous", n_samples=500,
-                                                  random_state=rep)
-        hits[2] += np.all((band.low <= true_roc) & (true_roc <= band.high))
-    coverage = hits / reps
-    assert 0.90 <= coverage[0] <= 0.99, coverage
-    assert coverage[1] >= 0.93, coverage
-    assert coverage[2] >= 0.93, coverage
+    pointwise, precision_recall, roc = coverage(120, 500)
+    assert 0.90 <= pointwise <= 0.99
+    assert precision_recall >= 0.93
+    assert roc >= 0.93
 
 
 # ---------------------------------------------------------------------------
