@@ -404,35 +404,38 @@ class ConfusionCounts:
             _refuse_binary_multilabel(average)
             counts = cls._from_indicator(y_true, y_pred, weight, labels)
         else:
-            tally = _tally(y_true, y_pred, weight)
-            if average == "binary":
-                counts = cls._binary(tally, pos_label)
-            else:
-                chosen = _check_labels_argument(labels, tally.classes[tally.present])
-                tp, fp, fn, tn, out_labels = _select_labels(tally, chosen)
-                counts = cls(tp, fp, fn, tn, labels=out_labels)
+            counts = cls._from_tally(_tally(y_true, y_pred, weight), labels, pos_label, average)
         if average == "micro":
             return counts.sum()
         return counts
+
+    @classmethod
+    def _from_tally(cls, tally, labels, pos_label, average):
+        """The table of `pos_label` ("binary") or one table per label, from a tally."""
+        if average == "binary":
+            return cls._binary(tally, pos_label)
+        chosen = _check_labels_argument(labels, tally.classes[tally.present])
+        tp, fp, fn, tn, out_labels = _select_labels(tally, chosen)
+        return cls(tp, fp, fn, tn, labels=out_labels)
+
+    @classmethod
+    def _from_margins(cls, tp, true, pred, total, columns):
+        """Per-column tables from true positives and the true and predicted margins."""
+        fp = pred - tp
+        fn = true - tp
+        return cls(tp, fp, fn, np.maximum(total - tp - fp - fn, 0.0), labels=columns)
 
     @classmethod
     def _from_dask(cls, y_true, y_pred, labels, pos_label, average, sample_weight):
         """Dask arrays: per-block counts summed in a tree (nothing n-sized is gathered)."""
         if np.ndim(y_true) == 2:
             _refuse_binary_multilabel(average)
-            tp, true, pred, total, columns = dask_indicator_sums(y_true, y_pred,
-                                                                 sample_weight, labels)
-            fp, fn = pred - tp, true - tp
-            counts = cls(tp, fp, fn, np.maximum(total - tp - fp - fn, 0.0), labels=columns)
+            counts = cls._from_margins(*dask_indicator_sums(y_true, y_pred, sample_weight,
+                                                            labels))
         else:
             tally = dask_tally(y_true, y_pred, sample_weight,
                                None if average == "binary" else labels)
-            if average == "binary":
-                counts = cls._binary(tally, pos_label)
-            else:
-                chosen = _check_labels_argument(labels, tally.classes[tally.present])
-                tp, fp, fn, tn, out_labels = _select_labels(tally, chosen)
-                counts = cls(tp, fp, fn, tn, labels=out_labels)
+            counts = cls._from_tally(tally, labels, pos_label, average)
         return counts.sum() if average == "micro" else counts
 
     @classmethod
@@ -486,10 +489,7 @@ class ConfusionCounts:
             else:
                 tp, true, pred = weight @ both, weight @ yt, weight @ yp
                 total = float(weight.sum())
-        fp = pred - tp
-        fn = true - tp
-        tn = total - tp - fp - fn
-        return cls(tp, fp, fn, np.maximum(tn, 0.0), labels=columns)
+        return cls._from_margins(tp, true, pred, total, columns)
 
     @classmethod
     def from_confusion_matrix(cls, matrix, *, labels=None, average=None):
