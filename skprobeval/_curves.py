@@ -58,12 +58,13 @@ _RANKING_METRICS = ("average_precision", "roc_auc")
 
 
 def _relevant(y_true, pos_label):
-    """Positive mask of a binary ``y_true`` holding both classes.
+    """Positive mask of ``y_true``: `pos_label` against the rest, both present.
 
     ``pos_label=None`` means 1 where the labels are {0, 1} or {-1, 1} (as in
-    scikit-learn's curves); other labels need it.
+    scikit-learn's curves); other labels need it.  With more than two classes
+    (multiclass labels) the named class stands against all the others.
     """
-    array, classes = _binary_labels(y_true)
+    array, classes = _binary_labels(y_true, multiclass=pos_label is not None)
     if pos_label is None:
         numeric = classes.dtype.kind in "iufb"
         if not (numeric and (set(classes.tolist()) <= {0, 1}
@@ -71,7 +72,7 @@ def _relevant(y_true, pos_label):
             fail("pos_label", f"one of the labels {classes.tolist()!r} (the labels are not "
                  "{0, 1} or {-1, 1}, so the positive class must be named)", pos_label)
         pos_label = 1
-    if classes.shape[0] == 2 and not np.any(classes == pos_label):
+    if classes.shape[0] >= 2 and not np.any(classes == pos_label):
         fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
     relevant = array == pos_label
     if relevant.all() or not relevant.any():
@@ -524,11 +525,14 @@ def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary labels holding both classes.
+        Binary labels holding both classes, or multiclass labels with
+        `pos_label` naming the class scored against all the others.
     y_score : array-like of shape (n_samples,)
         Scores (higher means more positive), finite.
     pos_label : int, float, bool or str, default=None
-        The positive class; None means 1 for labels {0, 1} or {-1, 1}.
+        The positive class; None means 1 for labels {0, 1} or {-1, 1}.  For
+        multiclass labels, the class against the rest (one column of
+        ``predict_proba``).
     sample_weight : array-like of shape (n_samples,), default=None
         Counts: an item of weight 2 is two items.  Unlike scikit-learn's
         metrics the posterior depends on their scale (weights summing to 1

@@ -69,8 +69,11 @@ def _check_same_length(first, second, name_first, name_second):
         )
 
 
-def _binary_labels(y_true, name="y_true"):
-    """``y_true`` as a 1-d array of at most two classes (no NaN, no None), and its classes."""
+def _binary_labels(y_true, name="y_true", multiclass=False):
+    """``y_true`` as a 1-d array of at most two classes (no NaN, no None), and its classes.
+
+    ``multiclass=True`` also takes more classes (one of them against the rest).
+    """
     array = _as_1d(y_true, name)
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         fail(name, "free of NaN and infinite labels", y_true,
@@ -81,9 +84,10 @@ def _binary_labels(y_true, name="y_true"):
         target = type_of_target(array, input_name=name)
     except ValueError as error:
         fail(name, "binary labels", y_true, shown=str(error))
-    if target != "binary":
-        fail(name, "binary (at most two classes, e.g. 0/1 or bool)", y_true,
-             shown=f"a {target} target")
+    if target != "binary" and not (multiclass and target == "multiclass"):
+        fail(name, "binary (at most two classes, e.g. 0/1 or bool)" + (
+            "; for one class against the rest, name it with `pos_label`"
+            if target == "multiclass" else ""), y_true, shown=f"a {target} target")
     return array, np.unique(array)
 
 

@@ -379,3 +379,23 @@ def test_constant_columns_do_not_narrow_the_envelope_depth():
     np.testing.assert_array_equal(high_p[1:-1], high)
     inside = np.all((curves >= low) & (curves <= high), axis=1)
     assert inside.mean() >= 0.9
+
+
+def test_multiclass_labels_one_class_against_the_rest():
+    # Digits-like labels: pos_label names the class scored against all others,
+    # the same as passing the boolean mask (and scikit-learn's values of the mask).
+    rng = np.random.default_rng(12)
+    y = rng.choice(["three", "five", "eight"], 300)
+    score = (y == "eight") + rng.normal(0, 1, 300)
+    mask = y == "eight"
+    curve = posterior_precision_recall_curve(y, score, pos_label="eight")
+    plain = posterior_precision_recall_curve(mask, score, pos_label=True)
+    np.testing.assert_array_equal(curve.counts.to_array(), plain.counts.to_array())
+    ap = average_precision_posterior(y, score, pos_label="eight", n_samples=10)
+    assert ap.point == pytest.approx(average_precision_score(mask, score), abs=1e-12)
+    result = compare_scores(y, score, -score, pos_label="eight", n_samples=200, random_state=0)
+    assert result.prob_first_better == 1.0
+    with pytest.raises(ValueError, match="name it with `pos_label`"):
+        posterior_roc_curve(rng.integers(0, 3, 50), rng.normal(size=50))
+    with pytest.raises(ValueError, match="`pos_label` must be one of"):
+        posterior_roc_curve(y, score, pos_label="seven")
