@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._dask import dask_indicator_sums, dask_paired, dask_tally, is_dask
+from ._data import resolve_columns
 from ._labels import (
     _array_kind,
     _check_average,
@@ -346,7 +347,7 @@ class ConfusionCounts:
 
     @classmethod
     def from_predictions(cls, y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                         sample_weight=None):
+                         sample_weight=None, data=None):
         """Count a binary, multiclass or multilabel prediction.
 
         Parameters
@@ -368,6 +369,11 @@ class ConfusionCounts:
             multilabel input).  ``"micro"``: those tables pooled into one.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; the counts are then weighted sums.
+        data : DataFrame, default=None
+            A pandas, Dask or Polars DataFrame, a pyarrow Table or a dict of
+            columns, in which `y_true`, `y_pred` and `sample_weight` may be
+            column names (seaborn's ``data=`` convention).  A Dask DataFrame
+            is read once, partition by partition, and never loaded.
 
         Returns
         -------
@@ -394,8 +400,17 @@ class ConfusionCounts:
         >>> ConfusionCounts.from_predictions(["spam", "ham", "spam"], ["spam", "spam", "spam"],
         ...                                  pos_label="spam")
         ConfusionCounts(tp=2, fp=1, fn=0, tn=0)
+
+        Columns of a DataFrame, by name:
+
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"gold": ["spam", "ham", "spam"], "A": ["spam", "spam", "spam"]})
+        >>> ConfusionCounts.from_predictions("gold", "A", data=frame, pos_label="spam")
+        ConfusionCounts(tp=2, fp=1, fn=0, tn=0)
         """
         average = _check_average(average)
+        (y_true, y_pred), sample_weight, _ = resolve_columns(
+            data, [y_true, y_pred], ["y_true", "y_pred"], sample_weight)
         if is_dask(y_true, y_pred, sample_weight):
             return cls._from_dask(y_true, y_pred, labels, pos_label, average, sample_weight)
         y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
@@ -719,7 +734,8 @@ class PairedCounts:
             object.__setattr__(self, "labels", labels)
 
     @classmethod
-    def from_predictions(cls, y_true, y_pred_first, y_pred_second, *, sample_weight=None):
+    def from_predictions(cls, y_true, y_pred_first, y_pred_second, *, sample_weight=None,
+                         data=None):
         """Count, item by item, which of two systems is right.
 
         Parameters
@@ -730,6 +746,9 @@ class PairedCounts:
             The two systems' predictions on the same items.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative item weights.
+        data : DataFrame, default=None
+            A pandas, Dask or Polars DataFrame, a pyarrow Table or a dict of
+            columns, in which the other arguments may be column names.
 
         Returns
         -------
@@ -744,6 +763,9 @@ class PairedCounts:
         >>> PairedCounts.from_predictions(["a", "b", "c"], ["a", "b", "b"], ["a", "c", "c"])
         PairedCounts(first_better=1, second_better=1, ties=1)
         """
+        (y_true, y_pred_first, y_pred_second), sample_weight, _ = resolve_columns(
+            data, [y_true, y_pred_first, y_pred_second],
+            ["y_true", "y_pred_first", "y_pred_second"], sample_weight)
         if is_dask(y_true, y_pred_first, y_pred_second, sample_weight):
             n_first, n_second, total, multilabel = dask_paired(
                 y_true, y_pred_first, y_pred_second, sample_weight)

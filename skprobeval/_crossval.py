@@ -18,6 +18,7 @@ from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_vali
 
 from ._bayes import _check_n_samples
 from ._counts import joint_codes
+from ._data import frame_matrix, resolve_columns
 from ._metrics import check_average, get_metric
 from ._report import _build_report, _counts_only_report, _Fold, _repeats
 from ._validation import check_confidence, check_positive, check_prior, fail
@@ -424,26 +425,45 @@ def _test_indices(name, result):
 
 def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
                         beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                        sample_weight=None, scores=None, n_samples=20_000, random_state=0):
+                        sample_weight=None, scores=None, data=None, n_samples=20_000,
+                        random_state=0):
     """Posteriors and paired comparisons of several systems' predictions on one test set.
 
     The same report as `compare_estimators`, from predictions you hold:
     there are no folds, so the t-test table is empty and ``n_repeats`` is 1.
 
+    With `data`, the arguments name columns of a DataFrame (seaborn's
+    ``data=`` convention): ``compare_predictions("gold", ["a", "b", "c"],
+    data=frame)``.  A Dask DataFrame (for instance
+    ``dask.dataframe.read_parquet("logs/*.parquet")``) is never loaded: every
+    system and every pair is counted in one pass over the data, one Dask
+    computation that reduces the rows to their distinct combinations of
+    labels and the number of items of each; the report is computed from those.
+
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
-        True labels, or a multilabel indicator matrix.
-    predictions : dict of str to array-like of the same shape as `y_true`
-        Each system's predicted labels, by name (at least one).
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or str
+        True labels, or a multilabel indicator matrix; with `data`, the name
+        of the truth column.
+    predictions : dict of str to array-like of the same shape as `y_true`, or list of str
+        Each system's predicted labels, by name (at least one); with `data`,
+        a list of column names (the names of the systems) or a dict of
+        system names to column names.
     {common}
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative item weights.  They act as counts: an item of weight 10
-        is evidence of ten items (intervals narrow about three-fold).
+    sample_weight : array-like of shape (n_samples,) or str, default=None
+        Non-negative item weights (with `data`, a column name).  They act as
+        counts: an item of weight 10 is evidence of ten items (intervals
+        narrow about three-fold).
     scores : dict of str to array-like, default=None
         Each system's scores for average precision: shape (n_samples,)
         ranking `pos_label` first for ``average="binary"``, else
         (n_samples, n_labels) with one column per label of the report.
+        With `data`, a column name (a list of column names for one column per
+        label); not with a Dask DataFrame, whose scores would have to be
+        loaded to be ranked.
+    data : DataFrame, default=None
+        A pandas, Dask or Polars DataFrame, a pyarrow Table or a dict of
+        columns, that the other arguments name columns of.
 
     Returns
     -------
@@ -472,26 +492,48 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     ...     average="macro")
     >>> report.summary["point"].round(3).tolist()
     [0.841, 0.622]
+
+    Columns of a DataFrame (the same with a Dask DataFrame read from Parquet):
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"gold": [1, 1, 0, 0, 1, 0, 1, 1, 0, 1],
+    ...                       "a": [1, 1, 0, 0, 1, 0, 1, 0, 0, 1],
+    ...                       "b": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1]})
+    >>> report = compare_predictions("gold", ["a", "b"], data=frame)
+    >>> round(float(report.pairwise.loc["a", "b"]), 3)
+    0.967
     """
+    if data is not None and isinstance(predictions, (list, tuple)):
+        predictions = {key: key for key in predictions}
     if not isinstance(predictions, dict) or not predictions:
-        fail("predictions", "a dict of named prediction arrays", predictions)
+        fail("predictions", "a dict of named prediction arrays (with `data`, a list of "
+             "column names)", predictions)
     spec, average, beta, lam, confidence, n_samples = _check_common(
         metric, average, beta, prior, confidence, n_samples)
-    y_array = _check_target(y_true, "y_true")
+    if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
+        fail("scores", "a dict of score arrays keyed like `predictions`", scores)
+    names = list(predictions)
+    arrays, sample_weight, distinct = resolve_columns(
+        data, [y_true, *predictions.values()],
+        ["y_true", *[f"predictions[{name!r}]" for name in names]], sample_weight,
+        distinct_arrays=True)
+    if distinct and scores is not None:
+        fail("scores", "None with Dask input (average precision ranks every "
+             "item's score, which would load the column)", scores)
+    y_array = _check_target(arrays[0], "y_true")
     n_items = y_array.shape[0]
     folds = [_Fold(np.arange(n_items), 0, 0)]
     fold_predictions = {name: [_check_target(values, f"predictions[{name!r}]")]
-                        for name, values in predictions.items()}
-    if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
-        fail("scores", "a dict of score arrays keyed like `predictions`", scores)
+                        for name, values in zip(names, arrays[1:])}
     fold_scores = {name: None if scores is None or name not in scores
-                   else [np.asarray(scores[name], dtype=float)] for name in predictions}
+                   else [np.asarray(frame_matrix(data, scores[name], f"scores[{name!r}]"),
+                                    dtype=float)] for name in names}
     return _build_report(y_array, folds, fold_predictions, fold_scores, spec=spec,
                          average=average, labels=labels, pos_label=pos_label, beta=beta,
                          lam=lam, rope=rope, confidence=confidence, n_repeats=1,
                          n_samples=n_samples, random_state=random_state,
                          sample_weight=sample_weight, with_folds=False, truth_name="y_true",
-                         user_scores=True)
+                         user_scores=True, store_predictions=not distinct)
 
 
 for _function in (compare_estimators, compare_cv_results, compare_predictions):

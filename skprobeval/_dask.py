@@ -4,8 +4,15 @@ Confusion counts are additive, so counting a Dask array is a map-reduce:
 every block is counted with NumPy, and the small count arrays (a K x K table,
 or per-column sums for multilabel indicators) are added pairwise in a tree.
 Only those small arrays reach the client.  Labels, when not given, are found
-first from per-block uniques (a second, cheap pass).  Dask is imported only
-when a Dask collection is passed (the ``dask`` extra).
+first from per-block uniques (a second, cheap pass).
+
+Comparing several systems needs their joint labels item by item, so for
+those the blocks (of arrays or DataFrame partitions) are reduced instead to
+their distinct rows of labels with the number (summed weight) of items of
+each, merged in a tree: one pass, and a result whose size is the number of
+distinct label combinations, not of items.
+
+Dask is imported only when a Dask collection is passed (the ``dask`` extra).
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from ._labels import (
 )
 from ._validation import fail
 
-__all__ = ["dask_paired", "dask_tally", "dask_indicator_sums", "is_dask"]
+__all__ = ["dask_distinct", "dask_distinct_arrays", "dask_indicator_sums", "dask_paired",
+           "dask_tally", "is_dask"]
 
 # Largest (K + 1)^2 for a per-block joint table; beyond it, per-class margins.
 _MAX_BLOCK_TABLE = 1_000_000
@@ -46,6 +54,9 @@ def _dask():
 
 
 def _as_dask(value, name, da):
+    if is_dask(value) and callable(getattr(value, "to_dask_array", None)) and (
+            getattr(value, "ndim", 1) == 1):
+        value = value.to_dask_array()       # a Dask Series (its lengths are found below)
     array = value if is_dask(value) else da.asarray(np.asarray(value))
     if not hasattr(array, "chunks"):
         fail(name, "a Dask array or an array-like (a Dask DataFrame needs a column)", value,
@@ -357,3 +368,106 @@ def dask_paired(y_true, y_first, y_second, sample_weight):
         fail("sample_weight", "finite and non-negative", sample_weight,
              shown=f"{int(bad[0])} negative or non-finite weight(s)")
     return n_first, n_second, float(total[0]), true.ndim == 2
+
+
+def _distinct_rows(columns, weight):
+    """Distinct rows of 1-d label columns with their summed weights, and the number
+    of bad weights.  Missing labels stay (as NaN) for the checks after."""
+    import pandas as pd
+
+    n = columns[0].shape[0]
+    if weight is None:
+        weight, bad = np.ones(n), 0
+    else:
+        weight = np.asarray(weight, dtype=np.float64)
+        bad = _check_weight_block(weight)
+    keys = [pd.Series(np.asarray(column), name=i) for i, column in enumerate(columns)]
+    grouped = pd.Series(weight).groupby(keys, dropna=False, sort=False).sum()
+    return grouped, np.array([bad])
+
+
+def _frame_part(part, keys, weight_key):
+    return _distinct_rows([part[key].to_numpy() for key in keys],
+                          None if weight_key is None else part[weight_key].to_numpy())
+
+
+def _array_part(arrays, weight):
+    columns = []
+    for array in arrays:
+        array = np.asarray(array)
+        columns.extend(array.T if array.ndim == 2 else [array])
+    return _distinct_rows(columns, weight)
+
+
+def _merge_distinct(first, second):
+    import pandas as pd
+
+    rows = pd.concat([first[0], second[0]])
+    levels = list(range(rows.index.nlevels))
+    return (rows.groupby(level=levels, dropna=False, sort=False).sum(), first[1] + second[1])
+
+
+def _reduce_distinct(dask, parts, weight_shown):
+    """Merge per-block distinct rows in a tree, in one computation: (levels, weights)."""
+    merge = dask.delayed(_merge_distinct, pure=True)
+    while len(parts) > 1:
+        parts = [merge(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    rows, bad = dask.compute(parts[0])[0]
+    if bad[0]:
+        fail("sample_weight", "finite and non-negative", None,
+             shown=f"{int(bad[0])} negative or non-finite weight(s){weight_shown}")
+    levels = [np.asarray(rows.index.get_level_values(i).to_numpy())
+              for i in range(rows.index.nlevels)]
+    return levels, np.asarray(rows.to_numpy(), dtype=np.float64)
+
+
+def _restore(values, dtype):
+    """A level's values in its column's NumPy integer or boolean dtype."""
+    if isinstance(dtype, np.dtype) and dtype.kind in "biu" and values.dtype != dtype:
+        return values.astype(dtype)
+    return values
+
+
+def dask_distinct(frame, keys, weight_key=None):
+    """The distinct rows of columns `keys` of a Dask DataFrame, with their weights.
+
+    One pass over the data: every partition is grouped by its label columns
+    with pandas, and the groups are merged pairwise in a tree.  Returns one
+    NumPy array per key (the distinct rows) and their summed weights (item
+    counts without `weight_key`): counting these rows with those weights gives
+    the counts of the data.  Their number is that of distinct combinations of
+    labels, at most K^len(keys), not the number of items.
+    """
+    dask, _ = _dask()
+    wanted = list(dict.fromkeys(list(keys) + ([weight_key] if weight_key is not None else [])))
+    part = dask.delayed(_frame_part, pure=True)
+    parts = [part(p, list(keys), weight_key) for p in frame[wanted].to_delayed()]
+    levels, weight = _reduce_distinct(
+        dask, parts, "" if weight_key is None else f" in column {weight_key!r}")
+    dtypes = frame.dtypes
+    return [_restore(values, dtypes[key]) for values, key in zip(levels, keys)], weight
+
+
+def dask_distinct_arrays(arrays, names, sample_weight=None):
+    """`dask_distinct` for Dask arrays (1-d labels or 2-d indicator matrices) of one
+    length; NumPy arrays among them are wrapped.  Returns the distinct rows of
+    each array (2-d ones restored) and their summed weights."""
+    dask, da = _dask()
+    if sample_weight is not None:
+        arrays, names = list(arrays) + [sample_weight], list(names) + ["sample_weight"]
+    aligned = _aligned(arrays, names, da)
+    weight = aligned.pop() if sample_weight is not None else None
+    if weight is not None and weight.ndim != 1:
+        fail("sample_weight", "1-d", sample_weight, shown=f"shape {weight.shape}")
+    aligned = [a.rechunk({1: -1}) if a.ndim == 2 else a for a in aligned]
+    part = dask.delayed(_array_part, pure=True)
+    parts = [part(list(block[:-1]), block[-1]) for block in _blocks(aligned + [weight])]
+    levels, weight = _reduce_distinct(dask, parts, "")
+    out, start = [], 0
+    for array in aligned:
+        width = array.shape[1] if array.ndim == 2 else 1
+        columns = [_restore(v, array.dtype) for v in levels[start:start + width]]
+        out.append(np.column_stack(columns) if array.ndim == 2 else columns[0])
+        start += width
+    return out, weight

@@ -59,11 +59,15 @@ def _bad_value_summary(array):
 
 
 def _check_object_labels(array, name):
-    """None, NaN and infinities inside object arrays are invalid labels."""
+    """None, NaN, pandas.NA and infinities inside object arrays are invalid labels."""
     flat = array.ravel()
-    if np.any(np.equal(flat, None)):
-        fail(name, "free of missing (None) labels", array, shown="None among the labels")
-    if np.any(flat != flat):
+    try:
+        if np.any(np.equal(flat, None)):
+            fail(name, "free of missing (None) labels", array, shown="None among the labels")
+        nan = np.any(flat != flat)
+    except TypeError:   # pandas.NA: its comparisons have no truth value
+        fail(name, "free of missing (NA) labels", array, shown="NA among the labels")
+    if nan:
         fail(name, "free of NaN labels", array, shown="NaN among the labels")
     if np.any((flat == np.inf) | (flat == -np.inf)):
         fail(name, "free of infinite labels", array, shown="inf among the labels")

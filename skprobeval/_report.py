@@ -117,7 +117,8 @@ class ComparisonReport:
     predictions : dict of str to ndarray
         Each estimator's out-of-fold predictions in the original item order,
         of shape ``(n_repeats, n_samples)`` (``(n_repeats, n_samples,
-        n_labels)`` for multilabel targets).
+        n_labels)`` for multilabel targets); empty when they were never
+        loaded (columns of a Dask DataFrame).
     average : str or None
         How labels are combined (as in `sklearn.metrics.f1_score`).
     labels : list or None
@@ -420,7 +421,8 @@ class _Fold:
 
 def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_label, beta, lam,
                   rope, confidence, n_repeats, n_samples, random_state, sample_weight=None,
-                  with_folds=True, counts_only=False, truth_name="y", user_scores=False):
+                  with_folds=True, counts_only=False, truth_name="y", user_scores=False,
+                  store_predictions=True):
     """Assemble a ComparisonReport from each estimator's per-fold predictions.
 
     The out-of-fold predictions, concatenated over folds (weight 1/n_repeats
@@ -537,7 +539,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
                                    rope=rope, n_repeats=n_repeats, n_items=y.shape[0],
                                    label_names=label_names, with_folds=with_folds, masks=masks)
     stored = {}
-    for position, name in enumerate(names):
+    for position, name in enumerate(names if store_predictions else []):
         shape = (n_repeats, y.shape[0]) + y.shape[1:]
         tested = sum(fold.test.shape[0] for fold in folds) == n_repeats * y.shape[0]
         # Items a scheme never tests (e.g. PredefinedSplit's -1) hold None.

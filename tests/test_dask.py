@@ -161,3 +161,142 @@ def test_dask_dataframe_columns(client):
             average=None, sample_weight=lazy["w"].to_dask_array(lengths=lengths))
         np.testing.assert_array_equal(got.labels, expected.labels)
         np.testing.assert_allclose(got.to_array(), expected.to_array(), rtol=1e-12)
+
+
+# -- DataFrames: compare_predictions("gold", [...], data=frame) ---------------------
+
+_TABLES = ("summary", "pairwise", "pairwise_metric", "pairs", "per_label", "ttest")
+
+
+def _systems_frame(seed, n=3000):
+    """A truth column and three systems of one of several label kinds, and weights."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    kind = ["strings", "ints", "binary", "bool"][seed % 4]
+    values = {"strings": np.array(["cat", "dog", "emu", "fox"]), "ints": np.arange(6),
+              "binary": np.array([0, 1]), "bool": np.array([False, True])}[kind]
+    gold = values[rng.integers(0, values.shape[0], n)]
+    frame = {"gold": gold}
+    for name, accuracy in zip("ABC", (0.9, 0.75, 0.6)):
+        frame[name] = np.where(rng.random(n) < accuracy, gold,
+                               values[rng.integers(0, values.shape[0], n)])
+    frame["w"] = rng.uniform(0, 2, n)
+    return kind, pd.DataFrame(frame)
+
+
+def _assert_same_report(got, expected, exact=True):
+    import pandas as pd
+
+    for table in _TABLES:
+        pd.testing.assert_frame_equal(getattr(got, table), getattr(expected, table),
+                                      check_exact=exact, rtol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def parquet_directory(tmp_path_factory):
+    """Three systems' predictions in a directory of four Parquet files."""
+    pytest.importorskip("pyarrow")
+    _, frame = _systems_frame(0, n=8000)
+    directory = tmp_path_factory.mktemp("logs")
+    for i in range(4):
+        frame.iloc[i * 2000:(i + 1) * 2000].to_parquet(directory / f"part-{i}.parquet")
+    return directory, frame
+
+
+def test_parquet_directory_equals_pandas_in_one_computation(client, parquet_directory):
+    dd = pytest.importorskip("dask.dataframe")
+    from skprobeval import compare_predictions
+
+    directory, frame = parquet_directory
+    lazy = dd.read_parquet(directory)
+    computations = []
+    original = client.get
+
+    def counting_get(*args, **kwargs):
+        computations.append(1)
+        return original(*args, **kwargs)
+
+    client.get = counting_get
+    try:
+        got = compare_predictions("gold", ["A", "B", "C"], data=lazy, average="macro")
+    finally:
+        del client.get
+    assert len(computations) == 1
+    expected = compare_predictions("gold", ["A", "B", "C"], data=frame, average="macro")
+    _assert_same_report(got, expected)
+    assert got.predictions == {}
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("average", ["macro", None, "weighted"])
+def test_dask_dataframe_reports_equal_pandas(client, seed, average):
+    dd = pytest.importorskip("dask.dataframe")
+    from skprobeval import compare_predictions
+
+    kind, frame = _systems_frame(seed)
+    if kind in ("binary", "bool"):
+        average = "binary"
+    options = {"average": average, "n_samples": 2000, "pos_label": True if kind == "bool" else 1}
+    if seed % 3 == 1 and kind in ("strings", "ints"):
+        options["labels"] = list(np.unique(frame["gold"])[:2])
+    lazy = dd.from_pandas(frame, npartitions=1 + seed % 5)
+    expected = compare_predictions("gold", ["A", "B", "C"], data=frame, **options)
+    _assert_same_report(compare_predictions("gold", ["A", "B", "C"], data=lazy, **options),
+                        expected)
+    # Weights: sums of the same weights in another order agree to rounding.
+    weighted = compare_predictions("gold", ["A", "B"], data=lazy, sample_weight="w", **options)
+    reference = compare_predictions("gold", ["A", "B"], data=frame, sample_weight="w", **options)
+    np.testing.assert_allclose(weighted.summary[["tp", "fp", "fn", "tn"]],
+                               reference.summary[["tp", "fp", "fn", "tn"]], rtol=1e-12)
+
+
+def test_dask_arrays_and_dataframe_counts_compare_like_numpy(client):
+    dd = pytest.importorskip("dask.dataframe")
+    from skprobeval import compare_predictions
+
+    _, frame = _systems_frame(5)
+    lazy = dd.from_pandas(frame, npartitions=3)
+    for average in (None, "micro"):
+        expected = ConfusionCounts.from_predictions("gold", "A", data=frame, average=average)
+        got = ConfusionCounts.from_predictions("gold", "A", data=lazy, average=average)
+        np.testing.assert_array_equal(got.to_array(), expected.to_array())
+    paired = PairedCounts.from_predictions("gold", "A", "B", data=lazy, sample_weight="w")
+    reference = PairedCounts.from_predictions("gold", "A", "B", data=frame, sample_weight="w")
+    np.testing.assert_allclose([paired.first_better, paired.second_better, paired.ties],
+                               [reference.first_better, reference.second_better, reference.ties],
+                               rtol=1e-12)
+    # Dask arrays (labels and multilabel indicators) without a frame.
+    rng = np.random.default_rng(3)
+    y = (rng.random((900, 3)) < 0.4).astype(int)
+    systems = {name: np.where(rng.random((900, 3)) < p, y, 1 - y)
+               for name, p in (("a", 0.9), ("b", 0.8))}
+    for truth, predictions in ((frame["gold"].to_numpy(), {s: frame[s].to_numpy() for s in "AB"}),
+                               (y, systems)):
+        expected = compare_predictions(truth, predictions, average="macro", n_samples=2000)
+        got = compare_predictions(
+            da.from_array(truth, chunks=(250,) + truth.shape[1:]),
+            {name: da.from_array(values, chunks=(400,) + values.shape[1:])
+             for name, values in predictions.items()}, average="macro", n_samples=2000)
+        _assert_same_report(got, expected)
+
+
+def test_bad_dask_dataframe_input_names_the_argument(client):
+    dd = pytest.importorskip("dask.dataframe")
+    from skprobeval import compare_predictions
+
+    _, frame = _systems_frame(0, n=200)
+    broken = frame.astype({"B": object})
+    broken.loc[7, "B"] = None
+    lazy = dd.from_pandas(broken, npartitions=2)
+    with pytest.raises(ValueError, match="predictions of 'B'"):
+        compare_predictions("gold", ["A", "B"], data=lazy)
+    with pytest.raises(ValueError, match=r"`predictions\['Z'\]` must be a column"):
+        compare_predictions("gold", ["A", "Z"], data=lazy)
+    with pytest.raises(TypeError, match="`y_true` must be a column name"):
+        compare_predictions(frame["gold"].to_numpy(), ["A"], data=lazy)
+    with pytest.raises(ValueError, match="`scores` must be None with Dask input"):
+        compare_predictions("gold", ["A"], data=lazy, scores={"A": "w"})
+    negative = dd.from_pandas(frame.assign(w=-frame["w"]), npartitions=2)
+    with pytest.raises(ValueError, match="`sample_weight` must be finite and non-negative"):
+        compare_predictions("gold", ["A"], data=negative, sample_weight="w")
