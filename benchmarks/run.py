@@ -48,6 +48,7 @@ GOALS = {
     ("curves", "bootstrap"): "faster than the bootstrap",
     ("dask", "peak RSS"): "peak RSS < 1 GiB at n=5e8",
     ("dask", "NumPy path"): ">= 0.33x (at most 3x NumPy)",
+    ("dask", "Parquet dir"): "one pass, report equal to pandas",
     ("ttest", "baycomp"): ">= 1x (not slower than baycomp)",
     ("ttest", "stdtr"): FEW_LINES,
 }

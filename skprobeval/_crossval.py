@@ -195,7 +195,10 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
         (``KFold`` for multilabel targets).
     {common}
     n_jobs : int, default=None
-        Passed to `cross_validate`.
+        Passed to `cross_validate`: folds fitted in parallel by joblib.  Under
+        ``joblib.parallel_backend("dask")`` with a ``distributed.Client``
+        they run on the Dask cluster (the ``dask`` extra); the report is the
+        same as with ``n_jobs=None``.
     verbose : bool, default=False
         Print progress over estimators and folds to stderr.
 

@@ -62,6 +62,12 @@ def _paired_prior(size, lam):
     return (t[keep] * size + a[keep]) * size + b[keep], alpha[keep]
 
 
+# Tables of at most this many possible cells (or twice the items) are counted with
+# one bincount; larger ones sort the observed codes.
+_DIRECT_CELLS = 1 << 20
+_DIRECT_PER_ITEM = 2
+
+
 def _digits(codes, size, n_digits):
     """Split cell codes into their base-`size` digits, most significant first."""
     out = []
@@ -98,8 +104,16 @@ class JointTable:
         code = np.zeros(joint.codes[0].shape[0], dtype=np.int64)
         for digit in joint.codes:
             code = code * size + digit
-        observed, inverse = np.unique(code, return_inverse=True)
-        counts = np.bincount(inverse, weights=joint.weight, minlength=observed.shape[0])
+        n_codes = size ** n_digits
+        if n_codes <= max(_DIRECT_CELLS, _DIRECT_PER_ITEM * code.shape[0]):
+            # Few possible cells: count them directly, in O(n) (no sort).
+            seen = np.bincount(code, minlength=n_codes)
+            observed = np.flatnonzero(seen)
+            counts = (seen if joint.weight is None else
+                      np.bincount(code, weights=joint.weight, minlength=n_codes))[observed]
+        else:
+            observed, inverse = np.unique(code, return_inverse=True)
+            counts = np.bincount(inverse, weights=joint.weight, minlength=observed.shape[0])
         if self.n_systems == 1:
             prior_codes = np.arange(size * size)
             prior_alpha = joint_prior(size, lam).ravel()

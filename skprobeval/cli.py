@@ -7,9 +7,12 @@ Sub-commands:
     scikit-learn (binary or multiclass: every class is compared) and print
     the full comparison report; with matplotlib installed and
     ``--output-dir``, write the plots as PNG files.
-``compare FILE.csv --truth COLUMN [--systems COL ...] [--metric f1]
+``compare FILE ... --truth COLUMN [--systems COL ...] [--metric f1]
 [--average auto] [--labels A,B] [--format text|markdown|html|csv|json]``
-    Posteriors and pairwise comparisons of the systems' columns of a CSV.
+    Posteriors and pairwise comparisons of the systems' columns of CSV or
+    Parquet files (several files, globs such as ``'logs/*.parquet'`` and
+    Parquet directories are read as one table).  With the ``dask`` extra,
+    Parquet is streamed through dask.dataframe and never loaded whole.
 ``random-ap N R``
     The exact expected average precision of a random ranking (mean, std)
     next to the prevalence approximation.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 
 __all__ = ["main"]
 
@@ -57,8 +61,11 @@ def _build_parser():
     demo.add_argument("--cv", type=int, default=5, help="number of folds (default: 5)")
     demo.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
 
-    compare = commands.add_parser("compare", help="compare systems' predictions in a CSV")
-    compare.add_argument("file", help="CSV file with a truth column and one column per system")
+    compare = commands.add_parser("compare",
+                                  help="compare systems' predictions in CSV or Parquet files")
+    compare.add_argument("file", nargs="+",
+                         help="CSV or Parquet file(s) with a truth column and one column per "
+                              "system; globs ('logs/*.parquet') and Parquet directories too")
     compare.add_argument("--truth", required=True, help="name of the truth column")
     compare.add_argument("--systems", nargs="+", default=None,
                          help="system columns (default: every other column)")
@@ -193,34 +200,107 @@ def _write_plots(report, y, n_folds, directory, out):
 # ---------------------------------------------------------------------------
 
 
-def _read_table(args):
+_PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+
+
+def _paths(patterns):
+    """The files the arguments name (globs expanded, sorted), and whether they are Parquet."""
+    import glob
+    import os
+
+    paths = []
+    for pattern in patterns:
+        if glob.has_magic(pattern):
+            found = sorted(glob.glob(pattern))
+            if not found:
+                raise _UsageError(f"cannot read {pattern!r}: no file matches")
+            paths.extend(found)
+        elif not os.path.exists(pattern):
+            raise _UsageError(f"cannot read {pattern!r}: no such file")
+        else:
+            paths.append(pattern)
+    parquet = [os.path.isdir(p) or p.lower().endswith(_PARQUET_SUFFIXES) for p in paths]
+    if any(parquet) and not all(parquet):
+        raise _UsageError("files must be all CSV or all Parquet; got "
+                          f"{', '.join(repr(p) for p in paths[:4])}")
+    return paths, all(parquet)
+
+
+def _read_csv(paths):
     import pandas as pd
 
+    frames = []
+    for path in paths:
+        try:
+            frames.append(pd.read_csv(path))
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
+                IsADirectoryError) as error:
+            raise _UsageError(f"cannot read {path!r} as CSV: {error}".splitlines()[0]) \
+                from None
+    if any(list(f.columns) != list(frames[0].columns) for f in frames):
+        raise _UsageError("the CSV files must have the same columns")
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _read_parquet(paths):
+    """A Dask DataFrame when the dask extra is installed, else a pandas one."""
     try:
-        frame = pd.read_csv(args.file)
-    except FileNotFoundError:
-        raise _UsageError(f"cannot read {args.file!r}: no such file") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
-            IsADirectoryError) as error:
-        raise _UsageError(f"cannot read {args.file!r} as CSV: {error}".splitlines()[0]) from None
-    if args.truth not in frame.columns:
-        raise _UsageError(f"truth column {args.truth!r} not in {list(frame.columns)!r}")
-    systems = args.systems or [c for c in frame.columns if c != args.truth]
-    missing = [c for c in systems if c not in frame.columns]
+        import dask.dataframe as dd
+    except ImportError:
+        dd = None
+    try:
+        if dd is not None:
+            return dd.read_parquet(paths if len(paths) > 1 else paths[0])
+        import pandas as pd
+
+        frames = [pd.read_parquet(path) for path in paths]
+        return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+    except ImportError as error:
+        raise _UsageError("reading Parquet needs pyarrow: pip install 'skprobeval[dask]'") \
+            from error
+    except (OSError, ValueError) as error:
+        raise _UsageError(f"cannot read {paths[0]!r} as Parquet: {error}".splitlines()[0]) \
+            from None
+
+
+def _read_table(args):
+    """The truth, each system's predictions and the item weights (None: one per row).
+
+    Parquet read through Dask is reduced, in one pass, to its distinct rows of
+    labels with the number of items of each (the counts are the same).
+    """
+    import numpy as np
+    import pandas as pd
+
+    from ._data import resolve_columns
+
+    paths, parquet = _paths(args.file)
+    frame = _read_parquet(paths) if parquet else _read_csv(paths)
+    shown = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+    columns = list(frame.columns)
+    if args.truth not in columns:
+        raise _UsageError(f"truth column {args.truth!r} not in {columns!r}")
+    systems = args.systems or [c for c in columns if c != args.truth]
+    missing = [c for c in systems if c not in columns]
     if missing:
-        raise _UsageError(f"system column(s) {missing!r} not in {list(frame.columns)!r}")
+        raise _UsageError(f"system column(s) {missing!r} not in {columns!r}")
     if not systems:
         raise _UsageError("no system columns to compare")
     if len(set(systems)) != len(systems) or args.truth in systems:
         raise _UsageError(f"--systems must name distinct columns other than the truth; "
                           f"got {systems!r}")
-    if frame.shape[0] == 0:
-        raise _UsageError(f"{args.file!r} has no rows")
-    columns = [args.truth, *systems]
-    if frame[columns].isna().any().any():
-        bad = [c for c in columns if frame[c].isna().any()]
+    names = [args.truth, *systems]
+    with warnings.catch_warnings():
+        # The Parquet reader's own deprecation notices are not the user's business.
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="dask")
+        warnings.filterwarnings("ignore", category=FutureWarning, module="dask")
+        arrays, weight, _ = resolve_columns(frame, names, names)
+    if arrays[0].shape[0] == 0:
+        raise _UsageError(f"{shown!r} has no rows")
+    bad = [name for name, values in zip(names, arrays) if np.any(pd.isna(values))]
+    if bad:
         raise _UsageError(f"missing values in column(s) {bad!r}")
-    return frame, systems
+    return arrays[0], dict(zip(systems, arrays[1:])), weight
 
 
 def _pos_label(text, truth, option="--pos-label"):
@@ -277,20 +357,17 @@ def _compare(args, out):
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
-    frame, systems = _read_table(args)
-    truth_column = frame[args.truth]
-    truth = truth_column.to_numpy()
-    predictions = {name: frame[name].to_numpy() for name in systems}
+    truth, predictions, weight = _read_table(args)
     n_labels = np.unique(np.concatenate([np.asarray(truth, dtype=str)] + [
         np.asarray(p, dtype=str) for p in predictions.values()])).shape[0]
     average = _average(args.average, n_labels)
     report = compare_predictions(
         truth, predictions, metric=args.metric, average=average,
-        labels=_labels(args.labels, truth_column), beta=args.beta, prior=_prior(args.prior),
+        labels=_labels(args.labels, truth), beta=args.beta, prior=_prior(args.prior),
         rope=args.rope, confidence=args.confidence,
-        pos_label=(_pos_label(args.pos_label, truth_column)
+        pos_label=(_pos_label(args.pos_label, truth)
                    if average == "binary" and n_labels <= 2 else 1),
-        n_samples=args.n_samples, random_state=args.random_state)
+        sample_weight=weight, n_samples=args.n_samples, random_state=args.random_state)
     if args.format == "json":
         print(json.dumps(report.to_dict(), indent=2), file=out)
     elif args.format == "csv":

@@ -198,3 +198,60 @@ def test_compare_multiclass_bad_input_one_line(three_class_csv, args, words):
     assert result.returncode == 2, result.stdout
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr and "np.str_" not in result.stderr
+
+
+@pytest.fixture
+def parquet_logs(tmp_path):
+    """The same predictions as one CSV, one Parquet file and three Parquet files."""
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(2)
+    names = np.array(["bird", "cat", "dog", "emu"])
+    truth = names[rng.integers(0, 4, size=900)]
+    frame = pd.DataFrame({"gold": truth})
+    for system, accuracy in (("sharp", 0.85), ("fair", 0.7), ("blunt", 0.5)):
+        frame[system] = np.where(rng.random(900) < accuracy, truth,
+                                 names[rng.integers(0, 4, size=900)])
+    frame.to_csv(tmp_path / "all.csv", index=False)
+    frame.to_parquet(tmp_path / "all.parquet", index=False)
+    (tmp_path / "logs").mkdir()
+    for i in range(3):
+        frame.iloc[i * 300:(i + 1) * 300].to_parquet(tmp_path / "logs" / f"day-{i}.parquet",
+                                                     index=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_compare_parquet_file_glob_and_directory_equal_csv(parquet_logs, fmt):
+    common = ("--truth", "gold", "--n-samples", "2000", "--format", fmt)
+    expected = run("compare", parquet_logs / "all.csv", *common)
+    assert expected.returncode == 0, expected.stderr
+    sources = [(parquet_logs / "all.parquet",), (str(parquet_logs / "logs" / "*.parquet"),),
+               (parquet_logs / "logs",),
+               tuple(sorted((parquet_logs / "logs").glob("*.parquet")))]
+    for source in sources:
+        result = run("compare", *source, *common)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == expected.stdout, source
+
+
+def test_compare_parquet_without_dask_reads_with_pandas(parquet_logs, monkeypatch):
+    common = ("--truth", "gold", "--n-samples", "2000", "--average", "micro")
+    expected = run("compare", parquet_logs / "all.csv", *common).stdout
+    monkeypatch.setitem(sys.modules, "dask.dataframe", None)
+    result = run("compare", str(parquet_logs / "logs" / "*.parquet"), *common)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected
+
+
+@pytest.mark.parametrize("source, words", [
+    (("logs/*.csv",), "no file matches"),
+    (("all.csv", "all.parquet"), "all CSV or all Parquet"),
+    (("all.csv", "nope.csv"), "no such file"),
+    (("broken.parquet",), "as Parquet"),
+])
+def test_compare_bad_files_one_line(parquet_logs, source, words):
+    (parquet_logs / "broken.parquet").write_text("not parquet")
+    result = run("compare", *[str(parquet_logs / s) for s in source], "--truth", "gold")
+    assert result.returncode == 2, result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr

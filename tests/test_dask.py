@@ -161,6 +161,10 @@ def test_dask_dataframe_columns(client):
             average=None, sample_weight=lazy["w"].to_dask_array(lengths=lengths))
         np.testing.assert_array_equal(got.labels, expected.labels)
         np.testing.assert_allclose(got.to_array(), expected.to_array(), rtol=1e-12)
+    # Dask Series themselves (their partition lengths found first).
+    got = ConfusionCounts.from_predictions(lazy["gold"], lazy["A"], average=None,
+                                           sample_weight=lazy["w"])
+    np.testing.assert_allclose(got.to_array(), expected.to_array(), rtol=1e-12)
 
 
 # -- DataFrames: compare_predictions("gold", [...], data=frame) ---------------------
@@ -300,3 +304,24 @@ def test_bad_dask_dataframe_input_names_the_argument(client):
     negative = dd.from_pandas(frame.assign(w=-frame["w"]), npartitions=2)
     with pytest.raises(ValueError, match="`sample_weight` must be finite and non-negative"):
         compare_predictions("gold", ["A"], data=negative, sample_weight="w")
+
+
+def test_compare_estimators_on_a_dask_cluster_equals_local(client):
+    # scikit-learn's scale-out: joblib's Dask backend sends the fits to the cluster.
+    import joblib
+    from sklearn.datasets import load_iris
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from skprobeval import compare_estimators
+
+    X, y = load_iris(return_X_y=True)
+    models = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
+    options = {"cv": 4, "average": "macro", "n_samples": 2000}
+    local = compare_estimators(models, X, y, **options)
+    with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
+        remote = compare_estimators(models, X, y, n_jobs=-1, **options)
+    assert len(stream.data) >= 2       # the folds of both models ran on the cluster (batched)
+    _assert_same_report(remote, local)
+    pd = pytest.importorskip("pandas")
+    pd.testing.assert_frame_equal(remote.per_fold, local.per_fold)

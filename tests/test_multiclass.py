@@ -356,6 +356,31 @@ def test_prior_mass_is_small_next_to_two_hundred_items():
     assert table.alpha.sum() == pytest.approx(200 + 2 * 10 * LAM)
 
 
+@pytest.mark.parametrize("k, n", [(4, 5000), (60, 300)])
+def test_joint_cells_counted_directly_equal_cells_counted_by_sorting(k, n, monkeypatch):
+    # The (truth, A, B) cells are counted with one bincount when there are few
+    # possible cells and by sorting the observed codes otherwise: same table.
+    from skprobeval import _joint
+    from skprobeval._counts import joint_codes
+
+    rng = np.random.default_rng(12)
+    truth, (a, b) = _systems(rng, n, k, (0.8, 0.7))
+    weight = rng.integers(0, 3, n).astype(float)
+    joint = joint_codes(truth, [a, b], average="macro", sample_weight=weight)
+    tables = []
+    for limit in (0, 10 ** 9):
+        monkeypatch.setattr(_joint, "_DIRECT_CELLS", limit)
+        monkeypatch.setattr(_joint, "_DIRECT_PER_ITEM", limit)
+        tables.append(_joint.JointTable(joint, LAM))
+    sorted_, direct = tables
+    np.testing.assert_array_equal(direct.alpha, sorted_.alpha)
+    np.testing.assert_array_equal(direct._observed_counts, sorted_._observed_counts)
+    np.testing.assert_array_equal(np.asarray(direct._map.todense() if hasattr(
+        direct._map, "todense") else direct._map), np.asarray(
+        sorted_._map.todense() if hasattr(sorted_._map, "todense") else sorted_._map))
+    assert direct._observed_counts.sum() == weight.sum()
+
+
 def test_paired_prior_aggregates_to_the_paired_dirichlet(seed):
     # Accuracy difference of the (true, A, B) model = pi1 - pi2 of the paired Dirichlet
     # with (N1 + K lam / 2, N2 + K lam / 2, N3 + K lam).
