@@ -50,6 +50,7 @@ GOALS = {
     ("dask", "NumPy path"): ">= 0.33x (at most 3x NumPy)",
     ("dask", "Parquet dir"): "one pass, report equal to pandas",
     ("ttest", "baycomp"): ">= 1x (not slower than baycomp)",
+    ("across", "baycomp"): ">= 1x (not slower than baycomp)",
     ("ttest", "stdtr"): FEW_LINES,
 }
 

@@ -5,6 +5,7 @@ comparisons of systems, and exact chance baselines, all computed from
 confusion counts.
 """
 
+from ._across import AcrossDatasetsReport, compare_across_datasets
 from ._baseline import (
     ChanceBaseline,
     RandomAveragePrecision,
@@ -27,7 +28,12 @@ from ._bayes import (
 )
 from ._compare import MetricComparison, compare_independent, compare_paired_metric
 from ._counts import ConfusionCounts, PairedCounts
-from ._crossval import compare_cv_results, compare_estimators, compare_predictions
+from ._crossval import (
+    compare_cv_results,
+    compare_estimators,
+    compare_estimators_across_datasets,
+    compare_predictions,
+)
 from ._curves import (
     CurveBand,
     PosteriorCurve,
@@ -58,6 +64,7 @@ from ._metrics import (
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
+from ._rank_tests import DatasetsComparison, sign_test, signed_rank_test
 from ._ranking import (
     average_precision,
     d_measure,
@@ -77,6 +84,7 @@ from ._ttest import CorrelatedTTestResult, correlated_ttest
 from ._version import __version__
 
 __all__ = [
+    "AcrossDatasetsReport",
     "AffinePosterior",
     "BetaPosterior",
     "ChanceBaseline",
@@ -86,6 +94,7 @@ __all__ = [
     "CountsScorer",
     "CredibleInterval",
     "CurveBand",
+    "DatasetsComparison",
     "DifferencePosterior",
     "FBetaPosterior",
     "MetricComparison",
@@ -107,8 +116,10 @@ __all__ = [
     "average_precision_posterior",
     "chance_baseline",
     "classification_report",
+    "compare_across_datasets",
     "compare_cv_results",
     "compare_estimators",
+    "compare_estimators_across_datasets",
     "compare_independent",
     "compare_paired",
     "compare_paired_metric",
@@ -146,6 +157,8 @@ __all__ = [
     "random_ranking_test",
     "recall_posterior",
     "roc_auc_posterior",
+    "sign_test",
+    "signed_rank_test",
     "silence_score",
     "specificity_score",
     "__version__",

@@ -11,7 +11,8 @@ import numpy as np
 from ._baseline import random_average_precision
 from ._validation import check_confidence, fail
 
-__all__ = ["plot_pairwise", "plot_posteriors", "plot_random_ap_baseline"]
+__all__ = ["plot_mean_ranks", "plot_pairwise", "plot_posteriors", "plot_random_ap_baseline",
+           "plot_simplex"]
 
 
 def _pyplot():
@@ -223,4 +224,112 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
     ax.set_ylabel("exact E[AP] - prevalence")
     ax.set_title("Random-ranking AP: exact minus approximate baseline")
     ax.legend()
+    return ax
+
+
+def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cmap="Blues"):
+    """Posterior draws of (first better, equivalent, second better) in a triangle.
+
+    Each draw of the three region masses is a point of the simplex: the
+    corner of the first system at the bottom left, of the second at the
+    bottom right, of practical equivalence at the top.  The lines from the
+    centre split the triangle where each region holds the largest mass.
+
+    Parameters
+    ----------
+    samples : array-like of shape (n_samples, 3) or a result with ``samples``
+        Draws of the three masses (`DatasetsComparison.samples`).
+    names : (str, str), default=("first", "second")
+        Names of the two systems, for the corners.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    gridsize : int, default=40
+        Hexagons across the triangle.
+    cmap : str, default="Blues"
+        Colormap of the draw density.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skprobeval import signed_rank_test
+    >>> from skprobeval.plotting import plot_simplex
+    >>> result = signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.78, 0.71, 0.85, 0.6], rope=0.01,
+    ...                           n_samples=2000, random_state=0)
+    >>> ax = plot_simplex(result, names=("A", "B"))
+    >>> ax.get_title()
+    'A vs B'
+    """
+    values = np.asarray(getattr(samples, "samples", samples), dtype=float)
+    if values.ndim != 2 or values.shape[1] != 3:
+        fail("samples", "draws of shape (n_samples, 3)", samples,
+             shown=f"shape {values.shape}")
+    first_name, second_name = (str(n) for n in names)
+    ax = _axes(ax)
+    height = np.sqrt(3) / 2
+    # Barycentric coordinates: first -> (0, 0), second -> (1, 0), equivalent -> (1/2, h).
+    x = values[:, 2] + 0.5 * values[:, 1]
+    y = height * values[:, 1]
+    ax.hexbin(x, y, gridsize=gridsize, mincnt=1, cmap=cmap, extent=(0, 1, 0, height))
+    ax.plot([0, 1, 0.5, 0], [0, 0, height, 0], color="black", linewidth=1)
+    centre = (0.5, height / 3)
+    for corner in ((0.25, height / 2), (0.75, height / 2), (0.5, 0.0)):
+        ax.plot([centre[0], corner[0]], [centre[1], corner[1]], color="grey", linewidth=0.8)
+    share = np.bincount(np.argmax(values, axis=1), minlength=3) / max(values.shape[0], 1)
+    ax.text(0, -0.04, f"{first_name} better\np = {share[0]:.3f}", ha="center", va="top")
+    ax.text(1, -0.04, f"{second_name} better\np = {share[2]:.3f}", ha="center", va="top")
+    ax.text(0.5, height + 0.03, f"equivalent\np = {share[1]:.3f}", ha="center", va="bottom")
+    ax.set_xlim(-0.2, 1.2)
+    ax.set_ylim(-0.2, height + 0.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{first_name} vs {second_name}")
+    return ax
+
+
+def plot_mean_ranks(mean_ranks, *, ax=None, xlabel="mean rank (1 = best)"):
+    """Systems by mean rank across data sets, best at the top.
+
+    Parameters
+    ----------
+    mean_ranks : pandas.Series
+        Mean rank of each system (`AcrossDatasetsReport.mean_ranks`).
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    xlabel : str, default="mean rank (1 = best)"
+        Label of the x axis.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skprobeval.plotting import plot_mean_ranks
+    >>> ax = plot_mean_ranks(pd.Series({"a": 1.4, "b": 1.6}))
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a', 'b']
+    """
+    try:
+        ranks = np.asarray(mean_ranks, dtype=float)
+    except (TypeError, ValueError):
+        fail("mean_ranks", "a Series of mean ranks", mean_ranks, error=TypeError)
+    if ranks.ndim != 1:
+        fail("mean_ranks", "a Series of mean ranks", mean_ranks, shown=f"shape {ranks.shape}")
+    names = [str(n) for n in getattr(mean_ranks, "index", range(ranks.shape[0]))]
+    order = np.argsort(ranks, kind="stable")
+    ax = _axes(ax)
+    positions = np.arange(ranks.shape[0])
+    ax.hlines(positions, 1, ranks[order], color="lightgrey")
+    ax.plot(ranks[order], positions, "o")
+    ax.set_yticks(positions, labels=[names[i] for i in order])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
     return ax
