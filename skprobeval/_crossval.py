@@ -461,9 +461,9 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         Each system's scores for average precision: shape (n_samples,)
         ranking `pos_label` first for ``average="binary"``, else
         (n_samples, n_labels) with one column per label of the report.
-        With `data`, a column name (a list of column names for one column per
-        label); not with a Dask DataFrame, whose scores would have to be
-        loaded to be ranked.
+        With `data`, a dict of system names to a column name (a list of
+        column names for one column per label); not with a Dask DataFrame,
+        whose scores would have to be loaded to be ranked.
     data : DataFrame, default=None
         A pandas, Dask or Polars DataFrame, a pyarrow Table or a dict of
         columns, that the other arguments name columns of.
@@ -507,6 +507,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     0.967
     """
     if data is not None and isinstance(predictions, (list, tuple)):
+        if len(set(map(str, predictions))) != len(predictions):
+            fail("predictions", "distinct column names", predictions)
         predictions = {key: key for key in predictions}
     if not isinstance(predictions, dict) or not predictions:
         fail("predictions", "a dict of named prediction arrays (with `data`, a list of "

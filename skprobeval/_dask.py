@@ -424,7 +424,8 @@ def _reduce_distinct(dask, parts, weight_shown):
 
 def _restore(values, dtype):
     """A level's values in its column's NumPy integer or boolean dtype."""
-    if isinstance(dtype, np.dtype) and dtype.kind in "biu" and values.dtype != dtype:
+    if (isinstance(dtype, np.dtype) and dtype.kind in "biu" and values.dtype.kind in "biu"
+            and values.dtype != dtype):
         return values.astype(dtype)
     return values
 

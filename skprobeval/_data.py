@@ -27,6 +27,10 @@ def is_dask_frame(data):
 
 def column_names(data):
     """The column names of `data`, as a list (for error messages and checks)."""
+    if callable(getattr(data, "collect", None)) and not is_dask_frame(data):
+        fail("data", "a DataFrame whose columns can be read (call .collect() on a lazy "
+             "Polars frame; use a Dask DataFrame to stream)", data, error=TypeError,
+             shown=f"a {type(data).__name__}")
     for attribute in ("column_names", "columns"):     # a pyarrow Table's columns are arrays
         names = getattr(data, attribute, None)
         if names is not None and not callable(names):
@@ -95,6 +99,10 @@ def resolve_columns(data, values, names, sample_weight=None, *, distinct_arrays=
     those weights gives the counts of the data.
     """
     if data is None:
+        for value, name in zip([*values, sample_weight], [*names, "sample_weight"]):
+            if isinstance(value, str):
+                fail(name, "an array (a column name needs `data=`, the DataFrame it names)",
+                     value, error=TypeError)
         if distinct_arrays and is_dask(*values, sample_weight):
             arrays, weight = dask_distinct_arrays(values, names, sample_weight)
             return arrays, weight, True

@@ -219,6 +219,11 @@ def _paths(patterns):
             raise _UsageError(f"cannot read {pattern!r}: no such file")
         else:
             paths.append(pattern)
+    for path in paths:
+        if os.path.isdir(path) and not any(
+                name.lower().endswith(_PARQUET_SUFFIXES)
+                for _, _, names in os.walk(path) for name in names):
+            raise _UsageError(f"cannot read {path!r}: a directory without Parquet files")
     parquet = [os.path.isdir(p) or p.lower().endswith(_PARQUET_SUFFIXES) for p in paths]
     if any(parquet) and not all(parquet):
         raise _UsageError("files must be all CSV or all Parquet; got "
@@ -259,8 +264,17 @@ def _read_parquet(paths):
         raise _UsageError("reading Parquet needs pyarrow: pip install 'skprobeval[dask]'") \
             from error
     except (OSError, ValueError) as error:
-        raise _UsageError(f"cannot read {paths[0]!r} as Parquet: {error}".splitlines()[0]) \
-            from None
+        raise _UsageError(_parquet_error(paths, error)) from None
+
+
+def _parquet_error(paths, error):
+    """One line naming the file and the reader's own reason (not Dask's wrapper)."""
+    cause = error
+    while cause.__cause__ is not None or cause.__context__ is not None:
+        cause = cause.__cause__ or cause.__context__
+    shown = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+    reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+    return f"cannot read {shown!r} as Parquet: {reason}"
 
 
 def _read_table(args):
@@ -294,7 +308,13 @@ def _read_table(args):
         # The Parquet reader's own deprecation notices are not the user's business.
         warnings.filterwarnings("ignore", category=DeprecationWarning, module="dask")
         warnings.filterwarnings("ignore", category=FutureWarning, module="dask")
-        arrays, weight, _ = resolve_columns(frame, names, names)
+        try:
+            arrays, weight, _ = resolve_columns(frame, names, names)
+        except KeyError as error:
+            raise _UsageError(f"the files do not all have the columns {names!r} "
+                              f"(missing: {error})") from None
+        except OSError as error:
+            raise _UsageError(_parquet_error(paths, error)) from None
     if arrays[0].shape[0] == 0:
         raise _UsageError(f"{shown!r} has no rows")
     bad = [name for name, values in zip(names, arrays) if np.any(pd.isna(values))]
@@ -352,14 +372,26 @@ def _labels(text, truth):
 
 def _compare(args, out):
     import numpy as np
+    import pandas as pd
 
+    from ._bayes import _check_n_samples
     from ._crossval import compare_predictions
+    from ._metrics import get_metric
+    from ._validation import check_confidence, check_positive, check_prior
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
+    # The options first: a bad one must not wait for the data to be read.
+    get_metric(args.metric)
+    check_positive(args.beta, "beta")
+    check_prior(_prior(args.prior))
+    check_confidence(args.confidence)
+    check_positive(args.rope, "rope", allow_zero=True)
+    _check_n_samples(args.n_samples)
     truth, predictions, weight = _read_table(args)
-    n_labels = np.unique(np.concatenate([np.asarray(truth, dtype=str)] + [
-        np.asarray(p, dtype=str) for p in predictions.values()])).shape[0]
+    # Hash-based distinct labels: O(n), no conversion of every label to a string.
+    n_labels = len({label for values in (truth, *predictions.values())
+                    for label in pd.unique(np.asarray(values).ravel()).tolist()})
     average = _average(args.average, n_labels)
     report = compare_predictions(
         truth, predictions, metric=args.metric, average=average,

@@ -255,3 +255,34 @@ def test_compare_bad_files_one_line(parquet_logs, source, words):
     assert result.returncode == 2, result.stdout
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr
+
+
+def test_compare_checks_options_before_reading(parquet_logs):
+    # A bad option is reported even when the data could not be read at all.
+    (parquet_logs / "broken.parquet").write_text("not parquet")
+    for option, words in ((("--metric", "nope"), "nope"), (("--confidence", "2"), "confidence"),
+                          (("--rope", "-1"), "rope"), (("--n-samples", "0"), "n_samples")):
+        result = run("compare", parquet_logs / "broken.parquet", "--truth", "gold", *option)
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+        assert "Parquet" not in result.stderr
+
+
+def test_compare_parquet_files_that_disagree(parquet_logs):
+    frame = pd.read_parquet(parquet_logs / "all.parquet")
+    odd = parquet_logs / "odd"
+    odd.mkdir()
+    frame.iloc[:450].to_parquet(odd / "a.parquet", index=False)
+    frame.iloc[450:].drop(columns="blunt").to_parquet(odd / "b.parquet", index=False)
+    mixed = parquet_logs / "mixed"
+    mixed.mkdir()
+    codes = {"bird": 0, "cat": 1, "dog": 2, "emu": 3}
+    frame.iloc[:450].replace(codes).astype(int).to_parquet(mixed / "a.parquet", index=False)
+    frame.iloc[450:].replace({k: str(v) for k, v in codes.items()}).to_parquet(
+        mixed / "b.parquet", index=False)
+    (parquet_logs / "empty").mkdir()
+    for directory, words in ((odd, "columns"), (mixed, "Mix of label input types"),
+                             (parquet_logs / "empty", "without Parquet files")):
+        result = run("compare", directory, "--truth", "gold")
+        assert result.returncode == 2, (directory, result.stdout)
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert words in result.stderr, result.stderr

@@ -109,3 +109,19 @@ def test_missing_labels_in_a_column_are_refused(frame):
                              "A": pd.array([1, 0, 1], dtype="Int64")})
     with pytest.raises(ValueError, match="`y_true`"):
         ConfusionCounts.from_predictions("gold", "A", data=nullable)
+
+
+def test_names_need_data_and_duplicate_columns_are_refused(frame):
+    with pytest.raises(TypeError, match="`y_true` must be an array .*needs `data=`"):
+        compare_predictions("gold", {"a": frame["A"].to_numpy()})
+    with pytest.raises(TypeError, match="`y_pred` must be an array"):
+        ConfusionCounts.from_predictions(frame["gold"], "A")
+    with pytest.raises(ValueError, match="`predictions` must be distinct column names"):
+        compare_predictions("gold", ["A", "A"], data=frame)
+
+
+def test_a_lazy_polars_frame_asks_to_be_collected(frame):
+    polars = pytest.importorskip("polars")
+    lazy = polars.from_pandas(frame).lazy()
+    with pytest.raises(TypeError, match=r"`data` must be .*\.collect\(\)"):
+        compare_predictions("gold", ["A"], data=lazy)
