@@ -88,13 +88,22 @@ def _aligned(arrays, names, da):
     return out
 
 
-def _tree_sum(dask, parts):
-    """Pairwise sums of delayed tuples of arrays, as a balanced tree."""
-    add = dask.delayed(lambda a, b: tuple(x + y for x, y in zip(a, b)), pure=True)
+def _tree(dask, parts, combine):
+    """Delayed per-block results combined pairwise by ``combine``, as a balanced tree."""
+    combine = dask.delayed(combine, pure=True)
     while len(parts) > 1:
-        parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+        parts = [combine(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
                  for i in range(0, len(parts), 2)]
     return parts[0]
+
+
+def _add_tuples(first, second):
+    return tuple(x + y for x, y in zip(first, second))
+
+
+def _tree_sum(dask, parts):
+    """Pairwise sums of delayed tuples of arrays, as a balanced tree."""
+    return _tree(dask, parts, _add_tuples)
 
 
 def _blocks(arrays):
@@ -127,14 +136,8 @@ def _classes(dask, arrays, names):
     """Sorted union of the labels of each 1-d Dask array: per-block uniques, merged
     pairwise in a tree (one pass, only label sets reach the client)."""
     unique = dask.delayed(lambda block: (np.unique(block),), pure=True)
-    merge = dask.delayed(_union, pure=True)
-    trees = []
-    for array in arrays:
-        parts = [unique(block) for block in array.to_delayed().ravel()]
-        while len(parts) > 1:
-            parts = [merge(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
-                     for i in range(0, len(parts), 2)]
-        trees.append(parts[0])
+    trees = [_tree(dask, [unique(block) for block in array.to_delayed().ravel()], _union)
+             for array in arrays]
     found = [values for (values,) in dask.compute(*trees)]
     for values, name in zip(found, names):
         if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
@@ -232,12 +235,8 @@ def _add_small(first, second):
 def _small_tally(dask, true, pred, weight):
     """One pass for small non-negative integer (or boolean) labels; None otherwise."""
     block = dask.delayed(_small_block, pure=True)
-    add = dask.delayed(_add_small, pure=True)
     parts = [block(t, p, w) for t, p, w in _blocks([true, pred, weight])]
-    while len(parts) > 1:
-        parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
-                 for i in range(0, len(parts), 2)]
-    return dask.compute(parts[0])[0]
+    return dask.compute(_tree(dask, parts, _add_small))[0]
 
 
 def dask_tally(y_true, y_pred, sample_weight, labels):
@@ -409,11 +408,7 @@ def _merge_distinct(first, second):
 
 def _reduce_distinct(dask, parts, weight_shown):
     """Merge per-block distinct rows in a tree, in one computation: (levels, weights)."""
-    merge = dask.delayed(_merge_distinct, pure=True)
-    while len(parts) > 1:
-        parts = [merge(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
-                 for i in range(0, len(parts), 2)]
-    rows, bad = dask.compute(parts[0])[0]
+    rows, bad = dask.compute(_tree(dask, parts, _merge_distinct))[0]
     if bad[0]:
         fail("sample_weight", "finite and non-negative", None,
              shown=f"{int(bad[0])} negative or non-finite weight(s){weight_shown}")
