@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._bayes import _check_n_samples
+from ._paired import _check_rope
 from ._rank_tests import sign_test, signed_rank_test
-from ._validation import check_random_state, fail
+from ._validation import check_positive, check_random_state, fail
 
-__all__ = ["AcrossDatasetsReport", "compare_across_datasets"]
+__all__ = ["AcrossDatasetsReport", "check_across_options", "compare_across_datasets"]
 
 _TESTS = {"signed-rank": (signed_rank_test, 0.5), "sign": (sign_test, 1.0)}
 _PAIR_COLUMNS = ("prob_first_better", "prob_equivalent", "prob_second_better",
@@ -168,6 +170,17 @@ class AcrossDatasetsReport:
         return plot_simplex(samples, names=(first, second), ax=ax)
 
 
+def check_across_options(test, rope, prior, n_samples, higher_is_better=True):
+    """The test function and its checked rope, prior and draws (before any work is done)."""
+    if test not in _TESTS:
+        fail("test", f"one of {sorted(_TESTS)}", test)
+    if not isinstance(higher_is_better, (bool, np.bool_)):
+        fail("higher_is_better", "a bool", higher_is_better, error=TypeError)
+    function, default_prior = _TESTS[test]
+    prior = default_prior if prior is None else check_positive(prior, "prior", allow_zero=True)
+    return function, _check_rope(rope), prior, _check_n_samples(n_samples)
+
+
 def _check_scores_table(scores):
     import pandas as pd
 
@@ -196,7 +209,7 @@ def _check_scores_table(scores):
 
 
 def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="signed-rank",
-                            prior=None, n_samples=50_000, random_state=None):
+                            prior=None, n_samples=50_000, random_state=None, reports=None):
     """Compare several systems across data sets: mean ranks and pairwise Bayesian tests.
 
     Every pair of systems is compared with the Bayesian signed-rank test (or
@@ -256,12 +269,8 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
     import pandas as pd
 
     table = _check_scores_table(scores)
-    if test not in _TESTS:
-        fail("test", f"one of {sorted(_TESTS)}", test)
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        fail("higher_is_better", "a bool", higher_is_better, error=TypeError)
-    function, default_prior = _TESTS[test]
-    prior = default_prior if prior is None else prior
+    function, rope, prior, n_samples = check_across_options(test, rope, prior, n_samples,
+                                                            higher_is_better)
     rng = check_random_state(random_state)
     oriented = table if higher_is_better else -table
     ranks = oriented.rank(axis=1, ascending=False).mean(axis=0)
@@ -283,5 +292,4 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
                          **{c: getattr(result, c) for c in _PAIR_COLUMNS}})
     pairs = pd.DataFrame(rows, columns=["first", "second", *_PAIR_COLUMNS])
     return AcrossDatasetsReport(table, mean_ranks, prob_better, prob_equivalent, pairs,
-                                results, test, float(results[names[0], names[1]].rope),
-                                bool(higher_is_better))
+                                results, test, rope, bool(higher_is_better), reports or {})

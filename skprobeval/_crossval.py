@@ -31,13 +31,20 @@ __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 # ---------------------------------------------------------------------------
 
 
-def _check_common(metric, average, beta, prior, confidence, n_samples):
+def _check_options(metric, beta, prior, confidence, n_samples):
+    """The options of every report but the averaging (checked once labels are known)."""
     spec = get_metric(metric)
-    average = check_average(average, spec.name)
     beta = check_positive(beta, "beta")
     lam = check_prior(prior)
     confidence = check_confidence(confidence)
     n_samples = _check_n_samples(n_samples)
+    return spec, beta, lam, confidence, n_samples
+
+
+def _check_common(metric, average, beta, prior, confidence, n_samples):
+    spec, beta, lam, confidence, n_samples = _check_options(metric, beta, prior, confidence,
+                                                            n_samples)
+    average = check_average(average, spec.name)
     return spec, average, beta, lam, confidence, n_samples
 
 
@@ -602,10 +609,11 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
     """
     import pandas as pd
 
-    from ._across import compare_across_datasets
+    from ._across import check_across_options, compare_across_datasets
 
     if not isinstance(datasets, dict) or not datasets:
         fail("datasets", "a dict of named (X, y) pairs", datasets)
+    check_across_options(test, rope, prior, n_samples)     # before any fitting
     reports, rows = {}, {}
     for name, pair in datasets.items():
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
@@ -617,7 +625,6 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
         rows[name] = report.summary["point"]
     scores = pd.DataFrame(rows).T
     scores.columns.name = None
-    across = compare_across_datasets(scores, rope=rope, test=test, prior=prior,
-                                     n_samples=n_samples, random_state=random_state)
-    object.__setattr__(across, "reports", reports)
-    return across
+    return compare_across_datasets(scores, rope=rope, test=test, prior=prior,
+                                   n_samples=n_samples, random_state=random_state,
+                                   reports=reports)

@@ -24,15 +24,15 @@ of the weights, gathered at indices found once.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._bayes import _check_n_samples
 from ._numerics import dirichlet
 from ._paired import _check_rope
 from ._posterior import _fmt
-from ._validation import check_positive, check_random_state, fail
+from ._validation import check_positive, check_random_state, check_score_pair
 
 __all__ = ["DatasetsComparison", "sign_test", "signed_rank_test"]
 
@@ -106,38 +106,14 @@ class DatasetsComparison:
         return f"DatasetsComparison({', '.join(parts)})"
 
 
-def _check_scores(values, name):
-    array = np.asarray(values)
-    if array.dtype.kind not in "iuf":
-        fail(name, "a 1-d array of real scores, one per data set", values, error=TypeError)
-    if array.ndim != 1:
-        fail(name, "a 1-d array of real scores, one per data set", values,
-             shown=f"shape {array.shape}")
-    array = array.astype(np.float64)
-    if not np.isfinite(array).all():
-        fail(name, "finite (no NaN or inf)", values)
-    return array
-
-
 def _check_inputs(scores_a, scores_b, rope, prior, n_samples):
-    a = _check_scores(scores_a, "scores_a")
-    b = _check_scores(scores_b, "scores_b")
-    if a.shape != b.shape:
-        fail("scores_b", f"of the same length as `scores_a` ({a.shape[0]})", scores_b,
-             shown=f"length {b.shape[0]}")
-    if a.shape[0] < 1:
-        fail("scores_a", "at least one score", scores_a)
+    a, b = check_score_pair(scores_a, scores_b)
     rope = _check_rope(rope)
     prior = check_positive(prior, "prior", allow_zero=True)
-    if (isinstance(n_samples, bool) or not isinstance(n_samples, (numbers.Integral, np.integer))
-            or n_samples < 1):
-        fail("n_samples", "a positive int", n_samples,
-             error=ValueError if isinstance(n_samples, (numbers.Integral, np.integer))
-             and not isinstance(n_samples, bool) else TypeError)
-    return a - b, rope, prior, int(n_samples)
+    return a - b, rope, prior, _check_n_samples(n_samples)
 
 
-def _result(test, samples, rope, prior, n):
+def _result(test, samples, rope, prior, n_datasets):
     """Probabilities (share of draws won by each region) from the mass draws."""
     n_samples = samples.shape[0]
     winners = np.argmax(samples, axis=1)
@@ -147,7 +123,7 @@ def _result(test, samples, rope, prior, n):
     samples.setflags(write=False)
     return DatasetsComparison(test, float(probs[0]), float(probs[1]), float(probs[2]),
                               float(error), float(means[0]), float(means[1]), float(means[2]),
-                              float(rope), float(prior), int(n - 1), n_samples, samples)
+                              float(rope), float(prior), int(n_datasets), n_samples, samples)
 
 
 def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_000,
@@ -248,7 +224,7 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_00
         samples[start:start + size, 0] = first
         samples[start:start + size, 2] = second
     samples[:, 1] = np.maximum(1.0 - samples[:, 0] - samples[:, 2], 0.0)
-    return _result("signed-rank", samples, rope, prior, m)
+    return _result("signed-rank", samples, rope, prior, z.shape[0])
 
 
 def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_samples=50_000,
@@ -317,4 +293,4 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_samples=50_000,
     else:
         # Three cells: NumPy's sampler (stick-breaking for tiny concentrations).
         samples[:, live] = rng.dirichlet(alpha[live], n_samples)
-    return _result("sign", samples, rope, prior, z.shape[0] + 1)
+    return _result("sign", samples, rope, prior, z.shape[0])

@@ -19,7 +19,7 @@ from scipy import special, stats
 
 from ._paired import _check_rope
 from ._posterior import CredibleInterval, _fmt
-from ._validation import check_confidence, fail
+from ._validation import check_confidence, check_score_pair, fail
 
 __all__ = ["CorrelatedTTestResult", "correlated_ttest"]
 
@@ -132,18 +132,6 @@ class CorrelatedTTestResult:
         return f"CorrelatedTTestResult({', '.join(parts)})"
 
 
-def _check_scores(values, name):
-    array = np.asarray(values)
-    if array.dtype.kind not in "iuf" or array.ndim != 1:
-        if array.dtype.kind not in "iufb":
-            fail(name, "a 1-d array of real scores", values, error=TypeError)
-        fail(name, "a 1-d array of real scores", values, shown=f"shape {array.shape}")
-    array = array.astype(np.float64, copy=False)
-    if not np.isfinite(array).all():
-        fail(name, "finite (no NaN or inf)", values)
-    return array
-
-
 def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
     """Bayesian correlated t-test on per-fold scores of two models.
 
@@ -210,14 +198,8 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
     >>> round(result.prob_first_better, 3), round(result.prob_equivalent, 3)
     (0.289, 0.707)
     """
-    a = _check_scores(scores_a, "scores_a")
-    b = _check_scores(scores_b, "scores_b")
-    if a.shape != b.shape:
-        fail("scores_b", f"of the same length as `scores_a` ({a.shape[0]})", scores_b,
-             shown=f"length {b.shape[0]}")
+    a, b = check_score_pair(scores_a, scores_b, minimum=2)
     n = a.shape[0]
-    if n < 2:
-        fail("scores_a", "at least 2 scores", scores_a)
     if isinstance(test_fraction, bool) or not isinstance(test_fraction, numbers.Real):
         fail("test_fraction", "a float in the open interval (0, 1)", test_fraction,
              error=TypeError)

@@ -17,6 +17,7 @@ __all__ = [
     "check_prior",
     "check_random_state",
     "check_sample_weight",
+    "check_score_pair",
     "fail",
 ]
 
@@ -150,3 +151,27 @@ def check_sample_weight(sample_weight, n_samples):
     if np.any(weight < 0):
         fail("sample_weight", "non-negative", sample_weight)
     return weight
+
+
+def _check_scores(values, name):
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf" or array.ndim != 1:
+        if array.dtype.kind not in "iufb":
+            fail(name, "a 1-d array of real scores", values, error=TypeError)
+        fail(name, "a 1-d array of real scores", values, shown=f"shape {array.shape}")
+    array = array.astype(np.float64, copy=False)
+    if not np.isfinite(array).all():
+        fail(name, "finite (no NaN or inf)", values)
+    return array
+
+
+def check_score_pair(scores_a, scores_b, *, minimum=1):
+    """Two systems' scores as float64 arrays of one length (at least `minimum`)."""
+    a = _check_scores(scores_a, "scores_a")
+    b = _check_scores(scores_b, "scores_b")
+    if a.shape != b.shape:
+        fail("scores_b", f"of the same length as `scores_a` ({a.shape[0]})", scores_b,
+             shown=f"length {b.shape[0]}")
+    if a.shape[0] < minimum:
+        fail("scores_a", f"at least {minimum} score{'s' if minimum > 1 else ''}", scores_a)
+    return a, b

@@ -374,20 +374,14 @@ def _compare(args, out):
     import numpy as np
     import pandas as pd
 
-    from ._bayes import _check_n_samples
-    from ._crossval import compare_predictions
-    from ._metrics import get_metric
-    from ._validation import check_confidence, check_positive, check_prior
+    from ._crossval import _check_options, compare_predictions
+    from ._paired import _check_rope
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
     # The options first: a bad one must not wait for the data to be read.
-    get_metric(args.metric)
-    check_positive(args.beta, "beta")
-    check_prior(_prior(args.prior))
-    check_confidence(args.confidence)
-    check_positive(args.rope, "rope", allow_zero=True)
-    _check_n_samples(args.n_samples)
+    _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_samples)
+    _check_rope(args.rope)
     truth, predictions, weight = _read_table(args)
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
     n_labels = len({label for values in (truth, *predictions.values())
