@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._bayes import _check_n_samples
-from ._paired import _check_rope
 from ._rank_tests import sign_test, signed_rank_test
-from ._validation import check_positive, check_random_state, fail
+from ._validation import check_positive, check_random_state, check_rope, fail
 
 __all__ = ["AcrossDatasetsReport", "check_across_options", "compare_across_datasets"]
 
@@ -178,7 +177,7 @@ def check_across_options(test, rope, prior, n_samples, higher_is_better=True):
         fail("higher_is_better", "a bool", higher_is_better, error=TypeError)
     function, default_prior = _TESTS[test]
     prior = default_prior if prior is None else check_positive(prior, "prior", allow_zero=True)
-    return function, _check_rope(rope), prior, _check_n_samples(n_samples)
+    return function, check_rope(rope), prior, _check_n_samples(n_samples)
 
 
 def _check_scores_table(scores):
@@ -223,7 +222,7 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
         One row per data set, one column per system (as autorank takes it);
         anything ``pandas.DataFrame`` accepts (a dict of lists).
     rope : float, default=0.0
-        Region of practical equivalence of a score difference.
+        Region of practical equivalence of a score difference; in [0, 1).
     higher_is_better : bool, default=True
         False for losses and error rates: lower scores then rank first and
         win the tests.

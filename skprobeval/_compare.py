@@ -25,10 +25,10 @@ from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import beta_greater
-from ._paired import _check_rope, _out
+from ._paired import _out
 from ._posterior import BetaPosterior, _fmt
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
-from ._validation import check_positive, check_prior, check_random_state, fail
+from ._validation import check_positive, check_prior, check_random_state, check_rope, fail
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
 
@@ -417,7 +417,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     prior : float or {"jeffreys", "uniform"}, default=0.5
         λ of each system's table (see above).
     rope : float, default=0.0
-        Region of practical equivalence for the metric difference.
+        Region of practical equivalence for the metric difference; in [0, 1).
     beta : float, default=1.0
         F-beta / E-measure weight (for ``metric="fbeta"`` or ``"e_measure"``).
     pos_label : int, float, bool or str, default=1
@@ -467,7 +467,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     spec = get_metric(metric)
     average = check_average(average, spec.name)
     lam = check_prior(prior)
-    rope = _check_rope(rope)
+    rope = check_rope(rope)
     beta = check_positive(beta, "beta")
     n_samples = _check_n_samples(n_samples)
     rng = check_random_state(random_state)

@@ -35,6 +35,13 @@ from ._validation import check_count_array, check_sample_weight, fail
 
 __all__ = ["ConfusionCounts", "JointCodes", "PairedCounts", "joint_codes"]
 
+def _check_same_labels(first, second):
+    """Per-label counts pool only label by label: the same labels in the same order."""
+    if first is not None and second is not None and not np.array_equal(first, second):
+        raise ValueError("Cannot pool per-label counts with different labels: "
+                         f"{first.tolist()!r} and {second.tolist()!r}.")
+
+
 @dataclass(frozen=True, slots=True)
 class JointCodes:
     """Labels of a truth and several predictions, encoded for joint tables.
@@ -568,15 +575,8 @@ class ConfusionCounts:
             raise ValueError(
                 f"Cannot pool counts of shapes {self.tp.shape} and {other.tp.shape}."
             )
-        labels = self.labels
-        if self.labels is not None and other.labels is not None:
-            if not np.array_equal(self.labels, other.labels):
-                raise ValueError(
-                    "Cannot pool per-label counts with different labels: "
-                    f"{self.labels.tolist()!r} and {other.labels.tolist()!r}."
-                )
-        elif labels is None:
-            labels = other.labels
+        _check_same_labels(self.labels, other.labels)
+        labels = self.labels if self.labels is not None else other.labels
         return ConfusionCounts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
                                self.tn + other.tn, labels=labels)
 
@@ -829,6 +829,7 @@ class PairedCounts:
             return NotImplemented
         if self.shape != other.shape:
             raise ValueError(f"Cannot pool counts of shapes {self.shape} and {other.shape}.")
+        _check_same_labels(self.labels, other.labels)
         labels = self.labels if self.labels is not None else other.labels
         return PairedCounts(self.first_better + other.first_better,
                             self.second_better + other.second_better,

@@ -21,7 +21,7 @@ from ._counts import joint_codes
 from ._data import frame_matrix, resolve_columns
 from ._metrics import check_average, get_metric
 from ._report import _build_report, _counts_only_report, _Fold, _repeats
-from ._validation import check_confidence, check_positive, check_prior, fail
+from ._validation import as_array, check_confidence, check_positive, check_prior, fail
 
 __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 
@@ -54,7 +54,7 @@ def _check_target(y, name="y"):
 
     if sp.issparse(y):
         y = y.toarray()
-    array = np.asarray(y)
+    array = as_array(y, name)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array.ravel()
     if array.ndim not in (1, 2) or array.shape[0] == 0:
@@ -157,7 +157,7 @@ _COMMON_PARAMETERS = """metric : str, default="f1"
         Dirichlet concentration λ of each system's table (λ on every cell of
         a binary table; λ on the diagonal and λ/(K-1) off it of a K x K one).
     rope : float, default=0.0
-        Region of practical equivalence for the comparisons.
+        Region of practical equivalence for the comparisons; in [0, 1).
     confidence : float, default=0.95
         Level of the credible intervals.
     pos_label : int, float, bool or str, default=1

@@ -29,6 +29,7 @@ from ._validation import (
     check_confidence,
     check_prior,
     check_random_state,
+    check_rope,
     check_sample_weight,
     fail,
 )
@@ -829,11 +830,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     """
     if metric not in _RANKING_METRICS:
         fail("metric", f"one of {list(_RANKING_METRICS)!r}", metric)
-    if (not isinstance(rope, numbers.Real) or isinstance(rope, bool)
-            or not (0.0 <= float(rope) < 1.0)):
-        fail("rope", "a float in [0, 1)", rope,
-             error=ValueError if isinstance(rope, numbers.Real) else TypeError)
-    rope = float(rope)
+    rope = check_rope(rope)
     lam = check_prior(prior)
     n_samples = _check_draws(n_samples)
     rng = check_random_state(random_state)

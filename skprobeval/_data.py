@@ -43,7 +43,12 @@ def column_names(data):
 
 def _is_key(value):
     """A column name rather than an array (strings, numbers and other scalars)."""
-    return isinstance(value, (str, bytes, int, np.integer)) or np.ndim(value) == 0
+    if isinstance(value, (str, bytes, int, np.integer)):
+        return True
+    try:
+        return np.ndim(value) == 0
+    except ValueError:      # ragged rows: an (invalid) array, not a name
+        return False
 
 
 def frame_column(data, key, name):

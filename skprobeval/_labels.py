@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_sample_weight, fail
+from ._validation import as_array, check_sample_weight, fail
 
 __all__ = ["multiclass_confusion_matrix"]
 
@@ -34,9 +34,11 @@ def _as_label_array(y, name):
     """Return ``y`` as a numpy array (or a sparse matrix) with basic checks."""
     if sp.issparse(y):
         return y.tocsr()
-    if isinstance(y, (str, bytes)) or np.ndim(y) == 0:
+    if isinstance(y, (str, bytes)):
         fail(name, "an array-like of labels", y, error=TypeError)
-    array = np.asarray(y)
+    array = as_array(y, name)
+    if array.ndim == 0:
+        fail(name, "an array-like of labels", y, error=TypeError)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array.ravel()
     if array.ndim not in (1, 2):

@@ -72,6 +72,7 @@ __all__ = [
 ]
 
 EPS = np.finfo(np.float64).eps
+_NEAR_ZERO = 1e-300
 TINY = np.finfo(np.float64).tiny
 _EPS, _TINY = EPS, TINY
 
@@ -283,7 +284,28 @@ def beta_quantile(a, b, q, upper=False):
             x[small], xc[small] = xs, xcs
         if np.any(large):
             x[large], xc[large] = _large_quantile(a[large], b[large], q[large], upper)
+        _subnormal_ends(a, b, q, upper, x, xc)
     return x, xc
+
+
+def _subnormal_ends(a, b, q, upper, x, xc):
+    """Quantiles within 1e-300 of an end, where scipy's inverse stops at the
+    smallest normal float and Newton steps crawl: the leading term
+    I_x(a, b) = x^a / (a B(a, b)) (1 + O(x)) is exact there, down into the
+    subnormal floats (0 when the quantile is below the smallest of them)."""
+    inside = (q > 0) & (q < 1)
+    for near, other, side in ((x, xc, a), (xc, x, b)):
+        index = np.flatnonzero(inside & (near < _NEAR_ZERO))
+        if index.size == 0:
+            continue
+        # Mass below x (near = x) or above it (near = 1 - x).
+        from_below = (near is x) != upper
+        mass = q[index] if from_below else 1.0 - q[index]
+        s = side[index]
+        with np.errstate(under="ignore", divide="ignore"):
+            log_near = (np.log(mass) + np.log(s) + special.betaln(a[index], b[index])) / s
+            near[index] = np.exp(np.minimum(log_near, np.log(_NEAR_ZERO)))
+        other[index] = 1.0
 
 
 def _large_quantile(a, b, q, upper):

@@ -34,7 +34,7 @@ from ._labels import _check_pair
 from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
 from ._numerics import frozen_result as _out
 from ._posterior import CredibleInterval, _fmt
-from ._validation import check_confidence, check_positive, check_prior, fail
+from ._validation import check_confidence, check_prior, check_rope, fail
 
 __all__ = ["PairedComparison", "compare_paired", "pairwise_comparison"]
 
@@ -192,10 +192,6 @@ def _digamma_difference(a, b):
 # ---------------------------------------------------------------------------
 
 
-def _check_rope(rope):
-    return check_positive(rope, "rope", allow_zero=True)
-
-
 def _check_paired_prior(prior):
     """A float (or name) for alpha1 = alpha2 = alpha3, or a 3-tuple."""
     requirement = ("a float > 0, 'jeffreys', 'uniform' or a 3-tuple (alpha1, alpha2, alpha3) "
@@ -256,7 +252,7 @@ class PairedComparison:
         Dirichlet prior: one concentration for the three cells, or
         ``(alpha1, alpha2, alpha3)``.  All > 0.
     rope : float, default=0.0
-        Half-width of the region of practical equivalence of ``delta``.
+        Half-width of the region of practical equivalence of ``delta``; in [0, 1).
 
     Attributes
     ----------
@@ -315,7 +311,7 @@ class PairedComparison:
         if not isinstance(counts, PairedCounts):
             fail("paired_counts", "a PairedCounts", counts, error=TypeError)
         alphas = _check_paired_prior(prior)
-        rope = _check_rope(rope)
+        rope = check_rope(rope)
         a1 = counts.first_better + alphas[0]
         a2 = counts.second_better + alphas[1]
         a3 = counts.ties + alphas[2]
@@ -508,7 +504,7 @@ def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_we
     prior : float, {"jeffreys", "uniform"} or tuple of 3 floats, default=0.5
         Dirichlet prior ``(alpha1, alpha2, alpha3)`` (one float for all).
     rope : float, default=0.0
-        Region of practical equivalence for ``delta``.
+        Region of practical equivalence for ``delta``; in [0, 1).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights (fractional counts).
 
@@ -562,7 +558,7 @@ def pairwise_comparison(y_true, predictions, *, prior=0.5, rope=0.0, sample_weig
     prior : float, {"jeffreys", "uniform"} or tuple of 3 floats, default=0.5
         Dirichlet prior of the paired model.
     rope : float, default=0.0
-        Region of practical equivalence.
+        Region of practical equivalence; in [0, 1).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights.
 
@@ -593,7 +589,7 @@ def pairwise_comparison(y_true, predictions, *, prior=0.5, rope=0.0, sample_weig
     if len(predictions) == 0:
         fail("predictions", "a non-empty dict of system name to predictions", predictions)
     alphas = _check_paired_prior(prior)
-    rope = _check_rope(rope)
+    rope = check_rope(rope)
     names = list(predictions)
     table = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
                          columns=pd.Index(names, name="second"))

@@ -283,12 +283,19 @@ class _Posterior:
     def cdf(self, x):
         """P(metric <= x), broadcast against the parameters."""
         x, shape = self._prepare(x)
-        return _out(self._cdf_flat(self._params(shape), x).reshape(shape))
+        value = self._ends(x, self._cdf_flat(self._params(shape), x), 0.0, 1.0)
+        return _out(value.reshape(shape))
 
     def sf(self, x):
         """P(metric > x), computed without cancellation in the upper tail."""
         x, shape = self._prepare(x)
-        return _out(self._sf_flat(self._params(shape), x).reshape(shape))
+        value = self._ends(x, self._sf_flat(self._params(shape), x), 1.0, 0.0)
+        return _out(value.reshape(shape))
+
+    def _ends(self, x, value, below, above):
+        # Exactly 0 and 1 at and beyond the ends of the support (no rounding residue).
+        lo, hi = self._support
+        return np.where(x <= lo, below, np.where(x >= hi, above, value))
 
     def pdf(self, x):
         """Posterior density at x."""
@@ -361,8 +368,37 @@ class _Posterior:
         CredibleInterval
         """
         confidence = check_confidence(confidence)
-        low, high = self._hdi_flat(self._params(self.shape), confidence)
+        params = self._params(self.shape)
+        low, high = self._hdi_flat(params, confidence)
+        low, high = self._shortest(params, confidence, low, high)
         return CredibleInterval(_out(low.reshape(self.shape)), _out(high.reshape(self.shape)))
+
+    def _shortest(self, params, confidence, low, high):
+        """The one-sided interval instead of an interior one where that is shorter.
+
+        An interior interval whose end densities are below the density at an
+        end of the support is not the highest-density one (a U-shaped
+        density's equal-density ends enclose its trough): there the shorter
+        of it and the two one-sided intervals is returned.
+        """
+        lo, hi = self._support
+        with np.errstate(all="ignore"):
+            inner = np.minimum(self._logpdf_flat(params, low), self._logpdf_flat(params, high))
+            ends = np.maximum(self._logpdf_flat(params, np.full(low.shape, lo)),
+                              self._logpdf_flat(params, np.full(low.shape, hi)))
+        index = np.flatnonzero((ends > inner) & (low > lo) & (high < hi))
+        if index.size == 0:
+            return low, high
+        low, high = low.copy(), high.copy()
+        sub = _take(params, index)
+        mass = np.full(index.size, confidence)
+        left_end = self._quantile_flat(sub, mass, False)        # [lo, Q(c)]
+        right_start = self._quantile_flat(sub, mass, True)      # [Q(1 - c), hi]
+        lengths = np.stack([high[index] - low[index], left_end - lo, hi - right_start])
+        best = np.argmin(lengths, axis=0)
+        low[index] = np.choose(best, [low[index], np.full(index.size, lo), right_start])
+        high[index] = np.choose(best, [high[index], left_end, np.full(index.size, hi)])
+        return low, high
 
     def _hdi_flat(self, params, confidence):
         """Generic highest-density interval of a unimodal density (p-space solve)."""
@@ -448,8 +484,9 @@ class _Posterior:
                     room = 0.5 * (highs - lows)
                 reach = np.fmin(budget, room)
             # log f(end + direction * e^s) - target changes sign between s_lo and s_hi.
-            s_lo = np.log(reach) - 80.0
-            s_hi = np.log(reach)
+            with np.errstate(all="ignore"):
+                s_hi = np.log(reach)     # NaN or -inf (no room): not moved
+            s_lo = s_hi - 80.0
 
             def miss(s, rows, sub=sub, end=end, direction=direction, target=target):
                 x = end[rows] + direction[rows] * np.exp(s)

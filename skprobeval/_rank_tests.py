@@ -30,9 +30,8 @@ import numpy as np
 
 from ._bayes import _check_n_samples
 from ._numerics import dirichlet
-from ._paired import _check_rope
 from ._posterior import _fmt
-from ._validation import check_positive, check_random_state, check_score_pair
+from ._validation import check_positive, check_random_state, check_rope, check_score_pair
 
 __all__ = ["DatasetsComparison", "sign_test", "signed_rank_test"]
 
@@ -108,7 +107,7 @@ class DatasetsComparison:
 
 def _check_inputs(scores_a, scores_b, rope, prior, n_samples):
     a, b = check_score_pair(scores_a, scores_b)
-    rope = _check_rope(rope)
+    rope = check_rope(rope)
     prior = check_positive(prior, "prior", allow_zero=True)
     return a - b, rope, prior, _check_n_samples(n_samples)
 
@@ -116,8 +115,11 @@ def _check_inputs(scores_a, scores_b, rope, prior, n_samples):
 def _result(test, samples, rope, prior, n_datasets):
     """Probabilities (share of draws won by each region) from the mass draws."""
     n_samples = samples.shape[0]
-    winners = np.argmax(samples, axis=1)
-    probs = np.bincount(winners, minlength=3) / n_samples
+    # A draw whose largest mass is shared (all differences 0 with rope = 0: half
+    # and half) counts for each tied region in equal parts, so that swapping
+    # the systems mirrors the result (baycomp gives such draws to the first).
+    top = samples == samples.max(axis=1, keepdims=True)
+    probs = (top / top.sum(axis=1, keepdims=True)).sum(axis=0) / n_samples
     error = max(math.sqrt(p * (1.0 - p) / n_samples) for p in probs)
     means = samples.mean(axis=0)
     samples.setflags(write=False)
@@ -143,7 +145,7 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_00
         The two systems' scores (e.g. mean cross-validated accuracy) on the
         same data sets, in the same order.
     rope : float, default=0.0
-        Region of practical equivalence of the difference.
+        Region of practical equivalence of the difference; in [0, 1).
     prior : float, default=0.5
         Strength of the prior pseudo-observation at 0 (baycomp's default).
     n_samples : int, default=50_000
@@ -242,7 +244,7 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_samples=50_000,
     scores_a, scores_b : array-like of shape (n_datasets,)
         The two systems' scores on the same data sets, in the same order.
     rope : float, default=0.0
-        Region of practical equivalence of the difference.
+        Region of practical equivalence of the difference; in [0, 1).
     prior : float, default=1.0
         Strength of the prior pseudo-observation at 0 (baycomp's default).
     n_samples : int, default=50_000

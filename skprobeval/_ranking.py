@@ -19,7 +19,7 @@ from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from ._metrics import _check_zero_division
-from ._validation import check_sample_weight, fail
+from ._validation import as_array, check_sample_weight, fail
 
 __all__ = ["average_precision", "d_measure", "d_measure_weights", "precision_at_k"]
 
@@ -31,9 +31,11 @@ __all__ = ["average_precision", "d_measure", "d_measure_weights", "precision_at_
 
 def _as_1d(values, name):
     """Return ``values`` as a non-empty 1-d numpy array (an ``(n, 1)`` column is accepted)."""
-    if isinstance(values, (str, bytes)) or np.ndim(values) == 0:
+    if isinstance(values, (str, bytes)):
         fail(name, "a 1-d array-like", values)
-    array = np.asarray(values)
+    array = as_array(values, name)
+    if array.ndim == 0:
+        fail(name, "a 1-d array-like", values)
     if array.ndim == 2 and array.shape[1] == 1:
         array = column_or_1d(array)
     if array.ndim != 1:

@@ -291,6 +291,10 @@ def make_posterior_scorer(metric="f1", *, statistic="mean", confidence=0.9, thre
               "threshold": threshold, "prior": prior, "beta": beta, "average": average,
               "pos_label": pos_label, "labels": labels, "n_samples": n_samples,
               "random_state": random_state}
+    if average != "binary":
+        # Unused off the binary table; scikit-learn would check it against the
+        # estimator's classes (a fold holding one class fails there).
+        kwargs["pos_label"] = None
     return make_scorer(posterior_score, response_method=response_method,
                        greater_is_better=spec.higher_is_better, **kwargs)
 

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from ._paired import _check_rope
 from ._posterior import CredibleInterval, _fmt
-from ._validation import check_confidence, check_score_pair, fail
+from ._validation import check_confidence, check_rope, check_score_pair, fail
 
 __all__ = ["CorrelatedTTestResult", "correlated_ttest"]
 
@@ -154,7 +153,7 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
         Share of the data in each test fold, in (0, 1): ``1/k`` for k-fold
         cross-validation (repeated or not).
     rope : float, default=0.0
-        Region of practical equivalence for the mean difference.
+        Region of practical equivalence for the mean difference; in [0, 1).
     runs : int, default=1
         Repetitions of the cross-validation; ``n`` must be a multiple of it.
         It does not enter the computation (the correction depends on
@@ -206,7 +205,7 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
     test_fraction = float(test_fraction)
     if not 0.0 < test_fraction < 1.0:
         fail("test_fraction", "a float in the open interval (0, 1)", test_fraction)
-    rope = _check_rope(rope)
+    rope = check_rope(rope)
     if isinstance(runs, bool) or not isinstance(runs, (numbers.Integral, np.integer)):
         fail("runs", "a positive int", runs, error=TypeError)
     if runs < 1 or n % runs:

@@ -54,6 +54,16 @@ def fail(name, requirement, value, *, error=ValueError, shown=None):
     raise error(f"`{name}` must be {requirement}; got {got}.")
 
 
+def as_array(values, name):
+    """``np.asarray(values)``, naming the argument where NumPy cannot make one
+    array of it (rows of different lengths)."""
+    try:
+        return np.asarray(values)
+    except ValueError:
+        fail(name, "an array-like with rows of one length", values,
+             shown=f"a ragged sequence {_show(values)}")
+
+
 def _is_real_scalar(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -70,6 +80,19 @@ def check_positive(value, name, *, allow_zero=False):
     if not (np.isfinite(value) and ok):
         fail(name, "a finite number >= 0" if allow_zero else "a finite number > 0", value)
     return value
+
+
+def check_rope(rope, name="rope"):
+    """Return the half-width of the region of practical equivalence, in [0, 1).
+
+    Differences of metrics in [0, 1] lie in (-1, 1): a rope of 1 or more would
+    call every difference equivalent whatever the data.
+    """
+    rope = check_positive(rope, name, allow_zero=True)
+    if rope >= 1:
+        fail(name, "a finite number in [0, 1) (a rope of 1 or more makes every "
+             "difference of [0, 1] scores equivalent)", rope)
+    return rope
 
 
 def check_prior(prior, name="prior"):
@@ -154,7 +177,7 @@ def check_sample_weight(sample_weight, n_samples):
 
 
 def _check_scores(values, name):
-    array = np.asarray(values)
+    array = as_array(values, name)
     if array.dtype.kind not in "iuf" or array.ndim != 1:
         if array.dtype.kind not in "iufb":
             fail(name, "a 1-d array of real scores", values, error=TypeError)

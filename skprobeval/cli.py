@@ -375,13 +375,13 @@ def _compare(args, out):
     import pandas as pd
 
     from ._crossval import _check_options, compare_predictions
-    from ._paired import _check_rope
+    from ._validation import check_rope
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
     # The options first: a bad one must not wait for the data to be read.
     _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_samples)
-    _check_rope(args.rope)
+    check_rope(args.rope)
     truth, predictions, weight = _read_table(args)
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
     n_labels = len({label for values in (truth, *predictions.values())

@@ -245,8 +245,10 @@ def test_rope_zero_limit_and_wide_rope():
     exact = PairedComparison.from_counts(counts)
     tiny = PairedComparison.from_counts(counts, rope=1e-12)
     assert tiny.prob_first_better == pytest.approx(exact.prob_first_better, abs=1e-8)
-    wide = PairedComparison.from_counts(counts, rope=1.0)
-    assert (wide.prob_first_better, wide.prob_equivalent, wide.prob_second_better) == (0, 1, 0)
+    wide = PairedComparison.from_counts(counts, rope=0.999)
+    assert wide.prob_equivalent == pytest.approx(1, abs=1e-12)
+    with pytest.raises(ValueError, match=r"`rope` must be a finite number in \[0, 1\)"):
+        PairedComparison.from_counts(counts, rope=1.0)
 
 
 def test_huge_counts_match_normal_limit():
