@@ -371,6 +371,14 @@ class _Posterior:
         params = self._params(self.shape)
         low, high = self._hdi_flat(params, confidence)
         low, high = self._shortest(params, confidence, low, high)
+        # A density with several modes (a difference of two U-shaped Betas) can
+        # make the equal-tailed interval the shorter: never return a longer one.
+        tail = np.full(low.shape, (1 - confidence) / 2)
+        equal_low = self._quantile(params, tail, upper=False)
+        equal_high = self._quantile(params, tail, upper=True)
+        # (By a margin: at a unimodal density the two differ by the solver's rounding.)
+        shorter = (equal_high - equal_low) < (high - low) * (1 - 1e-6)
+        low, high = np.where(shorter, equal_low, low), np.where(shorter, equal_high, high)
         return CredibleInterval(_out(low.reshape(self.shape)), _out(high.reshape(self.shape)))
 
     def _shortest(self, params, confidence, low, high):

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import confidences, priors, tables
 
-from skprobeval import BetaPosterior, ConfusionCounts, metric_posterior
+from skprobeval import BetaPosterior, ConfusionCounts, DifferencePosterior, metric_posterior
 
 EXACT = ("precision", "recall", "accuracy", "specificity", "overlap", "f1", "fbeta",
          "informedness", "markedness", "balanced_accuracy", "e_measure")
@@ -161,3 +161,12 @@ def test_sampled_posteriors_are_seeded_and_inside_the_support(table, prior, metr
     lo, hi = first.interval(0.9)
     assert lo <= first.median() <= hi
     assert first.mc_error >= 0
+
+
+def test_hdi_of_a_difference_of_u_shaped_betas_is_no_longer_than_the_interval():
+    # Found by the interval property: informedness of an empty table, prior 0.25.  The
+    # density has spikes at -1, 0 and 1; the interval [-1, 0] was returned as the hdi.
+    posterior = DifferencePosterior(BetaPosterior(0.25, 0.25), BetaPosterior(0.25, 0.25))
+    low, high = posterior.hdi(0.5)
+    equal_low, equal_high = posterior.interval(0.5)
+    assert high - low <= equal_high - equal_low + 1e-12
