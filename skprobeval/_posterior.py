@@ -371,41 +371,46 @@ class _Posterior:
         params = self._params(self.shape)
         low, high = self._hdi_flat(params, confidence)
         low, high = self._shortest(params, confidence, low, high)
-        # A density with several modes (a difference of two U-shaped Betas) can
-        # make the equal-tailed interval the shorter: never return a longer one.
-        tail = np.full(low.shape, (1 - confidence) / 2)
-        equal_low = self._quantile(params, tail, upper=False)
-        equal_high = self._quantile(params, tail, upper=True)
-        # (By a margin: at a unimodal density the two differ by the solver's rounding.)
-        shorter = (equal_high - equal_low) < (high - low) * (1 - 1e-6)
-        low, high = np.where(shorter, equal_low, low), np.where(shorter, equal_high, high)
         return CredibleInterval(_out(low.reshape(self.shape)), _out(high.reshape(self.shape)))
 
-    def _shortest(self, params, confidence, low, high):
-        """The one-sided interval instead of an interior one where that is shorter.
+    # Names of the shape parameters (in ``_params``) whose values all >= 1 make the
+    # density log-concave, hence unimodal: there the solvers' interval is the
+    # highest-density one.  None: the solver is exact for every shape.
+    _shape_params = None
 
-        An interior interval whose end densities are below the density at an
-        end of the support is not the highest-density one (a U-shaped
-        density's equal-density ends enclose its trough): there the shorter
-        of it and the two one-sided intervals is returned.
+    def _shortest(self, params, confidence, low, high):
+        """The shortest of the solver's interval, the two one-sided intervals and
+        the equal-tailed one, where the density may have several modes or
+        spikes (a shape parameter below 1).
+
+        A U-shaped density's equal-density ends enclose its trough; a difference
+        of two U-shaped Betas has spikes at -1, 0 and 1.  Elsewhere nothing is
+        recomputed.
         """
-        lo, hi = self._support
-        with np.errstate(all="ignore"):
-            inner = np.minimum(self._logpdf_flat(params, low), self._logpdf_flat(params, high))
-            ends = np.maximum(self._logpdf_flat(params, np.full(low.shape, lo)),
-                              self._logpdf_flat(params, np.full(low.shape, hi)))
-        index = np.flatnonzero((ends > inner) & (low > lo) & (high < hi))
+        if self._shape_params is None:
+            return low, high
+        smallest = np.minimum.reduce([params[name] for name in self._shape_params])
+        index = np.flatnonzero(~(smallest >= 1))
         if index.size == 0:
             return low, high
-        low, high = low.copy(), high.copy()
+        lo, hi = self._support
         sub = _take(params, index)
         mass = np.full(index.size, confidence)
-        left_end = self._quantile_flat(sub, mass, False)        # [lo, Q(c)]
-        right_start = self._quantile_flat(sub, mass, True)      # [Q(1 - c), hi]
-        lengths = np.stack([high[index] - low[index], left_end - lo, hi - right_start])
+        tail = (1 - mass) / 2
+        candidates = [
+            (low[index], high[index]),
+            (np.full(index.size, lo), self._quantile_flat(sub, mass, False)),
+            (self._quantile_flat(sub, mass, True), np.full(index.size, hi)),
+            (self._quantile_flat(sub, tail, False), self._quantile_flat(sub, tail, True)),
+        ]
+        lengths = np.stack([end - start for start, end in candidates])
+        # By a margin: where the solver's interval is right the others differ from
+        # it by rounding only.
+        lengths[1:] *= 1 + 1e-6
         best = np.argmin(lengths, axis=0)
-        low[index] = np.choose(best, [low[index], np.full(index.size, lo), right_start])
-        high[index] = np.choose(best, [high[index], left_end, np.full(index.size, hi)])
+        low, high = low.copy(), high.copy()
+        low[index] = np.choose(best, [start for start, _ in candidates])
+        high[index] = np.choose(best, [end for _, end in candidates])
         return low, high
 
     def _hdi_flat(self, params, confidence):

@@ -236,6 +236,7 @@ class FBetaPosterior(_Posterior):
     """
 
     __slots__ = ("_tp", "_fp", "_fn", "_beta", "_cache")
+    _shape_params = ("tp", "fp", "fn")
 
     def __init__(self, tp, fp, fn, *, beta=1.0):
         beta = check_positive(beta, "beta")
@@ -657,6 +658,7 @@ class DifferencePosterior(_Posterior):
     """
 
     __slots__ = ("_first", "_second", "_cache")
+    _shape_params = ("a1", "b1", "a2", "b2")
     _support = (-1.0, 1.0)
 
     def __init__(self, first, second):
@@ -1178,6 +1180,7 @@ class AffinePosterior(_Posterior):
     """
 
     __slots__ = ("_base", "_scale", "_shift")
+    _shape_params = property(lambda self: self._base._shape_params)
 
     def __init__(self, base, scale, shift):
         if not isinstance(base, (BetaPosterior, FBetaPosterior, DifferencePosterior)):
