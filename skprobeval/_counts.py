@@ -99,9 +99,11 @@ class JointCodes:
         right = truth == pred
         diag = np.bincount(truth[right], weights=None if weight is None else weight[right],
                            minlength=size)[:n_req].astype(np.float64)
-        row = np.bincount(truth, weights=weight, minlength=size)[:n_req].astype(np.float64)
+        row = np.bincount(truth, weights=weight, minlength=size).astype(np.float64)
+        # The total by the cells' own route: an all-positive label has tn exactly 0.
+        total = float(row.sum())
+        row = row[:n_req]
         col = np.bincount(pred, weights=weight, minlength=size)[:n_req].astype(np.float64)
-        total = float(truth.shape[0] if weight is None else weight.sum())
         fp, fn = col - diag, row - diag
         tn = np.maximum(total - diag - fp - fn, 0.0)
         if self.kind == "binary":
@@ -441,11 +443,18 @@ class ConfusionCounts:
         return cls(tp, fp, fn, tn, labels=out_labels)
 
     @classmethod
-    def _from_margins(cls, tp, true, pred, total, columns):
-        """Per-column tables from true positives and the true and predicted margins."""
+    def _from_margins(cls, tp, true, pred, total, columns, tn=None):
+        """Per-column tables from true positives and the true and predicted margins.
+
+        Weighted counts pass ``tn`` summed directly (like the other cells), so
+        that a cell without items is exactly 0 rather than a rounding residue
+        of ``total`` minus the rest.
+        """
         fp = pred - tp
         fn = true - tp
-        return cls(tp, fp, fn, np.maximum(total - tp - fp - fn, 0.0), labels=columns)
+        if tn is None:
+            tn = np.maximum(total - tp - fp - fn, 0.0)
+        return cls(tp, fp, fn, tn, labels=columns)
 
     @classmethod
     def _from_dask(cls, y_true, y_pred, labels, pos_label, average, sample_weight):
@@ -510,7 +519,8 @@ class ConfusionCounts:
                 total = float(yt.shape[0])
             else:
                 tp, true, pred = weight @ both, weight @ yt, weight @ yp
-                total = float(weight.sum())
+                return cls._from_margins(tp, true, pred, None, columns,
+                                         tn=weight @ (~yt & ~yp))
         return cls._from_margins(tp, true, pred, total, columns)
 
     @classmethod
@@ -767,9 +777,9 @@ class PairedCounts:
             data, [y_true, y_pred_first, y_pred_second],
             ["y_true", "y_pred_first", "y_pred_second"], sample_weight)
         if is_dask(y_true, y_pred_first, y_pred_second, sample_weight):
-            n_first, n_second, total, multilabel = dask_paired(
+            n_first, n_second, ties, multilabel = dask_paired(
                 y_true, y_pred_first, y_pred_second, sample_weight)
-            return cls(n_first, n_second, np.maximum(total - n_first - n_second, 0.0),
+            return cls(n_first, n_second, ties,
                        labels=np.arange(np.shape(n_first)[0]) if multilabel else None)
         y_true_, y_first, first_ml = _check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
         _, y_second, second_ml = _check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
@@ -798,8 +808,9 @@ class PairedCounts:
             n_second = second.sum(axis=0, dtype=np.float64)
             total = float(y_true_.shape[0])
         else:
+            # Each cell summed directly: no cell is a rounding residue of the others.
             n_first, n_second = weight @ first, weight @ second
-            total = float(weight.sum())
+            return cls(n_first, n_second, weight @ (~first & ~second), labels=labels)
         ties = np.maximum(total - n_first - n_second, 0.0)
         return cls(n_first, n_second, ties, labels=labels)
 

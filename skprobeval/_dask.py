@@ -297,17 +297,20 @@ def _indicator_block(true, pred, weight, columns):
                         _check_weight_block(weight)])
     t, p = t.astype(bool), p.astype(bool)
     if weight is None:
-        sums = np.stack([(t & p).sum(axis=0), t.sum(axis=0), p.sum(axis=0)]).astype(np.float64)
+        sums = np.stack([(t & p).sum(axis=0), t.sum(axis=0), p.sum(axis=0),
+                         (~t & ~p).sum(axis=0)]).astype(np.float64)
         total = np.array([float(t.shape[0])])
     else:
+        # Every cell summed directly, the true negatives too: no cell is a
+        # rounding residue of the total less the others.
         w = np.asarray(weight, dtype=np.float64)
-        sums = np.stack([w @ (t & p), w @ t, w @ p])
+        sums = np.stack([w @ (t & p), w @ t, w @ p, w @ (~t & ~p)])
         total = np.array([w.sum()])
     return sums, total, invalid
 
 
 def dask_indicator_sums(y_true, y_pred, sample_weight, labels):
-    """(tp, true, pred, total, columns) of 2-d Dask indicator matrices, one pass."""
+    """(tp, true, pred, total, columns, tn) of 2-d Dask indicator matrices, one pass."""
     dask, da = _dask()
     names = ["y_true", "y_pred"] + (["sample_weight"] if sample_weight is not None else [])
     arrays = _aligned([y_true, y_pred] + ([sample_weight] if sample_weight is not None else []),
@@ -328,24 +331,26 @@ def dask_indicator_sums(y_true, y_pred, sample_weight, labels):
             what = ("finite and non-negative" if name == "sample_weight"
                     else "a 0/1 label indicator matrix")
             fail(name, what, None, shown=f"{int(count)} invalid value(s)")
-    return sums[0], sums[1], sums[2], float(total[0]), columns
+    return sums[0], sums[1], sums[2], float(total[0]), columns, sums[3]
 
 
 def _paired_block(true, first, second, weight):
     right_first = np.asarray(first) == np.asarray(true)
     right_second = np.asarray(second) == np.asarray(true)
     a, b = right_first & ~right_second, right_second & ~right_first
+    ties = ~a & ~b
     if weight is None:
         return (np.asarray(a.sum(axis=0), dtype=np.float64),
                 np.asarray(b.sum(axis=0), dtype=np.float64),
-                np.array([float(a.shape[0])]), np.array([0]))
+                np.asarray(ties.sum(axis=0), dtype=np.float64), np.array([0]))
+    # Each cell summed directly: no cell is a rounding residue of the others.
     w = np.asarray(weight, dtype=np.float64)
     return (np.asarray(w @ a, dtype=np.float64), np.asarray(w @ b, dtype=np.float64),
-            np.array([w.sum()]), np.array([_check_weight_block(weight)]))
+            np.asarray(w @ ties, dtype=np.float64), np.array([_check_weight_block(weight)]))
 
 
 def dask_paired(y_true, y_first, y_second, sample_weight):
-    """(first better, second better, total, multilabel) of Dask arrays, one pass."""
+    """(first better, second better, ties, multilabel) of Dask arrays, one pass."""
     dask, da = _dask()
     names = ["y_true", "y_pred_first", "y_pred_second"] + (
         ["sample_weight"] if sample_weight is not None else [])
@@ -362,11 +367,11 @@ def dask_paired(y_true, y_first, y_second, sample_weight):
     weight = arrays[3] if sample_weight is not None else None
     block = dask.delayed(_paired_block, pure=True)
     parts = [block(t, a, b, w) for t, a, b, w in _blocks([true, first, second, weight])]
-    n_first, n_second, total, bad = dask.compute(_tree_sum(dask, parts))[0]
+    n_first, n_second, ties, bad = dask.compute(_tree_sum(dask, parts))[0]
     if bad[0]:
         fail("sample_weight", "finite and non-negative", sample_weight,
              shown=f"{int(bad[0])} negative or non-finite weight(s)")
-    return n_first, n_second, float(total[0]), true.ndim == 2
+    return n_first, n_second, ties, true.ndim == 2
 
 
 def _distinct_rows(columns, weight):

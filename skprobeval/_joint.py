@@ -31,7 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._numerics import TINY as _TINY
-from ._numerics import dirichlet
+from ._numerics import dirichlet, weighted_mean
 
 __all__ = [
     "JointTable",
@@ -253,5 +253,5 @@ def average_values(function, params, cells, average, weights=None, *, share_of_r
         if average is None:
             return values
         if average == "macro" or weights is None or weights.sum() == 0:
-            return values.mean(axis=1)
-        return values @ (weights / weights.sum())
+            weights = np.ones(values.shape[1])
+        return weighted_mean(values, weights)

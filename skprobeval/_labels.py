@@ -271,7 +271,10 @@ def _tally(y_true, y_pred, sample_weight):
                        minlength=size).astype(np.float64)
     row = np.bincount(codes_true, weights=weight, minlength=size).astype(np.float64)
     col = np.bincount(codes_pred, weights=weight, minlength=size).astype(np.float64)
-    total = float(codes_true.shape[0] if weight is None else weight.sum())
+    # The total by the cells' own route (not ``weight.sum()``, which sums in another
+    # order): a label that every item carries then has a true negative count of
+    # exactly 0.
+    total = float(row.sum())
     present = (np.bincount(codes_true, minlength=size) > 0) | (
         np.bincount(codes_pred, minlength=size) > 0)
     return _Tally(diag, row, col, total, classes, present, None)

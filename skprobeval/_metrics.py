@@ -20,6 +20,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from ._counts import ConfusionCounts
 from ._labels import _check_labels_argument, _check_pair, _square_table, _tally
+from ._numerics import weighted_mean
 from ._validation import check_positive, check_sample_weight, fail
 
 __all__ = [
@@ -379,12 +380,9 @@ def _weighted_mean(values, weights):
     if not keep.any():
         return float("nan")
     values = values[keep]
-    if weights is None:
-        return float(values.mean())
-    weights = weights[keep]
-    if weights.sum() == 0:
-        return float(values.mean())
-    return float(np.average(values, weights=weights))
+    if weights is None or weights[keep].sum() == 0:
+        return float(weighted_mean(values, np.ones(values.shape[0])))
+    return float(weighted_mean(values, weights[keep]))
 
 
 # Metrics with Powers' multiclass weighting (average="powers"): the one-vs-rest

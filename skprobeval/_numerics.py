@@ -30,6 +30,8 @@ only where scipy measurably falls short, with the figure next to them:
   posteriors, the two answers 7e-15 apart (scipy 1.17); `cornish_fisher`
   starting points from four cumulants.
 * `golden_max`: vectorised golden-section search for unimodal functions.
+* `weighted_mean`: one summation route for numerator and denominator, clipped
+  to the range of the values, so a mean of ones is 1 whatever BLAS the CPU has.
 * `dirichlet`: Dirichlet draws through log-space Gamma variates, exact for
   concentrations far below 1 (where numpy's Gamma variates underflow to 0).
 """
@@ -642,6 +644,35 @@ def frozen_result(values):
     return values
 
 
+def weighted_mean(values, weights):
+    """Weighted mean along the last axis, inside the range of the values averaged.
+
+    Numerator and denominator are summed by one route (``np.sum`` of the
+    products and of the weights), never a BLAS dot product against a pairwise
+    sum, whose kernels round differently from CPU to CPU.  The result is then
+    clipped to the smallest and largest value of positive weight, so a mean of
+    equal values is that value exactly on every machine (of ones exactly 1, of
+    zeros exactly 0).
+
+    Parameters
+    ----------
+    values : ndarray of shape (..., n)
+    weights : ndarray of shape (n,)
+        Non-negative, with a positive sum.
+
+    Returns
+    -------
+    ndarray of shape (...), or a float for 1-D values
+    """
+    values = np.asarray(values, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    mean = np.sum(values * weights, axis=-1) / np.sum(weights)
+    counted = weights > 0
+    low = np.min(np.where(counted, values, np.inf), axis=-1)
+    high = np.max(np.where(counted, values, -np.inf), axis=-1)
+    return np.minimum(np.maximum(mean, low), high)
+
+
 # ---------------------------------------------------------------------------
 # Beta moments
 # ---------------------------------------------------------------------------
@@ -737,7 +768,10 @@ def beta_greater(a1, b1, a2, b2):
     # outer's mass minus E[S_i]; outer second: E_o[S_i], the other way round.
     low_piece = np.where(outer_first, near_zero, t_lo - near_zero)
     high_piece = np.where(outer_first, t_hi_c - near_one, near_one)
-    return np.clip(middle + low_piece + high_piece, 0.0, 1.0).reshape(shape)
+    result = np.clip(middle + low_piece + high_piece, 0.0, 1.0)
+    # Equal distributions: exactly 1/2 by symmetry, not the quadrature's 1/2 +- 1e-16.
+    result = np.where((a1 == a2) & (b1 == b2), 0.5, result)
+    return result.reshape(shape)
 
 
 def dirichlet(alpha, n_samples, rng):

@@ -19,6 +19,7 @@ from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from ._metrics import _check_zero_division
+from ._numerics import weighted_mean
 from ._validation import as_array, check_sample_weight, fail
 
 __all__ = ["average_precision", "d_measure", "d_measure_weights", "precision_at_k"]
@@ -458,4 +459,4 @@ def d_measure(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (the paper's name)
     x = np.arange(n_items, 0, -1, dtype=np.float64) / n_items
     log_weight = log_expit(k * (x - l))
     weight = np.exp(log_weight - log_weight.max())
-    return float(min(1.0, np.dot(pertinence, weight) / weight.sum()))
+    return float(weighted_mean(pertinence, weight))

@@ -116,7 +116,8 @@ def test_table_2_vectorised_equals_row_by_row():
 
 
 def test_table_2_tie_is_exactly_one_half():
-    # 'interest', ltc vs nnn: 24 vs 24, printed 49.73; exact by symmetry.
+    # 'interest', ltc vs nnn: 24 vs 24, printed 49.73; exact by symmetry (equal Beta
+    # posteriors are answered 1/2 by construction, not by the quadrature).
     result = PairedComparison.from_counts(PairedCounts(24, 24, N_DOCUMENTS - 48))
     assert result.prob_first_better == 0.5
     assert result.prob_second_better == 0.5

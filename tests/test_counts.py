@@ -276,3 +276,32 @@ def test_sample_weight_acts_as_counts():
     heavy = precision_posterior(y_true, y_pred, sample_weight=[10] * 8).interval(0.95)
     ratio = (plain.high - plain.low) / (heavy.high - heavy.low)
     assert 2.5 < ratio < 3.5
+
+
+def test_an_empty_cell_is_exactly_zero_with_fractional_weights(seed):
+    # Every cell is summed by one route (never a total summed in another order
+    # less the other cells), so a cell without items is exactly 0 on any CPU.
+    rng = np.random.default_rng(seed)
+    n = 10_007
+    weight = rng.uniform(0.01, 0.3, size=n)
+    ones = np.ones(n, dtype=int)
+    # Binary: every item a true positive.
+    binary = ConfusionCounts.from_predictions(ones, ones, sample_weight=weight)
+    assert (binary.fp, binary.fn, binary.tn) == (0.0, 0.0, 0.0)
+    # More labels than the K x K table allows: label 0 is every item's truth.
+    spread = rng.integers(0, 6000, size=n)
+    many = ConfusionCounts.from_predictions(np.zeros(n, dtype=int), spread, labels=[0],
+                                            average=None, sample_weight=weight)
+    assert many.tn[0] == 0.0
+    # Multilabel indicators: column 0 never set, column 1 always set.
+    indicator = np.zeros((n, 2), dtype=int)
+    indicator[:, 1] = 1
+    multi = ConfusionCounts.from_predictions(indicator, indicator, average=None,
+                                             sample_weight=weight)
+    assert multi.tp[0] == 0.0 and multi.tn[1] == 0.0 and multi.fp[1] == 0.0
+    # Paired: the first system right on every item, the second on none.
+    paired = PairedCounts.from_predictions(ones, ones, 1 - ones, sample_weight=weight)
+    assert paired.ties == 0.0 and paired.second_better == 0.0
+    paired_ml = PairedCounts.from_predictions(indicator, indicator, 1 - indicator,
+                                              sample_weight=weight)
+    assert np.all(paired_ml.ties == 0.0)
