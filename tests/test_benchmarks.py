@@ -5,6 +5,9 @@ import pytest
 
 from benchmarks import run
 
+# One worker runs the quick benchmarks once for both tests (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("benchmarks")
+
 
 @pytest.fixture(scope="module")
 def quick_rows():

@@ -11,11 +11,19 @@ import numpy as np
 import pytest
 from sklearn.metrics import (
     average_precision_score,
-    confusion_matrix_at_thresholds,
     precision_recall_curve,
     roc_auc_score,
     roc_curve,
 )
+
+try:
+    from sklearn.metrics import confusion_matrix_at_thresholds
+except ImportError:      # scikit-learn < 1.8: the same counts, from the private function
+    from sklearn.metrics._ranking import _binary_clf_curve
+
+    def confusion_matrix_at_thresholds(y_true, y_score, *, sample_weight=None):
+        fps, tps, thresholds = _binary_clf_curve(y_true, y_score, sample_weight=sample_weight)
+        return fps[-1] - fps, fps, tps[-1] - tps, tps, thresholds
 
 from skprobeval import (
     BetaPosterior,
@@ -141,6 +149,7 @@ def _binormal(rng, n, mu=1.5, prevalence=0.3):
     return y, np.where(y, rng.normal(mu, 1, n), rng.normal(0, 1, n))
 
 
+@pytest.mark.slow   # 4 s of simulation
 def test_band_coverage_by_simulation():
     # Binormal scores: positives N(1.5, 1), negatives N(0, 1), prevalence 0.3,
     # n = 400, 120 repetitions with a fixed seed (the benchmark's simulation,
@@ -191,6 +200,7 @@ def test_one_draw_is_the_weighted_metric(metric):
         assert mine[d] == pytest.approx(reference(y_all, s_all, sample_weight=w_all), abs=1e-12)
 
 
+@pytest.mark.slow   # 2-4 s of bootstrap each
 @pytest.mark.parametrize("make, metric", [(average_precision_posterior, average_precision_score),
                                           (roc_auc_posterior, roc_auc_score)])
 def test_posterior_sd_matches_the_bootstrap(make, metric):
@@ -233,6 +243,7 @@ def test_compare_scores_sums_to_one_and_mirrors(metric):
     assert forward.paired and forward.method == "sampled" and forward.n_samples == 2000
 
 
+@pytest.mark.slow   # 2.5-5 s of bootstrap each
 @pytest.mark.parametrize("seed", [8, 10])
 @pytest.mark.parametrize("metric, score_fn", [("average_precision", average_precision_score),
                                               ("roc_auc", roc_auc_score)])

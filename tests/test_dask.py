@@ -55,7 +55,9 @@ def _dask(array, chunks):
     return da.from_array(array, chunks=(chunks,) + tuple(-1 for _ in array.shape[1:]))
 
 
-@pytest.mark.parametrize("seed", range(60))
+# 60 random cases; the first 12 (every kind and weighting) in the default run.
+@pytest.mark.parametrize("seed", [s if s < 12 else pytest.param(s, marks=pytest.mark.slow)
+                                  for s in range(60)])
 def test_dask_counts_equal_numpy_counts(client, seed):
     kind, y_true, y_pred, weight, chunks = _case(seed)
     averages = [None, "micro"] + (["binary"] if kind in ("binary", "bool") else [])
@@ -232,7 +234,8 @@ def test_parquet_directory_equals_pandas_in_one_computation(client, parquet_dire
     assert got.predictions == {}
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", [s if s < 2 else pytest.param(s, marks=pytest.mark.slow)
+                                  for s in range(8)])
 @pytest.mark.parametrize("average", ["macro", None, "weighted"])
 def test_dask_dataframe_reports_equal_pandas(client, seed, average):
     dd = pytest.importorskip("dask.dataframe")

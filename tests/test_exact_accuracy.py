@@ -972,6 +972,13 @@ def _hdi_values(name):
 HDI_LIMITS = {}   # (name, table id) -> reason for a strict xfail; none left
 
 
+# The references of a metric are computed over the whole grid at once and cached,
+# so each metric's cases run on one xdist worker (--dist loadgroup).  Those of the
+# differences (informedness, markedness) take 13-15 s per test function and metric
+# on the 2-core machine: they run in the slow tier.
+SLOW_GRIDS = ("informedness", "markedness")
+
+
 def _grid_params(limits=None):
     limits = limits or {}
     params = []
@@ -979,6 +986,9 @@ def _grid_params(limits=None):
         for k in range(len(GRID)):
             reason = limits.get((name, GRID_IDS[k]))
             marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+            marks.append(pytest.mark.xdist_group(f"grid-{name}"))
+            if name in SLOW_GRIDS:
+                marks.append(pytest.mark.slow)
             params.append(pytest.param(name, k, id=f"{name}-{GRID_IDS[k]}", marks=marks))
     return params
 
@@ -1229,6 +1239,7 @@ def _perfect_pair_reference():
         return cdf0, low, high, hdi_low
 
 
+@pytest.mark.slow   # 4 s: a 30-digit mpmath reference
 def test_informedness_of_one_right_item_per_class_at_tiny_prior():
     lam = 1e-3
     posterior = DifferencePosterior(BetaPosterior(1 + lam, lam), BetaPosterior(lam, 1 + lam))
@@ -1258,7 +1269,9 @@ def _single_negative_cdf0(lam):
         return float(_mp_difference_cdf(lam, lam, lam, 1 + lam, 0))
 
 
-@pytest.mark.parametrize("lam", [1e-3, 3e-3, 0.01, 0.02, 0.04])
+# About 1 s each at the two smallest priors: those in the slow tier.
+@pytest.mark.parametrize("lam", [pytest.param(1e-3, marks=pytest.mark.slow),
+                                 pytest.param(3e-3, marks=pytest.mark.slow), 0.01, 0.02, 0.04])
 @pytest.mark.parametrize("name", ["informedness", "markedness"])
 def test_single_negative_item_table_is_finite(name, lam):
     # TP = FP = FN = 0, TN = 1: both terms of the difference have a parameter λ.
@@ -1556,6 +1569,7 @@ def _nested_comparisons(kind):
     return entries, _nested_prob_greater(*_nested_reference(kind, entries))
 
 
+@pytest.mark.slow   # 4 s: two nested references
 def test_nested_reference_does_not_depend_on_the_outer_metric():
     # Self-check of the reference: int pdf_B sf_A and int pdf_A cdf_B are different
     # nested integrals of the same probability.
@@ -1573,7 +1587,10 @@ def test_every_exact_metric_is_compared():
     assert exact == set(BETA_METRICS) | set(NESTED_METRICS)
 
 
-@pytest.mark.parametrize("metric", sorted(BETA_METRICS))
+# 1 s each: precision and recall in the default run, the rest in the slow tier.
+@pytest.mark.parametrize("metric", [
+    m if m in ("precision", "recall") else pytest.param(m, marks=pytest.mark.slow)
+    for m in sorted(BETA_METRICS)])
 def test_compare_independent_beta_metrics(metric):
     entries, expected, observed = _beta_comparisons(metric)
     wrong = np.flatnonzero(~(np.abs(observed - expected) <= 1e-6))
@@ -1581,6 +1598,7 @@ def test_compare_independent_beta_metrics(metric):
         f"{_pair_id(*entries[k])}: {observed[k]!r}, reference {expected[k]!r}" for k in wrong)
 
 
+@pytest.mark.slow   # 2.5-10 s each: nested reference integrals
 @pytest.mark.parametrize("metric", sorted(NESTED_METRICS))
 def test_compare_independent_nested_metrics(metric):
     kind, reversed_order = NESTED_METRICS[metric]
@@ -1617,6 +1635,7 @@ def test_normal_score_rule_agrees_with_split_rule_on_random_tables():
     assert np.max(np.abs(above - TAIL)) < 1e-9
 
 
+@pytest.mark.slow   # 11 s
 def test_full_range_nodes_agree_with_split_rule():
     # Off the normal-score nodes (an outer parameter below 8), elements whose
     # integrand kinks hold at most 1e-40 of the outer's mass are evaluated on
@@ -1669,6 +1688,7 @@ def test_quick_far_tails_within_their_bound():
             assert abs(mirrored[i] / reference - 1) < 1e-12
 
 
+@pytest.mark.slow   # 6 s
 def test_hdi_ends_equal_by_own_density_near_a_spike():
     # The upper end of this HDI lies 1.8e-24 above 0, next to a density spike:
     # one float64 step of its tail mass moves it by 4%, so the tail-mass solve

@@ -3,7 +3,7 @@ ties do not move P(first better) at rope 0, pooling is order-free."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import counts, label_pairs, priors, ropes, tables
 
@@ -71,7 +71,6 @@ def test_pairwise_comparison_does_not_depend_on_item_order(case, random, rope):
                                rtol=1e-9, atol=1e-12)
 
 
-@settings(max_examples=200)
 @given(tables(max_value=1e6), tables(max_value=1e6),
        st.sampled_from(["precision", "recall", "f1", "accuracy", "informedness", "mcc"]))
 def test_independent_comparison_sums_to_one_and_mirrors(table_a, table_b, metric):

@@ -4,7 +4,7 @@ search gives the same result in parallel."""
 import pickle
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import GridSearchCV
@@ -53,7 +53,6 @@ def test_a_pickled_scorer_gives_the_same_score(case, options):
     assert np.isfinite(score) and again == score
 
 
-@settings(max_examples=200)
 @given(st.integers(0, 2**31 - 1), st.sampled_from(["f1", "informedness", "mcc"]),
        st.sampled_from(["mean", "lower"]))
 def test_a_parallel_search_picks_the_same_model(seed, metric, statistic):
