@@ -1,4 +1,7 @@
-"""Run every ``benchmarks/bench_*.py`` and print one table of the performance figures.
+"""Run every timing benchmark ``benchmarks/bench_*.py`` and print one table of the figures.
+
+The coverage benchmark (``python -m benchmarks.bench_coverage``) measures accuracy, not
+speed, and prints its own grid.
 
 Usage: ``python -m benchmarks [--quick]`` (or ``python benchmarks/run.py``).  Each ratio is
 printed next to its named reference and the performance goal set for it.  Speed-ups are
@@ -63,10 +66,14 @@ def _goal(row):
     return ""
 
 
+# Benchmarks of accuracy rather than speed, with a report of their own (not timed rows).
+NOT_TIMED = {"bench_coverage"}
+
+
 def benchmark_names():
-    """Names of the benchmark modules, sorted."""
+    """Names of the timing benchmark modules, sorted."""
     return sorted(info.name for info in pkgutil.iter_modules(benchmarks.__path__)
-                  if info.name.startswith("bench_"))
+                  if info.name.startswith("bench_") and info.name not in NOT_TIMED)
 
 
 def run(quick=False, out=sys.stdout):

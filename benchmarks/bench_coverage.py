@@ -1,0 +1,758 @@
+"""How often the library's intervals cover the truth: a coverage benchmark.
+
+Every cell of the grid is a population whose metric is known.  Data are drawn
+from it ``reps`` times (confusion counts multinomially, scores binormally);
+each draw gets the library's 95% and 90% intervals and those of named
+references, and the benchmark reports, per cell and method, the share of
+draws whose interval holds the truth (coverage) and the mean width of the 95%
+interval.  With 400 draws the Monte Carlo standard error of a coverage near
+0.95 is about 0.011.
+
+Sections
+--------
+binary
+    precision, recall, accuracy, F1, F2, informedness and markedness of one
+    confusion table: n in {30, 100, 1000, 10000}, prevalence in {0.5, 0.3,
+    0.1, 0.01}, three classifiers (moderate, good, near-perfect).  References:
+    Wilson and Jeffreys for proportions, the bootstrap (percentile and BCa) for
+    the others.
+multiclass
+    micro, macro and weighted F1 and each label's F1 of a K x K table: K in
+    {3, 10, 30}, 10 or 100 items per class, accuracy 0.7, 0.9 or 0.97,
+    balanced or imbalanced classes (largest / smallest share 10).  Reference:
+    the bootstrap.  Candidate priors of the K x K table are measured beside
+    the library's default.
+ranking
+    average precision, ROC AUC, the pointwise precision-recall and ROC bands
+    at three thresholds and the simultaneous bands: binormal scores,
+    separation in {0.5, 1, 2, 4}, n in {100, 1000, 10000}, prevalence in
+    {0.3, 0.02}.  References: the bootstrap and, for AUC, DeLong's interval;
+    candidate boundary masses of the ranking model beside the default.
+comparisons
+    paired, independent, `compare_scores`, the correlated t-test and the
+    signed-rank test under the null (two equal systems: the share of
+    P(first better) > 0.95 should be about 0.05) and under a true difference
+    (power, beside the matched frequentist test at level 0.05).
+
+Posterior and bootstrap intervals are read from 1000 draws (250 for the
+rankings of 10 000 items).  Run ``python -m benchmarks.bench_coverage`` for the
+full grid (about 40 minutes with ``--jobs 2`` on two cores), ``--quick`` for a smoke run,
+``--section NAME`` for one section, ``--csv PATH`` to keep the rows.  The
+last lines check the grid against the promise the library makes: the 95%
+interval covers at least 0.92 (within Monte Carlo error) in every cell, or,
+where every reference covers less than 0.90, at least as often as the best
+reference; where both cover 0.93 or more, it is at most 1.25 times as wide as
+the bootstrap (1.1 times Wilson's for proportions); null comparisons exceed
+0.95 in 3% to 7% of draws.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import inspect
+import math
+import sys
+import time
+import zlib
+
+import numpy as np
+from scipy import special, stats
+
+from benchmarks import _references as ref
+from skprobeval import (
+    ConfusionCounts,
+    PairedComparison,
+    PairedCounts,
+    average_precision_posterior,
+    compare_independent,
+    compare_scores,
+    correlated_ttest,
+    metric_posterior,
+    posterior_precision_recall_curve,
+    posterior_roc_curve,
+    signed_rank_test,
+)
+from skprobeval._curves import _ap_from_cumulative, _auc_from_shares, _Cells
+from skprobeval._joint import joint_prior
+from skprobeval._posterior_exact import FBetaPosterior
+
+LIBRARY = "skprobeval"
+LEVELS = (0.95, 0.90)
+TOLERANCE = 1e-6
+# The library's default prior of each model, read from its signatures.
+DEFAULT_PRIOR = inspect.signature(metric_posterior).parameters["prior"].default
+RANKING_PRIOR = inspect.signature(average_precision_posterior).parameters["prior"].default
+CURVE_PRIOR = inspect.signature(posterior_roc_curve).parameters["prior"].default
+
+
+# ---------------------------------------------------------------------------
+# Bookkeeping
+# ---------------------------------------------------------------------------
+
+
+def _coverage_row(section, cell, quantity, method, kind, truth, intervals):
+    """One result row: coverage at each level and the mean 95% width.
+
+    ``intervals`` maps a level to ``(low, high)`` arrays over draws (NaN limits
+    count as not covering: a method that gives no interval makes no promise
+    kept).  ``truth`` broadcasts against them.  A truth within `TOLERANCE` of a
+    limit counts as inside (a band reaching 1 - 1e-7 holds a true 1 - 1e-8).
+    """
+    row = {"section": section, "cell": cell, "quantity": quantity, "method": method,
+           "kind": kind}
+    for level in LEVELS:
+        low, high = (np.asarray(v, dtype=float) for v in intervals[level])
+        truth_b = np.broadcast_to(truth, low.shape)
+        with np.errstate(invalid="ignore"):
+            inside = (low <= truth_b + TOLERANCE) & (truth_b - TOLERANCE <= high)
+        row[f"coverage_{round(level * 100)}"] = float(np.mean(inside))
+        if level == 0.95:
+            row["width_95"] = float(np.nanmean(high - low))
+            row["reps"] = int(low.size)
+    row["se_95"] = math.sqrt(0.95 * 0.05 / row["reps"])
+    return row
+
+
+def _beta_intervals(a, b):
+    """Equal-tailed intervals of Beta(a, b) at every level."""
+    out = {}
+    for level in LEVELS:
+        tail = (1 - level) / 2
+        out[level] = (special.betaincinv(a, b, tail), special.betaincinv(a, b, 1 - tail))
+    return out
+
+
+def _quantile_intervals(draws, axis=0):
+    """Equal-tailed intervals of sampled draws (NaN draws dropped)."""
+    out = {}
+    for level in LEVELS:
+        tail = (1 - level) / 2
+        with np.errstate(invalid="ignore"):
+            low, high = np.nanquantile(draws, [tail, 1 - tail], axis=axis)
+        out[level] = (low, high)
+    return out
+
+
+def _posterior_intervals(posterior, shape=None):
+    """The posterior's equal-tailed intervals at every level (reshaped to `shape`)."""
+    out = {}
+    for level in LEVELS:
+        low, high = (np.asarray(v, dtype=float) for v in posterior.interval(level))
+        out[level] = (low, high) if shape is None else (low.reshape(shape), high.reshape(shape))
+    return out
+
+
+def _seed(*key):
+    """A generator seeded by the cell's key (strings by their CRC, stable across runs)."""
+    return np.random.default_rng([zlib.crc32(k.encode()) if isinstance(k, str) else int(k)
+                                  for k in key])
+
+
+# ---------------------------------------------------------------------------
+# Binary tables
+# ---------------------------------------------------------------------------
+
+QUALITIES = {"moderate": (0.75, 0.2), "good": (0.9, 0.05), "near-perfect": (0.99, 0.005)}
+BINARY_METRICS = ("precision", "recall", "accuracy", "f1", "f2", "informedness", "markedness")
+PROPORTIONS = {"precision": (0, 1), "recall": (0, 2), "accuracy": (None, None)}
+
+
+def _binary_truth(p):
+    tp, fp, fn, tn = p
+    ppv, npv = tp / (tp + fp), tn / (tn + fn)
+    return {"precision": ppv, "recall": tp / (tp + fn), "accuracy": tp + tn,
+            "f1": 2 * tp / (2 * tp + fp + fn), "f2": 5 * tp / (5 * tp + 4 * fn + fp),
+            "informedness": tp / (tp + fn) - fp / (fp + tn), "markedness": ppv + npv - 1}
+
+
+def _binary_statistic(name):
+    def statistic(t):
+        tp, fp, fn, tn = (t[..., i].astype(float) for i in range(4))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return _binary_truth((tp, fp, fn, tn))[name]
+    return statistic
+
+
+def binary_cells(quick):
+    ns = (100,) if quick else (30, 100, 1000, 10_000)
+    prevalences = (0.3,) if quick else (0.5, 0.3, 0.1, 0.01)
+    qualities = ("near-perfect",) if quick else tuple(QUALITIES)
+    return [("binary", n, prevalence, quality)
+            for quality in qualities for prevalence in prevalences for n in ns]
+
+
+def run_binary(cell, reps, n_resamples):
+    _, n, prevalence, quality = cell
+    tpr, fpr = QUALITIES[quality]
+    p = np.array([prevalence * tpr, (1 - prevalence) * fpr, prevalence * (1 - tpr),
+                  (1 - prevalence) * (1 - fpr)])
+    truth = _binary_truth(p)
+    rng = _seed("binary", n, round(prevalence * 1000), quality)
+    table = rng.multinomial(n, p, size=reps)
+    counts = ConfusionCounts(tp=table[:, 0], fp=table[:, 1], fn=table[:, 2], tn=table[:, 3])
+    name = f"n={n} prevalence={prevalence:g} {quality}"
+    rows = []
+    for metric in BINARY_METRICS:
+        posterior = metric_posterior(counts, "fbeta" if metric == "f2" else metric,
+                                     beta=2.0 if metric == "f2" else 1.0)
+        rows.append(_coverage_row("binary", name, metric, LIBRARY, "library", truth[metric],
+                                  _posterior_intervals(posterior)))
+        if metric in PROPORTIONS:
+            k, m = _proportion_counts(table, metric)
+            for method, function in (("Wilson", ref.wilson_interval),
+                                     ("Jeffreys", ref.jeffreys_interval)):
+                intervals = {level: function(k, m, level) for level in LEVELS}
+                rows.append(_coverage_row("binary", name, metric, method, "reference",
+                                          truth[metric], intervals))
+        else:
+            for method in ("percentile", "bca"):
+                intervals = {level: ref.count_bootstrap(
+                    table, _binary_statistic(metric), confidence=level,
+                    n_resamples=n_resamples, rng=_seed("boot", metric, method, n),
+                    method=method) for level in LEVELS}
+                label = "bootstrap" if method == "percentile" else "bootstrap BCa"
+                rows.append(_coverage_row("binary", name, metric, label, "reference",
+                                          truth[metric], intervals))
+    return rows
+
+
+def _proportion_counts(table, metric):
+    tp, fp, fn, tn = table.T
+    if metric == "precision":
+        return tp, tp + fp
+    if metric == "recall":
+        return tp, tp + fn
+    return tp + tn, tp + fp + fn + tn
+
+
+# ---------------------------------------------------------------------------
+# Multiclass tables
+# ---------------------------------------------------------------------------
+
+
+def _table_priors(k):
+    """Candidate K x K priors (concentration matrices), library default first."""
+    off = ~np.eye(k, dtype=bool)
+
+    def spread(diagonal, rest):
+        return np.where(off, rest, diagonal)
+
+    return {
+        LIBRARY: joint_prior(k, DEFAULT_PRIOR),
+        "1/2 per label (mass K)": spread(0.5, 0.5 / (k - 1)),
+        "mass 2 (1/K per label)": spread(1 / k, 1 / (k * (k - 1))),
+        "mass 1 (1/2K per label)": spread(1 / (2 * k), 1 / (2 * k * (k - 1))),
+        "Perks (1/K^2 per cell)": np.full((k, k), 1 / k ** 2),
+    }
+
+
+def _f1_from_tables(t):
+    """Per-label F1 of tables (..., K, K) (rows true, columns predicted), 0/0 -> 0."""
+    tp = np.diagonal(t, axis1=-2, axis2=-1)
+    denominator = t.sum(axis=-1) + t.sum(axis=-2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, 2 * tp / np.where(denominator > 0, denominator, 1), 0.0)
+
+
+def multiclass_cells(quick):
+    if quick:
+        return [("multiclass", 10, 10, 0.97, "balanced")]
+    return [("multiclass", k, per_class, accuracy, balance)
+            for balance in ("balanced", "imbalanced") for k in (3, 10, 30)
+            for per_class in (10, 100) for accuracy in (0.7, 0.9, 0.97)]
+
+
+def run_multiclass(cell, reps, n_draws):
+    _, k, per_class, accuracy, balance = cell
+    n = k * per_class
+    share = np.full(k, 1 / k) if balance == "balanced" else 10.0 ** -np.linspace(0, 1, k)
+    share = share / share.sum()
+    conditional = np.full((k, k), (1 - accuracy) / (k - 1))
+    np.fill_diagonal(conditional, accuracy)
+    p = share[:, None] * conditional
+    f1_true = _f1_from_tables(p)
+    truth = {"micro F1": accuracy, "macro F1": f1_true.mean(),
+             "weighted F1": float(share @ f1_true), "per-label F1": f1_true}
+    rng = _seed("multiclass", k, per_class, round(accuracy * 100), balance)
+    tables = rng.multinomial(n, p.ravel(), size=reps).reshape(reps, k, k)
+    name = f"K={k} n={n} accuracy={accuracy:g} {balance}"
+    rows = []
+    for prior_name, alpha in _table_priors(k).items():
+        kind = "library" if prior_name == LIBRARY else "candidate"
+        draws = _joint_draws(tables, alpha, n_draws, rng)
+        right = np.trace(tables, axis1=1, axis2=2)
+        micro = _beta_intervals(right + np.trace(alpha), n - right + alpha.sum() - np.trace(alpha))
+        rows.append(_coverage_row("multiclass", name, "micro F1", prior_name, kind,
+                                  truth["micro F1"], micro))
+        for quantity in ("macro F1", "weighted F1"):
+            rows.append(_coverage_row("multiclass", name, quantity, prior_name, kind,
+                                      truth[quantity], _quantile_intervals(draws[quantity],
+                                                                           axis=1)))
+        # Per-label F1 implied by this table's prior: each label's (TP, FP, FN)
+        # groups collect the prior mass of their cells.
+        diagonal = np.diagonal(alpha)
+        tp = np.diagonal(tables, axis1=1, axis2=2)
+        per_label = FBetaPosterior(
+            (tp + diagonal).ravel(),
+            (tables.sum(axis=1) - tp + alpha.sum(0) - diagonal).ravel(),
+            (tables.sum(axis=2) - tp + alpha.sum(1) - diagonal).ravel())
+        rows.append(_coverage_row("multiclass", name, "per-label F1",
+                                  f"{prior_name} (table marginal)", "candidate", f1_true,
+                                  _posterior_intervals(per_label, (reps, k))))
+    # The library's per-label rows (average=None): one-vs-rest tables.
+    tp = np.diagonal(tables, axis1=1, axis2=2)
+    counts = ConfusionCounts(tp=tp.ravel(), fp=(tables.sum(axis=1) - tp).ravel(),
+                             fn=(tables.sum(axis=2) - tp).ravel(),
+                             tn=(n - tables.sum(axis=1) - tables.sum(axis=2) + tp).ravel())
+    rows.append(_coverage_row("multiclass", name, "per-label F1", f"{LIBRARY} average=None",
+                              "library", f1_true,
+                              _posterior_intervals(metric_posterior(counts, "f1"), (reps, k))))
+    rows.extend(_multiclass_bootstrap(tables, truth, name, n_draws, rng))
+    return rows
+
+
+def _joint_draws(tables, alpha, n_draws, rng):
+    """Macro and weighted F1 draws ``(reps, n_draws)`` of the K x K Dirichlet posterior."""
+    reps, k, _ = tables.shape
+    macro, weighted = np.empty((reps, n_draws)), np.empty((reps, n_draws))
+    for r in range(reps):
+        shape = (tables[r] + alpha).ravel()
+        gammas = rng.standard_gamma(shape, size=(n_draws, shape.size)).reshape(n_draws, k, k)
+        f1 = _f1_from_tables(gammas)
+        support = tables[r].sum(axis=1)
+        macro[r] = f1.mean(axis=1)
+        weighted[r] = f1 @ (support / support.sum())
+    return {"macro F1": macro, "weighted F1": weighted}
+
+
+def _multiclass_bootstrap(tables, truth, name, n_resamples, rng):
+    reps, k, _ = tables.shape
+    n = tables[0].sum()
+    stats_ = {q: np.empty((reps, n_resamples)) for q in ("micro F1", "macro F1", "weighted F1")}
+    per_label = np.empty((reps, n_resamples, k))
+    for r in range(reps):
+        resampled = rng.multinomial(n, tables[r].ravel() / n, size=n_resamples).reshape(-1, k, k)
+        f1 = _f1_from_tables(resampled)
+        support = resampled.sum(axis=2)
+        stats_["micro F1"][r] = np.trace(resampled, axis1=1, axis2=2) / n
+        stats_["macro F1"][r] = f1.mean(axis=1)
+        stats_["weighted F1"][r] = np.sum(f1 * support, axis=1) / n
+        per_label[r] = f1
+    rows = [_coverage_row("multiclass", name, q, "bootstrap", "reference", truth[q],
+                          _quantile_intervals(v, axis=1)) for q, v in stats_.items()]
+    rows.append(_coverage_row("multiclass", name, "per-label F1", "bootstrap", "reference",
+                              truth["per-label F1"], _quantile_intervals(per_label, axis=1)))
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Rankings: average precision, ROC AUC and curve bands
+# ---------------------------------------------------------------------------
+
+RANKING_LAMBDAS = (0.5, 0.1, 0.05, 0.01)
+RECALLS = (0.2, 0.5, 0.8)
+
+
+def _binormal_truth(separation, prevalence):
+    """Population AUC, AP, and the curves as functions, for N(0,1) negatives and
+    N(separation, 1) positives."""
+    auc = stats.norm.cdf(separation / math.sqrt(2))
+    # AP = integral over recall of precision; recall r at threshold t = sf(t - separation).
+    t = np.linspace(separation - 12, separation + 12, 200_001)
+    recall = stats.norm.sf(t - separation)
+    fpr = stats.norm.sf(t)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = prevalence * recall / (prevalence * recall + (1 - prevalence) * fpr)
+    precision = np.where(np.isfinite(precision), precision, 1.0)
+    d_recall = -np.diff(recall)
+    ap = float(np.sum(d_recall * 0.5 * (precision[1:] + precision[:-1])))
+
+    def precision_at_recall(r):
+        threshold = separation - stats.norm.ppf(r)
+        tpr_, fpr_ = np.asarray(r, dtype=float), stats.norm.sf(threshold)
+        return prevalence * tpr_ / (prevalence * tpr_ + (1 - prevalence) * fpr_)
+
+    def tpr_at_fpr(f):
+        return stats.norm.cdf(separation + stats.norm.ppf(f))
+
+    return auc, ap, precision_at_recall, tpr_at_fpr
+
+
+def ranking_cells(quick):
+    if quick:
+        return [("ranking", 300, 0.3, 4.0)]
+    return [("ranking", n, prevalence, separation)
+            for prevalence in (0.3, 0.02) for separation in (0.5, 1.0, 2.0, 4.0)
+            for n in (100, 1000, 10_000)]
+
+
+def run_ranking(cell, reps, n_draws):
+    _, n, prevalence, separation = cell
+    if n >= 10_000:
+        # Posterior and bootstrap draws are (draws x items) arrays: fewer of them at
+        # n = 10 000 keep the cell's run time near the others'.
+        n_draws = min(n_draws, 250)
+    auc_true, ap_true, precision_at, tpr_at = _binormal_truth(separation, prevalence)
+    n_pos = max(2, round(n * prevalence))
+    relevant = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n - n_pos, dtype=bool)]
+    rng = _seed("ranking", n, round(prevalence * 100), round(separation * 10))
+    thresholds = separation - stats.norm.ppf(RECALLS)
+    pr_grid, roc_grid = np.linspace(0.01, 0.99, 99), np.linspace(0.0, 1.0, 101)
+    lambdas = tuple(dict.fromkeys((RANKING_PRIOR,) + RANKING_LAMBDAS))
+    ap = {lam: np.empty((reps, n_draws)) for lam in lambdas}
+    auc = {lam: np.empty((reps, n_draws)) for lam in lambdas}
+    boot_ap, boot_auc = np.empty((reps, n_draws)), np.empty((reps, n_draws))
+    delong = {level: (np.empty(reps), np.empty(reps)) for level in LEVELS}
+    point_lam = tuple(dict.fromkeys((CURVE_PRIOR, 0.5, 0.1)))
+    point = {(what, lam): np.empty((reps, len(RECALLS), 2, len(LEVELS)))
+             for what in ("precision", "tpr") for lam in point_lam}
+    band = {"precision_recall": np.empty(reps, dtype=bool), "roc": np.empty(reps, dtype=bool)}
+    band_width = {"precision_recall": np.empty(reps), "roc": np.empty(reps)}
+    for r in range(reps):
+        score = rng.normal(size=n) + separation * relevant
+        cells = _Cells.from_items(relevant, score, np.ones(n))
+        g_pos = rng.standard_gamma(cells.positive, size=(n_draws, cells.positive.size))
+        g_neg = rng.standard_gamma(cells.negative, size=(n_draws, cells.negative.size))
+        for lam in lambdas:
+            pseudo = rng.standard_gamma(lam, size=(4, n_draws, 1))
+            gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
+            gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
+            tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
+            ap[lam][r] = _ap_from_cumulative(tp, fp, tp[:, -1:])
+            auc[lam][r] = _auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:])
+        # Item bootstrap: resampled multiplicities of the (untied) items.
+        picks = rng.integers(0, n, size=(n_draws, n))
+        weights = np.bincount((picks + n * np.arange(n_draws)[:, None]).ravel(),
+                              minlength=n * n_draws).reshape(n_draws, n).astype(float)
+        order = np.argsort(-score, kind="stable")
+        w = weights[:, order]
+        rel = relevant[order]
+        bp, bn = np.where(rel, w, 0.0), np.where(rel, 0.0, w)
+        tp, fp = np.cumsum(bp, axis=1), np.cumsum(bn, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            boot_ap[r] = _ap_from_cumulative(tp, fp, tp[:, -1:])
+            boot_auc[r] = _auc_from_shares(bp, bn, tp[:, -1:], fp[:, -1:])
+        for level in LEVELS:
+            _, low, high, _ = ref.delong_interval(relevant, score, level)
+            delong[level][0][r], delong[level][1][r] = low, high
+        # Pointwise bands at fixed thresholds: the table of items scored >= t.
+        above = score[None, :] >= thresholds[:, None]
+        tp_t = (above & relevant).sum(axis=1)
+        fp_t = (above & ~relevant).sum(axis=1)
+        fn_t, tn_t = n_pos - tp_t, (n - n_pos) - fp_t
+        for lam in point_lam:
+            for i, level in enumerate(LEVELS):
+                tail = (1 - level) / 2
+                for what, (a, b) in (("precision", (tp_t, fp_t)), ("tpr", (tp_t, fn_t))):
+                    point[(what, lam)][r, :, 0, i] = special.betaincinv(a + lam, b + lam, tail)
+                    point[(what, lam)][r, :, 1, i] = special.betaincinv(a + lam, b + lam,
+                                                                        1 - tail)
+        del tn_t
+        # Simultaneous bands of the library's curves.
+        for kind, build, grid, truth in (
+                ("precision_recall", posterior_precision_recall_curve, pr_grid,
+                 precision_at(pr_grid)),
+                ("roc", posterior_roc_curve, roc_grid, tpr_at(roc_grid))):
+            curve = build(relevant, score)
+            b = curve.band(0.95, kind="simultaneous", n_samples=n_draws, grid=grid,
+                           max_cells=2000, random_state=rng)
+            band[kind][r] = bool(np.all((b.low <= truth + TOLERANCE)
+                                        & (truth - TOLERANCE <= b.high)))
+            band_width[kind][r] = float(np.mean(b.high - b.low))
+    name = f"n={n} prevalence={prevalence:g} separation={separation:g}"
+    rows = []
+    for lam in lambdas:
+        label = LIBRARY if lam == RANKING_PRIOR else f"boundary mass {lam:g}"
+        kind = "library" if lam == RANKING_PRIOR else "candidate"
+        rows.append(_coverage_row("ranking", name, "average precision", label, kind, ap_true,
+                                  _quantile_intervals(ap[lam], axis=1)))
+        rows.append(_coverage_row("ranking", name, "ROC AUC", label, kind, auc_true,
+                                  _quantile_intervals(auc[lam], axis=1)))
+    rows.append(_coverage_row("ranking", name, "average precision", "bootstrap", "reference",
+                              ap_true, _quantile_intervals(boot_ap, axis=1)))
+    rows.append(_coverage_row("ranking", name, "ROC AUC", "bootstrap", "reference", auc_true,
+                              _quantile_intervals(boot_auc, axis=1)))
+    rows.append(_coverage_row("ranking", name, "ROC AUC", "DeLong", "reference", auc_true,
+                              delong))
+    fpr_true = stats.norm.sf(thresholds)
+    truths = {"precision": prevalence * np.array(RECALLS)
+              / (prevalence * np.array(RECALLS) + (1 - prevalence) * fpr_true),
+              "tpr": np.array(RECALLS)}
+    for (what, lam), values in point.items():
+        label = LIBRARY if lam == CURVE_PRIOR else f"prior {lam:g}"
+        kind = "library" if lam == CURVE_PRIOR else "candidate"
+        quantity = ("pointwise PR band (precision at recall 0.2, 0.5, 0.8)" if what == "precision"
+                    else "pointwise ROC band (TPR at TPR 0.2, 0.5, 0.8)")
+        intervals = {level: (values[..., 0, i], values[..., 1, i])
+                     for i, level in enumerate(LEVELS)}
+        rows.append(_coverage_row("ranking", name, quantity, label, kind, truths[what],
+                                  intervals))
+    for kind_, quantity in (("precision_recall", "simultaneous PR band"),
+                            ("roc", "simultaneous ROC band")):
+        covered = band[kind_]
+        row = {"section": "ranking", "cell": name, "quantity": quantity, "method": LIBRARY,
+               "kind": "library", "coverage_95": float(covered.mean()), "coverage_90": math.nan,
+               "width_95": float(band_width[kind_].mean()), "reps": reps,
+               "se_95": math.sqrt(0.95 * 0.05 / reps)}
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Comparisons: calibration under the null, power under a difference
+# ---------------------------------------------------------------------------
+
+
+def comparison_cells(quick):
+    if quick:
+        return [("comparisons", "paired", 1000, 0.0)]
+    cells = []
+    for n in (100, 1000, 10_000):
+        cells.append(("comparisons", "paired", n, 0.0))
+    cells.append(("comparisons", "paired", 1000, 0.05))
+    for n in (200, 2000):
+        cells.append(("comparisons", "independent", n, 0.0))
+    cells.append(("comparisons", "independent", 2000, 0.03))
+    for metric in ("roc_auc", "average_precision"):
+        cells.append(("comparisons", f"compare_scores {metric}", 300, 0.0))
+    cells.append(("comparisons", "compare_scores roc_auc", 300, 0.3))
+    for k in (10, 30):
+        cells.append(("comparisons", "correlated t-test", k, 0.0))
+    cells.append(("comparisons", "correlated t-test", 10, 0.01))
+    for m in (10, 30):
+        cells.append(("comparisons", "signed-rank", m, 0.0))
+    cells.append(("comparisons", "signed-rank", 30, 0.01))
+    return cells
+
+
+def _probability_row(name, setting, difference, probability, p_values=None, matched=None):
+    probability = np.asarray(probability, dtype=float)
+    row = {"section": "comparisons", "cell": f"{name} {setting} difference={difference:g}",
+           "quantity": "null" if difference == 0 else "power", "method": LIBRARY,
+           "kind": "library", "reps": int(probability.size),
+           "share_above_95": float(np.mean(probability > 0.95)),
+           "share_below_05": float(np.mean(probability < 0.05)),
+           "ks_uniform": float(stats.kstest(probability, "uniform").statistic),
+           "nan_share": float(np.mean(~np.isfinite(probability)))}
+    if p_values is not None:
+        row["matched_test"] = matched
+        row["matched_rejects"] = float(np.mean(np.asarray(p_values) < 0.05))
+    return row
+
+
+def run_comparison(cell, reps, n_draws):
+    _, name, size, difference = cell
+    rng = _seed("comparisons", name, size, round(difference * 1000))
+    if name == "paired":
+        accuracy_a, accuracy_b = 0.8 + difference, 0.8
+        # Independent errors: P(only A right) and P(only B right).
+        p = np.array([accuracy_a * (1 - accuracy_b), accuracy_b * (1 - accuracy_a)])
+        p = np.r_[p, 1 - p.sum()]
+        cells = rng.multinomial(size, p, size=reps)
+        result = PairedComparison.from_counts(PairedCounts(cells[:, 0], cells[:, 1], cells[:, 2]))
+        return [_probability_row(name, f"n={size} accuracy 0.8", difference,
+                                 result.prob_first_better,
+                                 ref.mcnemar_one_sided(cells[:, 0], cells[:, 1]),
+                                 "McNemar (exact, one-sided)")]
+    if name == "independent":
+        p_a, p_b = 0.8 + difference, 0.8
+        right_a, right_b = rng.binomial(size, p_a, reps), rng.binomial(size, p_b, reps)
+        counts_a = ConfusionCounts(tp=right_a, fp=size - right_a, fn=0, tn=0)
+        counts_b = ConfusionCounts(tp=right_b, fp=size - right_b, fn=0, tn=0)
+        result = compare_independent(counts_a, counts_b, metric="precision")
+        pooled = (right_a + right_b) / (2 * size)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = (right_a - right_b) / size / np.sqrt(2 * pooled * (1 - pooled) / size)
+        p_values = np.where(np.isfinite(z), stats.norm.sf(z), 1.0)
+        return [_probability_row(name, f"n={size} per system, accuracy 0.8", difference,
+                                 result.prob_first_better, p_values,
+                                 "two-proportion z-test (one-sided)")]
+    if name.startswith("compare_scores"):
+        metric = name.split()[1]
+        relevant = np.r_[np.ones(round(0.3 * size), dtype=bool),
+                         np.zeros(size - round(0.3 * size), dtype=bool)]
+        probability, p_values = np.empty(reps), np.empty(reps)
+        for r in range(reps):
+            a = rng.normal(size=size) + (1.0 + difference) * relevant
+            b = rng.normal(size=size) + 1.0 * relevant
+            result = compare_scores(relevant, a, b, metric=metric, n_samples=n_draws,
+                                    random_state=rng)
+            probability[r] = result.prob_first_better
+            p_values[r] = ref.delong_paired_test(relevant, a, b) if metric == "roc_auc" else \
+                np.nan
+        matched = "DeLong paired (one-sided)" if metric == "roc_auc" else None
+        return [_probability_row(name, f"n={size} prevalence 0.3 separation 1", difference,
+                                 probability, p_values if matched else None, matched)]
+    if name == "correlated t-test":
+        k, rho, sigma = size, 1 / size, 0.02
+        common = rng.normal(size=(reps, 1))
+        own = rng.normal(size=(reps, k))
+        differences = difference + sigma * (math.sqrt(rho) * common + math.sqrt(1 - rho) * own)
+        probability = np.array([correlated_ttest(d, np.zeros(k), test_fraction=rho)
+                                .prob_first_better for d in differences])
+        return [_probability_row(name, f"{k} folds, test fraction 1/{k}", difference,
+                                 probability,
+                                 ref.corrected_ttest_one_sided(differences, rho / (1 - rho)),
+                                 "corrected resampled t-test (one-sided)")]
+    if name == "signed-rank":
+        differences = difference + 0.02 * rng.standard_t(5, size=(reps, size))
+        probability = np.array([signed_rank_test(d, np.zeros(size), n_samples=n_draws * 5,
+                                                 random_state=rng).prob_first_better
+                                for d in differences])
+        return [_probability_row(name, f"{size} data sets", difference, probability,
+                                 ref.wilcoxon_one_sided(differences),
+                                 "Wilcoxon signed-rank (one-sided)")]
+    raise ValueError(f"unknown comparison cell {cell!r}")
+
+
+# ---------------------------------------------------------------------------
+# The grid, the verdicts and the report
+# ---------------------------------------------------------------------------
+
+SECTIONS = {
+    "binary": (binary_cells, run_binary),
+    "multiclass": (multiclass_cells, run_multiclass),
+    "ranking": (ranking_cells, run_ranking),
+    "comparisons": (comparison_cells, run_comparison),
+}
+
+
+def _run_cell(args):
+    section, cell, reps, n_draws = args
+    return SECTIONS[section][1](cell, reps, n_draws)
+
+
+def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1):
+    """Run the chosen sections; return every row (dicts)."""
+    sections = list(SECTIONS) if sections is None else list(sections)
+    reps = reps or (40 if quick else 400)
+    n_draws = n_draws or (200 if quick else 1000)
+    tasks = [(section, cell, reps, n_draws) for section in sections
+             for cell in SECTIONS[section][0](quick)]
+    # The costliest cells first, so that two workers finish together.
+    tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass") else 0))
+    rows = []
+    if n_jobs == 1:
+        for task in tasks:
+            rows.extend(_run_cell(task))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(n_jobs) as pool:
+            for result in pool.map(_run_cell, tasks):
+                rows.extend(result)
+    return rows
+
+
+def verdicts(rows):
+    """Check the rows against the coverage promise; return (checked, failures)."""
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["section"], row["cell"], row["quantity"]), []).append(row)
+    checked, failures = 0, []
+    for (section, cell, quantity), group in groups.items():
+        library = [r for r in group if r["kind"] == "library"]
+        references = [r for r in group if r["kind"] == "reference"]
+        for lib in library:
+            checked += 1
+            if section == "comparisons":
+                if lib["quantity"] == "null" and not 0.03 <= lib["share_above_95"] <= 0.07:
+                    failures.append(f"{cell}: share of P > 0.95 = {lib['share_above_95']:.3f}"
+                                    " outside [0.03, 0.07]")
+                continue
+            coverage = lib["coverage_95"]
+            best = max((r["coverage_95"] for r in references), default=math.nan)
+            if coverage < 0.92 - 0.02:
+                if not (best < 0.90 and coverage >= best - 0.02):
+                    failures.append(f"{cell} {quantity} [{lib['method']}]: coverage "
+                                    f"{coverage:.3f} (best reference {best:.3f})")
+            for r in references:
+                limit = 1.1 if r["method"] == "Wilson" else 1.25 if \
+                    r["method"] == "bootstrap" else None
+                if limit and coverage >= 0.93 and r["coverage_95"] >= 0.93 and \
+                        lib["width_95"] > limit * r["width_95"]:
+                    failures.append(f"{cell} {quantity} [{lib['method']}]: width "
+                                    f"{lib['width_95']:.4f} > {limit} x {r['method']} "
+                                    f"{r['width_95']:.4f}")
+    return checked, failures
+
+
+def candidate_summary(rows):
+    """Per (section, quantity) and method: cells, cells below 0.90, mean and worst
+    coverage, and the median width relative to the bootstrap's in the same cell."""
+    import pandas as pd
+
+    frame = pd.DataFrame([r for r in rows if r["section"] != "comparisons"])
+    if frame.empty:
+        return frame
+    boot = frame[frame["method"] == "bootstrap"].set_index(["section", "cell", "quantity"])
+    keyed = frame.set_index(["section", "cell", "quantity"])
+    frame["width_vs_bootstrap"] = (keyed["width_95"] / boot["width_95"].reindex(
+        keyed.index)).to_numpy()
+    return (frame.groupby(["section", "quantity", "method"], sort=False)
+            .agg(cells=("coverage_95", "size"),
+                 below_090=("coverage_95", lambda c: int(np.sum(c < 0.90))),
+                 mean_coverage=("coverage_95", "mean"), worst=("coverage_95", "min"),
+                 width_vs_bootstrap=("width_vs_bootstrap", "median")))
+
+
+def print_report(rows, out=sys.stdout):
+    """Print the grid, one line per (cell, quantity, method), then the verdicts."""
+    section = None
+    for row in rows:
+        if row["section"] != section:
+            section = row["section"]
+            print(f"\n== {section} ==", file=out)
+            if section == "comparisons":
+                print(f"{'cell':<62} {'P>0.95':>7} {'P<0.05':>7} {'KS':>6}  matched test",
+                      file=out)
+            else:
+                print(f"{'cell':<46} {'quantity':<38} {'method':<28} {'cov95':>6} "
+                      f"{'cov90':>6} {'width95':>8}", file=out)
+        if section == "comparisons":
+            matched = ""
+            if row.get("matched_test"):
+                matched = f"{row['matched_test']}: {row['matched_rejects']:.3f}"
+            print(f"{row['cell']:<62} {row['share_above_95']:>7.3f} "
+                  f"{row['share_below_05']:>7.3f} {row['ks_uniform']:>6.3f}  {matched}",
+                  file=out)
+        else:
+            print(f"{row['cell']:<46} {row['quantity'][:38]:<38} {row['method'][:28]:<28} "
+                  f"{row['coverage_95']:>6.3f} {row['coverage_90']:>6.3f} "
+                  f"{row['width_95']:>8.4f}", file=out)
+    summary = candidate_summary(rows)
+    if not summary.empty:
+        print("\n== methods over the grid (95% coverage; width / bootstrap width, median) ==",
+              file=out)
+        print(summary.round(3).to_string(), file=out)
+    checked, failures = verdicts(rows)
+    print(f"\nchecked {checked} library results; {len(failures)} outside the promise", file=out)
+    for failure in failures:
+        print(f"  FAIL {failure}", file=out)
+
+
+def main(quick=False, argv=None):
+    """Run the benchmark; print the grid and return its rows."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_coverage",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a few cells, 40 draws each")
+    parser.add_argument("--section", action="append", choices=list(SECTIONS),
+                        help="run this section (repeatable); default all")
+    parser.add_argument("--reps", type=int, default=None, help="simulated data sets per cell")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--csv", default=None, help="write the rows to this CSV file")
+    args = parser.parse_args([] if argv is None else argv)
+    quick = quick or args.quick
+    start = time.perf_counter()
+    rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs)
+    print_report(rows)
+    print(f"\n{len(rows)} rows in {time.perf_counter() - start:.0f} s "
+          f"(quick={quick}, jobs={args.jobs})")
+    if args.csv:
+        import pandas as pd
+
+        pd.DataFrame(rows).to_csv(args.csv, index=False)
+    return rows
+
+
+if __name__ == "__main__":
+    main(argv=sys.argv[1:])

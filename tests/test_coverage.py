@@ -1,0 +1,169 @@
+"""The coverage benchmark: its quick mode runs, its references are right, and its
+simulation of the library's models is the library's."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from benchmarks import _references as ref
+from benchmarks import bench_coverage as bc
+from skprobeval import fbeta_posterior
+
+pytestmark = pytest.mark.xdist_group("benchmarks")
+
+
+@pytest.fixture(scope="module")
+def quick_rows():
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return bc.main(quick=True)
+
+
+def test_quick_mode_reports_every_section(quick_rows):
+    assert {row["section"] for row in quick_rows} == set(bc.SECTIONS)
+    for row in quick_rows:
+        if row["section"] == "comparisons":
+            assert 0.0 <= row["share_above_95"] <= 1.0
+            assert row["nan_share"] == 0.0
+        else:
+            assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
+    methods = {row["method"] for row in quick_rows}
+    assert {"skprobeval", "Wilson", "Jeffreys", "bootstrap", "bootstrap BCa", "DeLong"} <= methods
+
+
+def test_verdicts_flag_an_interval_that_misses():
+    rows = [
+        {"section": "binary", "cell": "c", "quantity": "f1", "method": "skprobeval",
+         "kind": "library", "coverage_95": 0.85, "width_95": 0.1},
+        {"section": "binary", "cell": "c", "quantity": "f1", "method": "bootstrap",
+         "kind": "reference", "coverage_95": 0.95, "width_95": 0.1},
+        # Every reference below 0.90 too: at least as high as the best one passes.
+        {"section": "binary", "cell": "d", "quantity": "f1", "method": "skprobeval",
+         "kind": "library", "coverage_95": 0.86, "width_95": 0.1},
+        {"section": "binary", "cell": "d", "quantity": "f1", "method": "bootstrap",
+         "kind": "reference", "coverage_95": 0.60, "width_95": 0.02},
+        # Both cover: the library may be at most 1.25 times as wide as the bootstrap.
+        {"section": "binary", "cell": "e", "quantity": "f1", "method": "skprobeval",
+         "kind": "library", "coverage_95": 0.96, "width_95": 0.2},
+        {"section": "binary", "cell": "e", "quantity": "f1", "method": "bootstrap",
+         "kind": "reference", "coverage_95": 0.95, "width_95": 0.1},
+        {"section": "comparisons", "cell": "n", "quantity": "null", "method": "skprobeval",
+         "kind": "library", "share_above_95": 0.10},
+    ]
+    checked, failures = bc.verdicts(rows)
+    assert checked == 4
+    assert len(failures) == 3
+    assert any(f.startswith("c f1") for f in failures)
+    assert any("width" in f and f.startswith("e f1") for f in failures)
+    assert any("share of P > 0.95" in f for f in failures)
+
+
+def test_the_benchmarks_multiclass_model_is_the_librarys():
+    # The benchmark draws the K x K posterior itself (many repetitions at once); its macro F1
+    # interval must be the library's, fbeta_posterior(average="macro"), within Monte Carlo error.
+    rng = np.random.default_rng(3)
+    k = 4
+    truth = rng.integers(0, k, 120)
+    pred = np.where(rng.random(120) < 0.8, truth, rng.integers(0, k, 120))
+    table = np.zeros((1, k, k), dtype=int)
+    np.add.at(table[0], (truth, pred), 1)
+    alpha = bc._table_priors(k)[bc.LIBRARY]
+    draws = bc._joint_draws(table, alpha, 40_000, rng)["macro F1"][0]
+    library = fbeta_posterior(truth, pred, average="macro", labels=np.arange(k),
+                              n_samples=40_000, random_state=0)
+    error = math.hypot(library.mc_error, draws.std() / math.sqrt(draws.size))
+    assert abs(draws.mean() - library.mean()) < 4 * error
+    assert abs(np.quantile(draws, 0.025) - library.interval(0.95).low) < 0.01
+
+
+def test_wilson_and_jeffreys_match_statsmodels():
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    k, n = np.array([0, 3, 17, 30]), np.array([30, 30, 30, 30])
+    # Reference: statsmodels.stats.proportion.proportion_confint.
+    low, high = proportion.proportion_confint(k, n, alpha=0.05, method="wilson")
+    np.testing.assert_allclose(ref.wilson_interval(k, n, 0.95), (low, high), rtol=1e-10)
+    low, high = proportion.proportion_confint(k, n, alpha=0.1, method="jeffreys")
+    ours = ref.jeffreys_interval(k, n, 0.9)
+    # statsmodels keeps the plain Beta quantile at k = 0 and k = n; ours extends the
+    # interval to the boundary there (Brown, Cai & DasGupta 2001); inside they agree.
+    np.testing.assert_allclose(ours[0][1:], low[1:], rtol=1e-10)
+    np.testing.assert_allclose(ours[1][:-1], high[:-1], rtol=1e-10)
+    assert ours[0][0] == 0.0 and ours[1][-1] == 1.0
+
+
+def _f1(t):
+    t = np.asarray(t, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 2 * t[..., 0] / (2 * t[..., 0] + t[..., 1] + t[..., 2])
+
+
+def test_grouped_jackknife_acceleration_equals_the_item_jackknife():
+    # Removing one item of cell c gives the same table for every item of c: the grouped
+    # jackknife is the item-by-item one.  Reference: the plain jackknife on the items.
+    counts = np.array([12, 3, 4, 31])
+    items = np.repeat(np.arange(4), counts)
+    theta = np.array([_f1(np.bincount(np.delete(items, i), minlength=4))
+                      for i in range(items.size)])
+    d = theta.mean() - theta
+    expected = np.sum(d ** 3) / (6 * np.sum(d ** 2) ** 1.5)
+    removed = counts[None] - np.eye(4, dtype=int)
+    grouped = _f1(removed)
+    mean = np.sum(counts * grouped) / counts.sum()
+    dg = mean - grouped
+    got = np.sum(counts * dg ** 3) / (6 * np.sum(counts * dg ** 2) ** 1.5)
+    assert got == pytest.approx(expected, rel=1e-10)
+
+
+def test_count_bootstrap_matches_scipy_on_the_items():
+    # Reference: scipy.stats.bootstrap on the expanded items (same F1), within Monte Carlo
+    # error of 20 000 resamples on each side.
+    counts = np.array([[12, 3, 4, 31]])
+    items = np.repeat(np.arange(4), counts[0])
+
+    def f1_of_items(x, axis=-1):
+        tables = np.stack([(x == c).sum(axis=axis) for c in range(4)], axis=-1)
+        return _f1(tables)
+
+    for method, scipy_method in (("percentile", "percentile"), ("bca", "BCa")):
+        ours = ref.count_bootstrap(counts, _f1, confidence=0.9, n_resamples=20_000,
+                                   rng=np.random.default_rng(0), method=method)
+        theirs = stats.bootstrap((items,), f1_of_items, confidence_level=0.9,
+                                 n_resamples=20_000, method=scipy_method,
+                                 random_state=np.random.default_rng(1)).confidence_interval
+        assert ours[0][0] == pytest.approx(theirs.low, abs=0.012)
+        assert ours[1][0] == pytest.approx(theirs.high, abs=0.012)
+
+
+def test_delong_fast_algorithm_equals_the_direct_structural_components():
+    rng = np.random.default_rng(4)
+    y = np.r_[np.ones(30, dtype=bool), np.zeros(45, dtype=bool)]
+    score = np.round(rng.normal(size=75) + y, 1)             # ties on purpose
+    x, z = score[y], score[~y]
+    psi = (x[:, None] > z[None]) + 0.5 * (x[:, None] == z[None])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    variance = v10.var(ddof=1) / x.size + v01.var(ddof=1) / z.size
+    auc, low, high, got = ref.delong_interval(y, score, 0.95)
+    assert auc == pytest.approx(psi.mean(), rel=1e-12)
+    assert got == pytest.approx(variance, rel=1e-10)
+    half = stats.norm.ppf(0.975) * math.sqrt(variance)
+    assert (low, high) == pytest.approx((auc - half, auc + half), rel=1e-12)
+
+
+def test_paired_and_one_sided_tests_match_their_definitions():
+    # McNemar: scipy.stats.binomtest(b, b + c, 1/2, alternative="greater").
+    for b, c in ((7, 2), (0, 4), (5, 5)):
+        expected = stats.binomtest(b, b + c, 0.5, alternative="greater").pvalue
+        assert ref.mcnemar_one_sided(b, c) == pytest.approx(expected, rel=1e-12)
+    assert ref.mcnemar_one_sided(0, 0) == 1.0
+    # Corrected resampled t-test: the t statistic written out with scipy.stats.t.
+    d = np.array([[0.01, 0.03, -0.01, 0.02, 0.0]])
+    t = d.mean() / math.sqrt((1 / 5 + 0.25) * d.var(ddof=1))
+    assert ref.corrected_ttest_one_sided(d, 0.25)[0] == pytest.approx(stats.t.sf(t, 4))
+    # Identical scores: the difference and its variance are 0, no evidence: p = 1.
+    y = np.r_[np.ones(10, dtype=bool), np.zeros(10, dtype=bool)]
+    s = np.arange(20.0)
+    assert ref.delong_paired_test(y, s, s) == 1.0
