@@ -23,7 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._counts import ConfusionCounts, joint_codes
-from ._joint import JointTable, average_values, dirichlet
+from ._joint import JointTable, average_values, dirichlet, label_concentration
 from ._labels import _plain
 from ._metrics import SHARE_OF_RIGHT, MetricSpec, check_average, get_metric, label_weights
 from ._posterior import BetaPosterior, SampledPosterior
@@ -129,7 +129,10 @@ def exact_posterior(counts, metric, lam, beta=1.0):
 
 
 def _sample_cells(counts, lam, n_samples, rng):
-    """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet."""
+    """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet.
+
+    `lam` is the concentration of every cell, or four, one per cell.
+    """
     alpha = np.stack([counts.tp, counts.fp, counts.fn, counts.tn], axis=-1) + lam
     draws = dirichlet(alpha, n_samples, rng)
     return tuple(np.moveaxis(draws, -1, 0))
@@ -188,23 +191,23 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random
 def _micro_multiclass(joint, counts, name, lam):
     """Exact micro posteriors of single-label multiclass data, or None.
 
-    Under the K x K prior (λ on the diagonal, λ/(K-1) off it) sums of
+    Under the K x K prior (d = 2λ/K on the diagonal, d/(K-1) off it) sums of
     disjoint cells are Beta: over the R requested labels, pooled precision is
-    Beta(ΣTP + Rλ, ΣFP + Rλ) and pooled recall Beta(ΣTP + Rλ, ΣFN + Rλ); with
+    Beta(ΣTP + Rd, ΣFP + Rd) and pooled recall Beta(ΣTP + Rd, ΣFN + Rd); with
     every label, precision = recall = F = accuracy = the diagonal's share,
-    Beta(right + Kλ, wrong + Kλ).
+    Beta(right + 2λ, wrong + 2λ).
     """
-    size = joint.n_requested
+    mass = joint.n_requested * label_concentration(joint.n_classes, lam)
     tp, fp, fn = (float(np.sum(c)) for c in (counts.tp, counts.fp, counts.fn))
     if joint.n_requested == joint.n_classes:
         if name in SHARE_OF_RIGHT:
-            return BetaPosterior(tp + size * lam, fp + size * lam)
+            return BetaPosterior(tp + mass, fp + mass)
         if name == "error":
-            return BetaPosterior(fp + size * lam, tp + size * lam)
+            return BetaPosterior(fp + mass, tp + mass)
     if name == "precision":
-        return BetaPosterior(tp + size * lam, fp + size * lam)
+        return BetaPosterior(tp + mass, fp + mass)
     if name == "recall":
-        return BetaPosterior(tp + size * lam, fn + size * lam)
+        return BetaPosterior(tp + mass, fn + mass)
     return None
 
 
@@ -668,9 +671,9 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     bird                    0.75           0.15            1.00      2.0
     cat                     0.50           0.12            0.88      3.0
     dog                     0.62           0.18            0.96      3.0
-    micro avg               0.59           0.30            0.85      8.0
-    macro avg               0.62           0.35            0.85      8.0
-    weighted avg            0.61           0.35            0.84      8.0
+    micro avg               0.60           0.30            0.86      8.0
+    macro avg               0.65           0.36            0.87      8.0
+    weighted avg            0.63           0.36            0.86      8.0
     """
     import pandas as pd
 

@@ -249,8 +249,8 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
     >>> report.summary[["point", "mean", "low", "high"]].round(2)
                point  mean   low  high
     estimator
-    nb          0.96  0.95  0.91  0.98
-    tree        0.93  0.92  0.88  0.96
+    nb          0.96  0.95  0.92  0.98
+    tree        0.93  0.93  0.88  0.96
     >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
     0.98
     """

@@ -2,19 +2,20 @@
 
 One system, single-label multiclass: the K x K table (true label x
 prediction) has cell probabilities ~ Dirichlet(counts + prior), the prior
-being λ on the diagonal and λ / (K - 1) off it.  By the aggregation property
-every label's one-vs-rest (TP, FP, FN) cells then carry λ each, so the
-per-label precision, recall and F posteriors implied by the joint table are
-exactly the one-vs-rest posteriors, and the share of items right is
-Beta(right + Kλ, wrong + Kλ).
+being d = 2λ/K on the diagonal and d / (K - 1) off it: the binary table's
+total mass 4λ, whatever K (a prior whose mass grew with K pulled every
+label's metric the same way, and averages over labels kept the pull).  By
+the aggregation property every label's one-vs-rest (TP, FP, FN) cells carry
+d each, and the share of items right is Beta(right + 2λ, wrong + 2λ), the
+binary accuracy posterior.  For K = 2, d = λ: the binary model.
 
 Two systems on the same items: the (true label, prediction A, prediction B)
 table.  Its prior is spread so that each system's K x K marginal is exactly
 the one-system prior above, and so that every "who is right" outcome has
-mass: λ/2 on each (t, t, t) cell, λ / (2(K - 1)) on each cell where only A is
+mass: d/2 on each (t, t, t) cell, d / (2(K - 1)) on each cell where only A is
 right (t, t, b), only B is right (t, a, t), or both make the same mistake
 (t, a, a); none on the K(K - 1)(K - 2) cells where both are wrong in
-different ways.  The total is 2Kλ, the same as one system's prior, and the
+different ways.  The total is 4λ, the same as one system's prior, and the
 support has 3K² - 2K cells instead of K³.  For K = 2 (a binary table) every
 one of the 8 cells gets λ/2.
 
@@ -38,25 +39,38 @@ __all__ = [
     "average_values",
     "dirichlet",
     "joint_prior",
+    "label_concentration",
 ]
 
 # Cells x draws generated at once (bounds memory at a few hundred MB).
 _CELLS_PER_CHUNK = 1 << 22
 
 
+def label_concentration(size, lam):
+    """Prior mass of each label's TP cell (and of its FP and FN groups) in the K x K table.
+
+    The binary table's total mass 4λ, spread over K labels: 2λ / K (λ for K = 2),
+    so the table's prior does not grow with the number of classes.
+    """
+    return lam if size <= 2 else 2.0 * lam / size
+
+
 def joint_prior(size, lam):
-    """Concentrations of the one-system K x K prior: λ on the diagonal, λ/(K-1) elsewhere."""
-    prior = np.full((size, size), lam / max(size - 1, 1))
-    np.fill_diagonal(prior, lam)
+    """Concentrations of the one-system K x K prior: d = 2λ/K on the diagonal,
+    d / (K - 1) elsewhere (total mass 4λ whatever K)."""
+    per_label = label_concentration(size, lam)
+    prior = np.full((size, size), per_label / max(size - 1, 1))
+    np.fill_diagonal(prior, per_label)
     return prior
 
 
 def _paired_prior(size, lam):
     """Cell codes ``(t K + a) K + b`` and concentrations of the two-system prior."""
-    off = lam / (2 * max(size - 1, 1))
+    per_label = label_concentration(size, lam)
+    off = per_label / (2 * max(size - 1, 1))
     t, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size), indexing="ij")
     t, a, b = t.ravel(), a.ravel(), b.ravel()
-    alpha = np.where((a == t) & (b == t), lam / 2,
+    alpha = np.where((a == t) & (b == t), per_label / 2,
                      np.where((a == t) | (b == t) | (a == b), off, 0.0))
     keep = alpha > 0
     return (t[keep] * size + a[keep]) * size + b[keep], alpha[keep]

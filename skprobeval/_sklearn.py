@@ -25,7 +25,7 @@ from ._bayes import (
     posterior_from_codes,
 )
 from ._counts import ConfusionCounts, JointCodes, joint_codes
-from ._joint import average_values
+from ._joint import average_values, label_concentration
 from ._metrics import check_average, get_metric, label_weights
 from ._posterior import SampledPosterior
 from ._validation import check_confidence, check_positive, check_prior, check_random_state, fail
@@ -195,7 +195,7 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
     >>> y_pred = ["a", "b", "b", "b", "c", "c", "c", "c", "a", "a"]
     >>> macro = posterior_score(y_true, y_pred, metric="f1", average="macro")
     >>> round(macro, 2)
-    0.63
+    0.64
     >>> macro == posterior_score(y_true, y_pred, metric="f1", average="macro")
     True
     """
@@ -775,7 +775,13 @@ class PosteriorRefit:
             return metric_posterior(counts.sum(), name, prior=lam, beta=beta,
                                     n_samples=n_samples, random_state=random_state)
         function, params, _ = _metric_function(name, beta)
-        draws = _sample_cells(counts, lam, n_samples, check_random_state(random_state))
+        prior = lam
+        if every_item:
+            # Single-label data: each label's cells get the masses the K x K
+            # table's prior gives them (TP, FP and FN d = 2λ/K, TN the rest of 4λ).
+            per_label = label_concentration(counts.tp.shape[0], lam)
+            prior = np.array([per_label, per_label, per_label, 4 * lam - 3 * per_label])
+        draws = _sample_cells(counts, prior, n_samples, check_random_state(random_state))
         weights = label_weights(counts, average, name)
         return SampledPosterior(average_values(function, params, draws, average, weights))
 

@@ -201,28 +201,30 @@ def test_average_none_equals_one_vs_rest_binary():
 
 def test_micro_of_single_label_multiclass_is_the_share_of_items_right():
     # 6 of the 10 items are right (K = 3 labels).  Micro precision = recall = F1 = accuracy,
-    # and under the K x K prior (lam on the diagonal, lam / (K - 1) off it) the diagonal's
-    # share is Beta(right + K lam, wrong + K lam) by the aggregation property.
+    # and under the K x K prior (d = 2 lam / K on the diagonal, d / (K - 1) off it, total
+    # mass 4 lam) the diagonal's share is Beta(right + 2 lam, wrong + 2 lam) by aggregation.
     for make in (precision_posterior, recall_posterior, fbeta_posterior):
         micro = make(Y_TRUE, Y_PRED, average="micro")
         assert isinstance(micro, BetaPosterior)
-        assert (micro.a, micro.b) == (6 + 1.5, 4 + 1.5)
+        assert (micro.a, micro.b) == pytest.approx((6 + 1.0, 4 + 1.0), rel=1e-15)
     # Independent route: Monte Carlo of the joint K x K Dirichlet.
     matrix = np.zeros((3, 3))
     index = {"bird": 0, "cat": 1, "dog": 2}
     for t, p in zip(Y_TRUE, Y_PRED):
         matrix[index[t], index[p]] += 1
-    prior = np.full((3, 3), 0.25)
-    np.fill_diagonal(prior, 0.5)
+    prior = np.full((3, 3), 1 / 6)
+    np.fill_diagonal(prior, 1 / 3)
     draws = np.random.default_rng(0).dirichlet((matrix + prior).ravel(), size=200_000)
     right = draws.reshape(-1, 3, 3).trace(axis1=1, axis2=2)
     micro = fbeta_posterior(Y_TRUE, Y_PRED, average="micro")
     assert abs(right.mean() - micro.mean()) <= 4 * right.std() / math.sqrt(right.size)
-    # A subset of labels: pooled precision is still exact, Beta(sum TP + R lam, sum FP + R lam).
+    # A subset of labels: pooled precision is still exact, Beta(sum TP + R d, sum FP + R d),
+    # R = 2 labels of d = 1/3 each.
     subset = precision_posterior(Y_TRUE, Y_PRED, average="micro", labels=["cat", "dog"])
     counts = ConfusionCounts.from_predictions(Y_TRUE, Y_PRED, average=None,
                                               labels=["cat", "dog"])
-    assert (subset.a, subset.b) == (counts.tp.sum() + 1.0, counts.fp.sum() + 1.0)
+    assert (subset.a, subset.b) == pytest.approx((counts.tp.sum() + 2 / 3,
+                                                  counts.fp.sum() + 2 / 3), rel=1e-15)
 
 
 def test_micro_of_multilabel_is_the_pooled_table():
@@ -238,9 +240,10 @@ def test_micro_of_multilabel_is_the_pooled_table():
                                           (recall_posterior, "recall"),
                                           (fbeta_posterior, "f1")])
 def test_macro_and_weighted_are_sampled_and_consistent(make, metric):
-    # The joint K x K prior keeps each label's marginal equal to its exact posterior, so the
-    # macro mean is the mean of the exact per-label means (linearity), up to Monte Carlo error.
-    per_label = make(Y_TRUE, Y_PRED, average=None)
+    # Each label's marginal of the joint K x K table is its exact one-vs-rest posterior with
+    # the table's per-label mass d = 2 lam / K = 1/3 on TP, FP and FN, so the macro mean is
+    # the mean of those exact per-label means (linearity), up to Monte Carlo error.
+    per_label = make(Y_TRUE, Y_PRED, average=None, prior=1 / 3)
     support = np.array([3.0, 3.0, 4.0])
     macro = make(Y_TRUE, Y_PRED, average="macro", n_samples=40_000, random_state=0)
     weighted = make(Y_TRUE, Y_PRED, average="weighted", n_samples=40_000, random_state=0)
@@ -400,9 +403,12 @@ def test_report_shape_and_rows_agree_with_single_posteriors():
         micro = make(Y_TRUE, Y_PRED, average="micro")
         assert report.loc["micro avg", f"{name}_mean"] == pytest.approx(micro.mean(), rel=1e-14)
         assert report.loc["micro avg", f"{name}_low"] == pytest.approx(micro.interval(0.9).low)
+        # The joint table's label marginals carry d = 2 lam / K = 1/3 (the per-label rows
+        # are the one-vs-rest posteriors with lam itself).
         macro = make(Y_TRUE, Y_PRED, average="macro", random_state=0)
         assert report.loc["macro avg", f"{name}_mean"] == pytest.approx(
-            np.mean(per_label.mean()), abs=4 * macro.mc_error)
+            np.mean(make(Y_TRUE, Y_PRED, average=None, prior=1 / 3).mean()),
+            abs=4 * macro.mc_error)
     np.testing.assert_array_equal(report["support"], [3, 3, 4, 10, 10, 10])
 
 

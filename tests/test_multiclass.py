@@ -159,8 +159,9 @@ def test_single_system_macro_posterior_agrees_with_an_independent_monte_carlo(se
                                 random_state=seed)
     matrix = np.zeros((5, 5))
     np.add.at(matrix, (truth, pred), 1.0)
-    prior = np.full((5, 5), LAM / 4)
-    np.fill_diagonal(prior, LAM)
+    # The K x K prior: d = 2 lam / K on the diagonal, d / (K - 1) off it.
+    prior = np.full((5, 5), 2 * LAM / 5 / 4)
+    np.fill_diagonal(prior, 2 * LAM / 5)
     draws = np.random.default_rng(seed + 1).dirichlet((matrix + prior).ravel(), size=40_000)
     values = _macro_f1_of_tables(draws.reshape(-1, 5, 5))
     error = math.hypot(posterior.mc_error, values.std() / math.sqrt(values.size))
@@ -180,7 +181,9 @@ def test_micro_of_single_label_multiclass_is_the_exact_accuracy_posterior():
         report = compare_predictions(truth, {"a": a, "b": b}, metric=metric, average="micro")
         for name, pred in (("a", a), ("b", b)):
             right = float(np.sum(truth == pred))
-            exact = BetaPosterior(right + 4 * LAM, 200 - right + 4 * LAM)
+            # Beta(right + 2 lam, wrong + 2 lam): the diagonal's share of the K x K table,
+            # whose prior has total mass 4 lam whatever K.
+            exact = BetaPosterior(right + 2 * LAM, 200 - right + 2 * LAM)
             row = report.summary.loc[name]
             assert row["point"] == pytest.approx(right / 200, abs=1e-15)
             assert row["mean"] == pytest.approx(exact.mean(), rel=1e-12)
@@ -352,8 +355,8 @@ def test_prior_mass_is_small_next_to_two_hundred_items():
     from skprobeval._joint import JointTable
 
     table = JointTable(joint_codes(truth, [a, b], average="macro"), LAM)
-    # Total prior mass 2 K lam = 10 pseudo-items next to 200 real ones.
-    assert table.alpha.sum() == pytest.approx(200 + 2 * 10 * LAM)
+    # Total prior mass 4 lam = 2 pseudo-items next to 200 real ones, whatever K.
+    assert table.alpha.sum() == pytest.approx(200 + 4 * LAM)
 
 
 @pytest.mark.parametrize("k, n", [(4, 5000), (60, 300)])
