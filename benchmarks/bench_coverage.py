@@ -730,6 +730,45 @@ def print_report(rows, out=sys.stdout):
         print(f"  FAIL {failure}", file=out)
 
 
+def _n_of(cell):
+    return int(cell.split("n=")[1].split()[0])
+
+
+def write_docs(rows, directory):
+    """Write the grid's summary table (CSV) and the coverage plot (PNG) for the docs."""
+    import os
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    os.makedirs(directory, exist_ok=True)
+    summary = candidate_summary(rows).round(3).reset_index()
+    summary.to_csv(os.path.join(directory, "coverage_summary.csv"), index=False)
+    frame = pd.DataFrame([r for r in rows if r["section"] != "comparisons"])
+    frame["n"] = frame["cell"].map(_n_of)
+    panels = (("binary", "f1", "binary F1"), ("multiclass", "macro F1", "multiclass macro F1"),
+              ("ranking", "ROC AUC", "ROC AUC"))
+    figure, axes = plt.subplots(1, len(panels), figsize=(13, 4), sharey=True)
+    for ax, (section, quantity, title) in zip(axes, panels):
+        part = frame[(frame["section"] == section) & (frame["quantity"] == quantity)]
+        for method, group in part.groupby("method", sort=False):
+            line = group.groupby("n")["coverage_95"].mean()
+            ax.plot(line.index, line.to_numpy(), marker="o",
+                    linewidth=2.5 if method == LIBRARY else 1.2, label=method)
+        ax.axhline(0.95, color="black", linestyle="--", linewidth=1)
+        ax.set_xscale("log")
+        ax.set_title(title)
+        ax.set_xlabel("n (items)")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("coverage of the 95% interval (mean over cells)")
+    figure.tight_layout()
+    figure.savefig(os.path.join(directory, "coverage_vs_n.png"), dpi=90)
+    plt.close(figure)
+
+
 def main(quick=False, argv=None):
     """Run the benchmark; print the grid and return its rows."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_coverage",
@@ -740,11 +779,24 @@ def main(quick=False, argv=None):
     parser.add_argument("--reps", type=int, default=None, help="simulated data sets per cell")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--csv", default=None, help="write the rows to this CSV file")
+    parser.add_argument("--from-csv", default=None,
+                        help="report (and --docs) rows read from a CSV written by --csv")
+    parser.add_argument("--docs", default=None,
+                        help="write the summary table and the coverage plot to this folder")
     args = parser.parse_args([] if argv is None else argv)
     quick = quick or args.quick
     start = time.perf_counter()
-    rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs)
+    if args.from_csv:
+        import pandas as pd
+
+        rows = [{k: v for k, v in row.items() if not (isinstance(v, float) and math.isnan(v))
+                 or k.startswith("coverage")}
+                for row in pd.read_csv(args.from_csv).to_dict("records")]
+    else:
+        rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs)
     print_report(rows)
+    if args.docs:
+        write_docs(rows, args.docs)
     print(f"\n{len(rows)} rows in {time.perf_counter() - start:.0f} s "
           f"(quick={quick}, jobs={args.jobs})")
     if args.csv:

@@ -403,13 +403,13 @@ _SHARED_DOC = """
         ``"binary"``: the table of `pos_label`; ``None``: one exact
         posterior per label; ``"micro"``: the per-label tables pooled, exact
         (for single-label multiclass data with every label, precision =
-        recall = F = the share of items right, Beta(right + Kλ, wrong + Kλ));
+        recall = F = the share of items right, Beta(right + 2λ, wrong + 2λ));
         ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
         sampled from the joint K x K Dirichlet posterior for multiclass data
-        (prior λ on each diagonal cell and λ / (K - 1) on each other cell, so
-        that each label's precision, recall and F marginals are exactly the
-        one-vs-rest posteriors) and from independent per-column tables for
-        multilabel data; ``"powers"`` (informedness and markedness only):
+        (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
+        cell: the binary table's mass 4λ whatever K, so that averaging many
+        labels does not keep a common pull of the prior) and from
+        independent per-column tables for multilabel data; ``"powers"`` (informedness and markedness only):
         Powers' weighting by predicted (true) share, sampled likewise.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
@@ -614,12 +614,12 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     * Label rows and the micro row are exact (`BetaPosterior`,
       `FBetaPosterior`); for single-label multiclass data the micro row is
       the share of items right (micro precision = recall = F1 = accuracy),
-      Beta(right + Kλ, wrong + Kλ), for multilabel data the posterior of the
+      Beta(right + 2λ, wrong + 2λ), for multilabel data the posterior of the
       pooled counts.
     * Macro and weighted rows are sampled (`n_samples` draws, seeded by
       `random_state`): multiclass data draw the K x K table jointly from its
-      Dirichlet posterior (prior λ on the diagonal, λ / (K - 1) off it, so
-      each label's marginal posterior is exactly its row's), multilabel data
+      Dirichlet posterior (prior d = 2λ/K on the diagonal, d / (K - 1) off
+      it: the binary table's mass 4λ whatever K), multilabel data
       each column's table independently; all three metrics use the same
       draws, and the macro mean equals the mean of the label rows up to
       Monte Carlo error.  "weighted" weights labels by

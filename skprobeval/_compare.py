@@ -382,9 +382,10 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     minus second (B)**.  Sampled (seeded), with the Monte Carlo standard
     error in ``mc_error``.
 
-    The prior (λ = `prior`) is spread so that each system's own table gets
-    exactly its one-system prior, and every "who is right" outcome has mass:
-    λ/2 on each cell where both are right; λ / (2(K - 1)) on each cell where
+    The prior (λ = `prior`, d = 2λ/K per label) is spread so that each
+    system's own table gets exactly its one-system prior, and every "who is
+    right" outcome has mass: d/2 on each cell where both are right;
+    d / (2(K - 1)) on each cell where
     only A is right, only B is right, or both give the same wrong label;
     none where both are wrong with different labels (the user guide's page
     on comparisons derives it).  For a binary table all 8

@@ -155,7 +155,8 @@ _COMMON_PARAMETERS = """metric : str, default="f1"
         F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
     prior : float or {"jeffreys", "uniform"}, default=0.5
         Dirichlet concentration λ of each system's table (λ on every cell of
-        a binary table; λ on the diagonal and λ/(K-1) off it of a K x K one).
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
     rope : float, default=0.0
         Region of practical equivalence for the comparisons; in [0, 1).
     confidence : float, default=0.95

@@ -150,7 +150,7 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
         of `pos_label`; ``"micro"``: the per-label tables pooled (for
         single-label multiclass data with every label, precision, recall, F
         and accuracy are the share of items right, exactly
-        Beta(right + Kλ, wrong + Kλ) for K labels); ``"macro"`` /
+        Beta(right + 2λ, wrong + 2λ)); ``"macro"`` /
         ``"weighted"``: the mean (weighted by true support) of the per-label
         values, sampled from the joint Dirichlet posterior of the K x K table
         (independent per-column tables for multilabel data); ``"powers"``
@@ -591,14 +591,16 @@ class PosteriorRefit:
     * ``"micro"`` pools the labels.  When the labels cover single-label data
       (every split's true positives and false positives over the labels add
       up to its items), precision, recall, F and accuracy are the share of
-      items right, exactly Beta(ΣTP + Kλ, ΣFP + Kλ) for K labels, as in
+      items right, exactly Beta(ΣTP + 2λ, ΣFP + 2λ), as in
       `posterior_score`; otherwise (other metrics, a subset of the labels,
       multilabel data) the posterior of the pooled one-vs-rest table.
     * ``"macro"``, ``"weighted"`` and ``"powers"`` average the per-label
       values over draws of the posterior.  One-vs-rest counts do not
       determine the K x K table of true and predicted labels, so each
       label's 4-cell table is drawn independently from its own Dirichlet
-      posterior (`posterior_score` draws the K x K table jointly).  Each
+      posterior (`posterior_score` draws the K x K table jointly).  For
+      single-label data the label tables get the masses the K x K prior
+      gives each label (TP, FP and FN 2λ/K each, TN the rest of 4λ), so each
       label's precision, recall and F posteriors are the same either way;
       the spread of their average may differ a little, as labels of one
       K x K table are dependent.

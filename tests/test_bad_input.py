@@ -93,3 +93,23 @@ def test_bad_input_raises_naming_the_argument(function, args, kwargs, error, mes
     with pytest.raises(error) as info:
         function(*args, **kwargs)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("prior", [0.0, -0.5, float("nan"), float("inf"), "flat"])
+@pytest.mark.parametrize("call", [
+    lambda prior: __import__("skprobeval").metric_posterior(
+        ConfusionCounts(tp=3, fp=1, fn=2, tn=4), "f1", prior=prior),
+    lambda prior: __import__("skprobeval").fbeta_posterior(
+        [0, 1, 2, 2], [0, 2, 2, 1], average="macro", prior=prior),
+    lambda prior: __import__("skprobeval").fbeta_posterior(
+        [0, 1, 2, 2], [0, 2, 2, 1], average="micro", prior=prior),
+    lambda prior: __import__("skprobeval").roc_auc_posterior(
+        [0, 1, 1, 0], [0.1, 0.8, 0.3, 0.4], prior=prior),
+    lambda prior: __import__("skprobeval").posterior_precision_recall_curve(
+        [0, 1, 1, 0], [0.1, 0.8, 0.3, 0.4], prior=prior),
+])
+def test_a_bad_prior_is_refused_by_name(call, prior):
+    # Every model's prior, the K x K table's included: a concentration must be a finite
+    # number > 0 or one of the named priors.
+    with pytest.raises(ValueError, match="`prior`"):
+        call(prior)

@@ -386,7 +386,7 @@ def test_joint_cells_counted_directly_equal_cells_counted_by_sorting(k, n, monke
 
 def test_paired_prior_aggregates_to_the_paired_dirichlet(seed):
     # Accuracy difference of the (true, A, B) model = pi1 - pi2 of the paired Dirichlet
-    # with (N1 + K lam / 2, N2 + K lam / 2, N3 + K lam).
+    # with (N1 + lam, N2 + lam, N3 + 2 lam): the K^3 prior spreads d = 2 lam / K per label.
     rng = np.random.default_rng(11)
     truth, (a, b) = _systems(rng, 150, 3, (0.7, 0.65))
     sampled = compare_paired_metric(truth, a, b, metric="accuracy", average="micro",
@@ -394,7 +394,7 @@ def test_paired_prior_aggregates_to_the_paired_dirichlet(seed):
     from skprobeval import PairedCounts
 
     exact = PairedComparison.from_counts(PairedCounts.from_predictions(truth, a, b),
-                                         prior=(0.75, 0.75, 1.5), rope=0.01)
+                                         prior=(0.5, 0.5, 1.0), rope=0.01)
     for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
         p = getattr(exact, name)
         assert abs(getattr(sampled, name) - p) <= 4 * math.sqrt(p * (1 - p) / 60_000) + 1e-12
