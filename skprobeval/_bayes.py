@@ -409,8 +409,9 @@ _SHARED_DOC = """
         (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
         cell: the binary table's mass 4λ whatever K, so that averaging many
         labels does not keep a common pull of the prior) and from
-        independent per-column tables for multilabel data; ``"powers"`` (informedness and markedness only):
-        Powers' weighting by predicted (true) share, sampled likewise.
+        independent per-column tables for multilabel data; ``"powers"``
+        (informedness and markedness only): Powers' weighting by predicted
+        (true) share, sampled likewise.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and

@@ -98,6 +98,12 @@ def _check_input(y_true, y_score, pos_label, sample_weight, name_score="y_score"
     return relevant, score, weight
 
 
+# Default boundary mass of the ranking summaries (AP, ROC AUC, compare_scores): the best of
+# the masses the coverage benchmark measured (0.5, 0.1, 0.05, 0.01).  At 0.5 the pseudo-items
+# dominate a good ranker and its intervals sit below the truth; at 0.01 they no longer cover.
+RANKING_PRIOR = 0.1
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class _Cells:
     """Weights of the positives and negatives at each distinct score, highest first."""
@@ -673,7 +679,7 @@ def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior,
 
 
 def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
-                                prior=0.5, n_samples=4000, random_state=None):
+                                prior=RANKING_PRIOR, n_samples=4000, random_state=None):
     """Posterior of average precision, sampled from the curve model.
 
     Each draw weighs the cells (class x distinct score, plus the four
@@ -683,8 +689,14 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
 
     Parameters
     ----------
-    y_true, y_score, pos_label, sample_weight, prior
+    y_true, y_score, pos_label, sample_weight
         As in `posterior_precision_recall_curve`.
+    prior : float or {"jeffreys", "uniform"}, default=0.1
+        Mass λ of each boundary pseudo-cell.  The default is the best of the
+        masses the coverage benchmark measured (0.5, 0.1, 0.05, 0.01): its 95%
+        intervals held the true AP in at least 0.90 of simulated test sets in
+        every cell, at about the bootstrap's width (see "How honest are the
+        intervals?" in the documentation).
     n_samples : int, default=4000
         Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_samples)``.
     random_state : None, int or numpy Generator
@@ -701,7 +713,10 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
     hurts a ranking most, and a near-perfect ranking cannot rule it out: with
     about 100 negatives observed, a population share of up to about 3% of
     negatives above every score is compatible with the data (the rule of
-    three), and each such share costs average precision at the top.
+    three), and each such share costs average precision at the top.  At
+    λ = 0.5 (the default of version 0.1) these pseudo-items dominated a
+    good ranker: on binormal scores of separation 4 the 95% interval held the
+    true AP in 0.72-0.82 of simulated test sets; at 0.1 in 0.90 or more.
     Logistic regression on half of the breast cancer data (AP 0.998) has the
     95% interval [0.945, 0.999] at λ = 0.5, [0.975, 1.000] at λ = 0.1 and
     [0.995, 1.000] at λ = 0.01; the nonparametric bootstrap, which can never
@@ -718,19 +733,20 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
     >>> score = y + rng.normal(0, 1, 500)
     >>> ap = average_precision_posterior(y, score, random_state=0)
     >>> round(ap.point, 3), round(ap.std(), 3), ap.mc_error < 0.001
-    (0.763, 0.027, True)
+    (0.763, 0.026, True)
     """
     return _ranking_posterior("average_precision", y_true, y_score, pos_label, sample_weight,
                               prior, n_samples, random_state)
 
 
-def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None, prior=0.5,
-                      n_samples=4000, random_state=None):
+def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
+                      prior=RANKING_PRIOR, n_samples=4000, random_state=None):
     """Posterior of ROC AUC, sampled from the curve model.
 
     Each draw is the Mann-Whitney probability (ties count 1/2) of the
     Gamma-weighted cells, the pseudo-items above and below every score.
-    Parameters as in `average_precision_posterior`.
+    Parameters as in `average_precision_posterior` (``prior`` default 0.1,
+    the best boundary mass the coverage benchmark measured for AUC too).
 
     Returns
     -------
@@ -790,7 +806,7 @@ def _paired_metric(metric, gammas, relevant, order, starts, pseudo):
 
 
 def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", rope=0.0,
-                   pos_label=None, sample_weight=None, prior=0.5, n_samples=4000,
+                   pos_label=None, sample_weight=None, prior=RANKING_PRIOR, n_samples=4000,
                    random_state=None):
     """Paired posterior comparison of two rankings of the same items by AP or ROC AUC.
 
@@ -806,8 +822,10 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     metric : {"average_precision", "roc_auc"}, default="average_precision"
     rope : float, default=0.0
         Region of practical equivalence, in [0, 1).
-    pos_label, sample_weight, prior
+    pos_label, sample_weight
         As in `posterior_precision_recall_curve`.
+    prior : float or {"jeffreys", "uniform"}, default=0.1
+        Boundary mass λ, as in `average_precision_posterior`.
     n_samples : int, default=4000
     random_state : None, int or numpy Generator
 

@@ -73,7 +73,7 @@ class _PosteriorCurveDisplay:
 
     @classmethod
     def from_predictions(cls, y_true, y_score, *, pos_label=None, sample_weight=None,
-                         prior=0.5, confidence=0.95, kind="pointwise", n_samples=1000,
+                         prior=None, confidence=0.95, kind="pointwise", n_samples=1000,
                          drop_intermediate=None, random_state=None, name=None, ax=None,
                          plot_chance_level=False, **kwargs):
         """Build the display from true labels and scores, and plot it.
@@ -85,8 +85,11 @@ class _PosteriorCurveDisplay:
         pos_label : default=None
             The positive class (None: 1 for labels {0, 1} or {-1, 1}).
         sample_weight : array-like of shape (n_samples,), default=None
-        prior : float, default=0.5
-            Dirichlet concentration λ.
+        prior : float, default=None
+            Dirichlet concentration λ of the curve and of the summary (AP or
+            AUC) in the legend.  None: each its own default, 0.5 for the
+            curve's tables and 0.1 for the summary's boundary pseudo-cells
+            (the defaults the coverage benchmark chose).
         confidence : float, default=0.95
             Mass of the band.
         kind : {"pointwise", "simultaneous"}, default="pointwise"
@@ -114,13 +117,16 @@ class _PosteriorCurveDisplay:
         build = (posterior_precision_recall_curve if cls._kind == "precision_recall"
                  else posterior_roc_curve)
         options = {} if drop_intermediate is None else {"drop_intermediate": drop_intermediate}
+        if prior is not None:
+            options["prior"] = prior
         curve = build(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                      prior=prior, **options)
+                      **options)
         band = curve.band(confidence, kind=kind, n_samples=n_samples, random_state=random_state)
         posterior = (average_precision_posterior if cls._kind == "precision_recall"
                      else roc_auc_posterior)
         summary = posterior(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                            prior=prior, n_samples=n_samples, random_state=random_state)
+                            n_samples=n_samples, random_state=random_state,
+                            **({} if prior is None else {"prior": prior}))
         display = cls(curve, band, summary=summary, name=name, pos_label=pos_label)
         return display.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
 
