@@ -25,7 +25,7 @@ multiclass
 ranking
     average precision, ROC AUC, the pointwise precision-recall and ROC bands
     at three thresholds and the simultaneous bands: binormal scores,
-    separation in {0.5, 1, 2, 4}, n in {100, 1000, 10000}, prevalence in
+    separation in {0.5, 1, 2, 4}, n in {100, 300, 1000, 10000}, prevalence in
     {0.3, 0.02}.  References: the bootstrap and, for AUC, DeLong's interval;
     candidate boundary masses of the ranking model beside the default.
 comparisons
@@ -384,7 +384,7 @@ def ranking_cells(quick):
         return [("ranking", 300, 0.3, 4.0)]
     return [("ranking", n, prevalence, separation)
             for prevalence in (0.3, 0.02) for separation in (0.5, 1.0, 2.0, 4.0)
-            for n in (100, 1000, 10_000)]
+            for n in (100, 300, 1000, 10_000)]
 
 
 def run_ranking(cell, reps, n_draws):
@@ -791,7 +791,8 @@ def main(quick=False, argv=None):
 
         rows = [{k: v for k, v in row.items() if not (isinstance(v, float) and math.isnan(v))
                  or k.startswith("coverage")}
-                for row in pd.read_csv(args.from_csv).to_dict("records")]
+                for row in pd.read_csv(args.from_csv, keep_default_na=False,
+                                       na_values=[""]).to_dict("records")]
     else:
         rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs)
     print_report(rows)
