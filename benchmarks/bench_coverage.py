@@ -663,8 +663,10 @@ def verdicts(rows):
             best = max((r["coverage_95"] for r in references), default=math.nan)
             if coverage < 0.92 - 0.02:
                 if not (best < 0.90 and coverage >= best - 0.02):
+                    versus = (f"best reference {best:.3f}" if references else
+                              "no reference in this cell")
                     failures.append(f"{cell} {quantity} [{lib['method']}]: coverage "
-                                    f"{coverage:.3f} (best reference {best:.3f})")
+                                    f"{coverage:.3f} ({versus})")
             for r in references:
                 limit = 1.1 if r["method"] == "Wilson" else 1.25 if \
                     r["method"] == "bootstrap" else None
@@ -697,6 +699,8 @@ def candidate_summary(rows):
 
 def print_report(rows, out=sys.stdout):
     """Print the grid, one line per (cell, quantity, method), then the verdicts."""
+    order = {name: i for i, name in enumerate(SECTIONS)}
+    rows = sorted(rows, key=lambda r: order[r["section"]])      # stable: cells keep their order
     section = None
     for row in rows:
         if row["section"] != section:
@@ -706,7 +710,7 @@ def print_report(rows, out=sys.stdout):
                 print(f"{'cell':<62} {'P>0.95':>7} {'P<0.05':>7} {'KS':>6}  matched test",
                       file=out)
             else:
-                print(f"{'cell':<46} {'quantity':<38} {'method':<28} {'cov95':>6} "
+                print(f"{'cell':<46} {'quantity':<54} {'method':<40} {'cov95':>6} "
                       f"{'cov90':>6} {'width95':>8}", file=out)
         if section == "comparisons":
             matched = ""
@@ -716,7 +720,7 @@ def print_report(rows, out=sys.stdout):
                   f"{row['share_below_05']:>7.3f} {row['ks_uniform']:>6.3f}  {matched}",
                   file=out)
         else:
-            print(f"{row['cell']:<46} {row['quantity'][:38]:<38} {row['method'][:28]:<28} "
+            print(f"{row['cell']:<46} {row['quantity']:<54} {row['method']:<40} "
                   f"{row['coverage_95']:>6.3f} {row['coverage_90']:>6.3f} "
                   f"{row['width_95']:>8.4f}", file=out)
     summary = candidate_summary(rows)
@@ -726,6 +730,10 @@ def print_report(rows, out=sys.stdout):
         print(summary.round(3).to_string(), file=out)
     checked, failures = verdicts(rows)
     print(f"\nchecked {checked} library results; {len(failures)} outside the promise", file=out)
+    reps = min((row["reps"] for row in rows), default=0)
+    if reps < 400:
+        print(f"  ({reps} test sets per cell: a smoke run; verdicts need the full 400)",
+              file=out)
     for failure in failures:
         print(f"  FAIL {failure}", file=out)
 
