@@ -425,14 +425,8 @@ def run_ranking(cell, reps, n_draws):
         picks = rng.integers(0, n, size=(n_draws, n))
         weights = np.bincount((picks + n * np.arange(n_draws)[:, None]).ravel(),
                               minlength=n * n_draws).reshape(n_draws, n).astype(float)
-        order = np.argsort(-score, kind="stable")
-        w = weights[:, order]
-        rel = relevant[order]
-        bp, bn = np.where(rel, w, 0.0), np.where(rel, 0.0, w)
-        tp, fp = np.cumsum(bp, axis=1), np.cumsum(bn, axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            boot_ap[r] = _ap_from_cumulative(tp, fp, tp[:, -1:])
-            boot_auc[r] = _auc_from_shares(bp, bn, tp[:, -1:], fp[:, -1:])
+        boot_ap[r] = ref.weighted_average_precision(relevant, score, weights)
+        boot_auc[r] = ref.weighted_auc(relevant, score, weights)
         for level in LEVELS:
             _, low, high, _ = ref.delong_interval(relevant, score, level)
             delong[level][0][r], delong[level][1][r] = low, high

@@ -116,17 +116,16 @@ class _PosteriorCurveDisplay:
         """
         build = (posterior_precision_recall_curve if cls._kind == "precision_recall"
                  else posterior_roc_curve)
+        # prior=None: the curve and the summary each keep their own default.
+        prior_option = {} if prior is None else {"prior": prior}
         options = {} if drop_intermediate is None else {"drop_intermediate": drop_intermediate}
-        if prior is not None:
-            options["prior"] = prior
         curve = build(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                      **options)
+                      **prior_option, **options)
         band = curve.band(confidence, kind=kind, n_samples=n_samples, random_state=random_state)
         posterior = (average_precision_posterior if cls._kind == "precision_recall"
                      else roc_auc_posterior)
         summary = posterior(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                            n_samples=n_samples, random_state=random_state,
-                            **({} if prior is None else {"prior": prior}))
+                            n_samples=n_samples, random_state=random_state, **prior_option)
         display = cls(curve, band, summary=summary, name=name, pos_label=pos_label)
         return display.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
 
