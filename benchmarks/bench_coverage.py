@@ -61,9 +61,11 @@ from scipy import special, stats
 
 from benchmarks import _references as ref
 from skprobeval import (
+    BetaPosterior,
     ConfusionCounts,
     PairedComparison,
     PairedCounts,
+    SampledPosterior,
     average_precision_posterior,
     compare_independent,
     compare_scores,
@@ -73,11 +75,19 @@ from skprobeval import (
     posterior_roc_curve,
     signed_rank_test,
 )
-from skprobeval._curves import _ap_from_cumulative, _auc_from_shares, _Cells
+from skprobeval._curves import (
+    _ap_from_cumulative,
+    _auc_from_shares,
+    _Cells,
+    _simultaneous_envelope,
+)
 from skprobeval._joint import joint_prior
 from skprobeval._posterior_exact import FBetaPosterior
 
 LIBRARY = "skprobeval"
+HDI = "skprobeval, highest-density interval"
+TWO_SIDED = "two-sided in every column (former rule)"
+EQUAL_TAILED = "equal-tailed at zero counts too (former rule)"
 LEVELS = (0.95, 0.90)
 TOLERANCE = 1e-6
 # The library's default prior of each model, read from its signatures.
@@ -143,6 +153,22 @@ def _posterior_intervals(posterior, shape=None):
     return out
 
 
+def _hdi_intervals(posterior, shape=None):
+    """The posterior's highest-density intervals at every level (a candidate
+    interval method beside the library's equal-tailed one)."""
+    out = {}
+    for level in LEVELS:
+        low, high = (np.asarray(v, dtype=float) for v in posterior.hdi(level))
+        out[level] = (low, high) if shape is None else (low.reshape(shape), high.reshape(shape))
+    return out
+
+
+def _sampled_hdi_intervals(draws):
+    """Highest-density intervals of draws ``(reps, n_draws)``, one per row."""
+    posterior = SampledPosterior(np.asarray(draws, dtype=float).T)
+    return _hdi_intervals(posterior)
+
+
 def _seed(*key):
     """A generator seeded by the cell's key (strings by their CRC, stable across runs)."""
     return np.random.default_rng([zlib.crc32(k.encode()) if isinstance(k, str) else int(k)
@@ -198,6 +224,8 @@ def run_binary(cell, reps, n_resamples):
                                      beta=2.0 if metric == "f2" else 1.0)
         rows.append(_coverage_row("binary", name, metric, LIBRARY, "library", truth[metric],
                                   _posterior_intervals(posterior)))
+        rows.append(_coverage_row("binary", name, metric, HDI, "candidate", truth[metric],
+                                  _hdi_intervals(posterior)))
         if metric in PROPORTIONS:
             k, m = _proportion_counts(table, metric)
             for method, function in (("Wilson", ref.wilson_interval),
@@ -289,6 +317,15 @@ def run_multiclass(cell, reps, n_draws):
             rows.append(_coverage_row("multiclass", name, quantity, prior_name, kind,
                                       truth[quantity], _quantile_intervals(draws[quantity],
                                                                            axis=1)))
+        if prior_name == LIBRARY:
+            micro_posterior = BetaPosterior(right + np.trace(alpha),
+                                            n - right + alpha.sum() - np.trace(alpha))
+            rows.append(_coverage_row("multiclass", name, "micro F1", HDI, "candidate",
+                                      truth["micro F1"], _hdi_intervals(micro_posterior)))
+            for quantity in ("macro F1", "weighted F1"):
+                rows.append(_coverage_row("multiclass", name, quantity, HDI, "candidate",
+                                          truth[quantity],
+                                          _sampled_hdi_intervals(draws[quantity])))
         # Per-label F1 implied by this table's prior: each label's (TP, FP, FN)
         # groups collect the prior mass of their cells.
         diagonal = np.diagonal(alpha)
@@ -406,9 +443,12 @@ def run_ranking(cell, reps, n_draws):
     delong = {level: (np.empty(reps), np.empty(reps)) for level in LEVELS}
     point_lam = tuple(dict.fromkeys((CURVE_PRIOR, 0.5, 0.1)))
     point = {(what, lam): np.empty((reps, len(RECALLS), 2, len(LEVELS)))
-             for what in ("precision", "tpr") for lam in point_lam}
+             for what in ("precision", "tpr") for lam in point_lam + (HDI, EQUAL_TAILED)}
     band = {"precision_recall": np.empty(reps, dtype=bool), "roc": np.empty(reps, dtype=bool)}
     band_width = {"precision_recall": np.empty(reps), "roc": np.empty(reps)}
+    band_two_sided = {"precision_recall": np.empty(reps, dtype=bool),
+                      "roc": np.empty(reps, dtype=bool)}
+    band_two_sided_width = {"precision_recall": np.empty(reps), "roc": np.empty(reps)}
     for r in range(reps):
         score = rng.normal(size=n) + separation * relevant
         cells = _Cells.from_items(relevant, score, np.ones(n))
@@ -442,6 +482,17 @@ def run_ranking(cell, reps, n_draws):
                     point[(what, lam)][r, :, 0, i] = special.betaincinv(a + lam, b + lam, tail)
                     point[(what, lam)][r, :, 1, i] = special.betaincinv(a + lam, b + lam,
                                                                         1 - tail)
+                    if lam == CURVE_PRIOR:
+                        # The equal-tailed interval as such (the former rule), and
+                        # the highest-density interval, as candidates; the
+                        # library's band reaches the end of [0, 1] where one
+                        # count is zero.
+                        point[(what, EQUAL_TAILED)][r, :, :, i] = point[(what, lam)][r, :, :, i]
+                        point[(what, lam)][r, (b == 0) & (a > 0), 1, i] = 1.0
+                        point[(what, lam)][r, (a == 0) & (b > 0), 0, i] = 0.0
+                        low, high = BetaPosterior(a + lam, b + lam).hdi(level)
+                        point[(what, HDI)][r, :, 0, i] = low
+                        point[(what, HDI)][r, :, 1, i] = high
         del tn_t
         # Simultaneous bands of the library's curves.
         for kind, build, grid, truth in (
@@ -449,11 +500,18 @@ def run_ranking(cell, reps, n_draws):
                  precision_at(pr_grid)),
                 ("roc", posterior_roc_curve, roc_grid, tpr_at(roc_grid))):
             curve = build(relevant, score)
+            seed = int(rng.integers(2 ** 63))
             b = curve.band(0.95, kind="simultaneous", n_samples=n_draws, grid=grid,
-                           max_cells=2000, random_state=rng)
+                           random_state=seed)
             band[kind][r] = bool(np.all((b.low <= truth + TOLERANCE)
                                         & (truth - TOLERANCE <= b.high)))
             band_width[kind][r] = float(np.mean(b.high - b.low))
+            # The former rule, from the same draws: two-sided in every column.
+            low, high = _simultaneous_envelope(
+                curve.sample_curves(n_draws, grid=grid, random_state=seed), 0.95)
+            band_two_sided[kind][r] = bool(np.all((low <= truth + TOLERANCE)
+                                                  & (truth - TOLERANCE <= high)))
+            band_two_sided_width[kind][r] = float(np.mean(high - low))
     name = f"n={n} prevalence={prevalence:g} separation={separation:g}"
     rows = []
     for lam in lambdas:
@@ -474,8 +532,11 @@ def run_ranking(cell, reps, n_draws):
               / (prevalence * np.array(RECALLS) + (1 - prevalence) * fpr_true),
               "tpr": np.array(RECALLS)}
     for (what, lam), values in point.items():
-        label = LIBRARY if lam == CURVE_PRIOR else f"prior {lam:g}"
-        kind = "library" if lam == CURVE_PRIOR else "candidate"
+        if lam in (HDI, EQUAL_TAILED):
+            label, kind = lam, "candidate"
+        else:
+            label = LIBRARY if lam == CURVE_PRIOR else f"prior {lam:g}"
+            kind = "library" if lam == CURVE_PRIOR else "candidate"
         quantity = ("pointwise PR band (precision at recall 0.2, 0.5, 0.8)" if what == "precision"
                     else "pointwise ROC band (TPR at TPR 0.2, 0.5, 0.8)")
         intervals = {level: (values[..., 0, i], values[..., 1, i])
@@ -484,12 +545,13 @@ def run_ranking(cell, reps, n_draws):
                                   intervals))
     for kind_, quantity in (("precision_recall", "simultaneous PR band"),
                             ("roc", "simultaneous ROC band")):
-        covered = band[kind_]
-        row = {"section": "ranking", "cell": name, "quantity": quantity, "method": LIBRARY,
-               "kind": "library", "coverage_95": float(covered.mean()), "coverage_90": math.nan,
-               "width_95": float(band_width[kind_].mean()), "reps": reps,
-               "se_95": math.sqrt(0.95 * 0.05 / reps)}
-        rows.append(row)
+        for label, kind, covered, width in (
+                (LIBRARY, "library", band[kind_], band_width[kind_]),
+                (TWO_SIDED, "candidate", band_two_sided[kind_], band_two_sided_width[kind_])):
+            rows.append({"section": "ranking", "cell": name, "quantity": quantity,
+                         "method": label, "kind": kind, "coverage_95": float(covered.mean()),
+                         "coverage_90": math.nan, "width_95": float(width.mean()),
+                         "reps": reps, "se_95": math.sqrt(0.95 * 0.05 / reps)})
     return rows
 
 

@@ -344,6 +344,12 @@ class PosteriorCurve:
             threshold.  "simultaneous": from ``n_samples`` draws of the whole
             curve, the narrowest envelope of pointwise order statistics that
             holds ``confidence`` of the drawn curves entirely, on `grid`.
+            Either band reaches 1 (0) where the observed curve is there: a
+            precision of 1 (no negative ranked above), a true positive rate of
+            1 or 0.  The posterior of such a point piles up at that end and an
+            equal-tailed interval would stop short of it; the band keeps
+            ``(1 - confidence) / 2`` in the other tail (pointwise) or counts
+            only the other side (simultaneous).
         n_samples : int, default=1000
             Curve draws for a simultaneous band.  The band holds `confidence` of
             these draws; a fresh posterior curve lies inside it a little less
@@ -366,7 +372,9 @@ class PosteriorCurve:
             (first and last included; each interval exact).  A band is drawn,
             not read digit by digit: at 10^6 thresholds two Beta quantiles per
             threshold would take 15 times as long as the curve itself.  The
-            intervals at every threshold are ``curve.precision.interval()``.
+            intervals at every threshold are ``curve.precision.interval()``
+            (``curve.tpr.interval()``), reaching the end of [0, 1] where the
+            observed value is there.
         max_cells : int, default=20000
             Most distinct score levels in the draws of a simultaneous band:
             beyond that, runs of consecutive levels of about equal weight are
@@ -396,14 +404,28 @@ class PosteriorCurve:
             posterior = self.precision if self._kind == "precision_recall" else self.tpr
             low, high = posterior[rows].interval(confidence) if n > 1 else posterior.interval(
                 confidence)
+            low, high = np.array(low, dtype=float, ndmin=1), np.array(high, dtype=float, ndmin=1)
             x = self._observed()[0][rows]
-            return CurveBand(x, np.atleast_1d(low), np.atleast_1d(high), confidence, kind, 0,
-                             self._thresholds[rows], self._kind)
+            # One zero count (no false positive above a threshold; no positive
+            # missed, or none found): the interval reaches that end of [0, 1].
+            c = self._counts
+            hits = np.asarray(c.tp, dtype=float)[rows]
+            misses = np.asarray(c.fp if self._kind == "precision_recall" else c.fn,
+                                dtype=float)[rows]
+            high[(misses == 0) & (hits > 0)] = 1.0
+            low[(hits == 0) & (misses > 0)] = 0.0
+            return CurveBand(x, low, high, confidence, kind, 0, self._thresholds[rows],
+                             self._kind)
         n_samples = _check_draws(n_samples)
         grid = self._check_grid(grid)
         curves = self.sample_curves(n_samples, grid=grid, max_cells=max_cells,
                                     random_state=random_state)
-        low, high = _simultaneous_envelope(curves, confidence)
+        # Where the observed curve is at the end of its range (no negative above
+        # a recall; every positive above a false positive rate), the band
+        # reaches that end, as the pointwise intervals of a count that is zero.
+        observed = self._observed_on_grid(grid)
+        low, high = _simultaneous_envelope(curves, confidence, top=observed >= 1.0,
+                                           bottom=observed <= 0.0)
         return CurveBand(grid, low, high, confidence, kind, n_samples, None, self._kind)
 
     def _check_grid(self, grid):
@@ -446,23 +468,33 @@ class PosteriorCurve:
         cells = self._cells.merged(int(max_cells))
         for tp, fp, pos, neg in _draw_cumulative(cells, self._prior, n_samples, rng):
             for d in range(tp.shape[0]):
-                if self._kind == "precision_recall":
-                    recall = tp[d] / pos[d, 0]
-                    at = np.minimum(np.searchsorted(recall, grid, side="left"),
-                                    recall.shape[0] - 1)
-                    # Pseudo-cells of a tiny prior can draw exactly 0: read the
-                    # precision at the first threshold that predicts anything.
-                    at = np.maximum(at, np.argmax(tp[d] + fp[d] > 0))
-                    out[row] = tp[d, at] / (tp[d, at] + fp[d, at])
-                else:
-                    # From the origin (a threshold above every item, pseudo-items too).
-                    out[row] = np.interp(grid, np.r_[0.0, fp[d] / neg[d, 0]],
-                                         np.r_[0.0, tp[d] / pos[d, 0]])
+                out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid)
                 row += 1
         return out
 
+    def _observed_on_grid(self, grid):
+        """The observed curve (no pseudo-items) read on `grid` as the draws are."""
+        tp = np.cumsum(self._cells.positive)
+        fp = np.cumsum(self._cells.negative)
+        return _read_curve(self._kind, np.r_[0.0, tp], np.r_[0.0, fp], tp[-1], fp[-1], grid)
 
-def _simultaneous_envelope(curves, confidence):
+
+def _read_curve(kind, tp, fp, pos, neg, grid):
+    """One curve from cumulative shares ``tp``, ``fp`` (from above every score
+    down) read on `grid`: precision at each recall, or TPR at each FPR."""
+    if kind == "precision_recall":
+        recall = tp / pos
+        at = np.minimum(np.searchsorted(recall, grid, side="left"), recall.shape[0] - 1)
+        # Pseudo-cells of a tiny prior can draw exactly 0 (and the observed curve
+        # starts above every item): read the precision at the first threshold
+        # that predicts anything.
+        at = np.maximum(at, np.argmax(tp + fp > 0))
+        return tp[at] / (tp[at] + fp[at])
+    # From the origin (a threshold above every item, pseudo-items too).
+    return np.interp(grid, np.r_[0.0, fp / neg], np.r_[0.0, tp / pos])
+
+
+def _simultaneous_envelope(curves, confidence, top=None, bottom=None):
     """Narrowest envelope of pointwise order statistics holding ``confidence``
     of the curves entirely.
 
@@ -471,21 +503,36 @@ def _simultaneous_envelope(curves, confidence):
     between the order statistics ``d`` and ``n - 1 - d`` holds every curve of
     depth >= d, and ``d`` is the largest depth that a fraction ``confidence``
     of the curves reach.
+
+    Columns flagged in ``top`` (``bottom``) reach 1 (0): there the band is
+    one-sided, a curve's depth counts from the other end only, as a
+    highest-density interval of a density that rises toward the end of its
+    range.
     """
-    n = curves.shape[0]
+    n, m = curves.shape
+    top = np.zeros(m, dtype=bool) if top is None else top
+    bottom = np.zeros(m, dtype=bool) if bottom is None else bottom & ~top
     ordered = np.sort(curves, axis=0)
     # With ties: a value lies inside [ordered[d], ordered[n - 1 - d]] exactly when at
     # least d + 1 curves are <= it and at least d + 1 are >= it (constant columns,
     # such as the ROC curve's ends, then constrain nothing).
     depths = np.full(n, n)
-    for j in range(curves.shape[1]):
+    for j in range(m):
         column = ordered[:, j]
         at_most = np.searchsorted(column, curves[:, j], side="right")
         at_least = n - np.searchsorted(column, curves[:, j], side="left")
-        depths = np.minimum(depths, np.minimum(at_most, at_least) - 1)
+        reach = at_most if top[j] else at_least if bottom[j] else np.minimum(at_most, at_least)
+        depths = np.minimum(depths, reach - 1)
+    one_sided = bool(np.any(top | bottom))
     depth = int(np.sort(depths)[::-1][max(0, math.ceil(confidence * n) - 1)])
-    depth = min(depth, (n - 1) // 2)
-    return ordered[depth], ordered[n - 1 - depth]
+    depth = min(depth, n - 1 if one_sided else (n - 1) // 2)
+    low, high = ordered[min(depth, n - 1)].copy(), ordered[max(n - 1 - depth, 0)].copy()
+    high[top], low[bottom] = 1.0, 0.0
+    # A one-sided depth may pass the middle: a two-sided column then keeps its median.
+    crossed = low > high
+    middle = np.median(curves, axis=0)
+    low[crossed], high[crossed] = middle[crossed], middle[crossed]
+    return low, high
 
 
 def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_intermediate):
