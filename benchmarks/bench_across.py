@@ -1,7 +1,7 @@
 """The Bayesian signed-rank and sign tests against baycomp, across 50 data sets.
 
 Times, in one process, one call of ``signed_rank_test(a, b, rope=rope,
-n_samples=50_000)`` and ``sign_test(...)`` on the scores of two systems on 50
+n_draws=50_000)`` and ``sign_test(...)`` on the scores of two systems on 50
 data sets, with and without a region of practical equivalence, against
 baycomp's ``SignedRankTest.probs`` / ``SignTest.probs`` with the same prior,
 rope and number of samples (baycomp evaluates the O(n^2) pair sums draw by
@@ -27,7 +27,7 @@ def main(quick=False):
     """Run the benchmark; print a table and return its rows."""
     import baycomp
 
-    n_datasets, n_samples = (10, 2000) if quick else (50, 50_000)
+    n_datasets, n_draws = (10, 2000) if quick else (50, 50_000)
     rng = np.random.default_rng(0)
     a = rng.uniform(0.6, 0.95, n_datasets)
     b = a + rng.normal(0.005, 0.02, n_datasets)
@@ -38,11 +38,11 @@ def main(quick=False):
                                               ("sign", sign_test, baycomp.SignTest)):
         for rope in (0.0, 0.01):
             ours_s, ours = best_time_and_value(lambda: ours_function(
-                a, b, rope=rope, n_samples=n_samples, random_state=0), repeat)
+                a, b, rope=rope, n_draws=n_draws, random_state=0), repeat)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 theirs_s, theirs = best_time_and_value(lambda: theirs_class.probs(
-                    a, b, rope=rope, nsamples=n_samples, random_state=0), repeat)
+                    a, b, rope=rope, nsamples=n_draws, random_state=0), repeat)
             if rope == 0:
                 won = ours.prob_first_better + ours.prob_second_better
                 got = (ours.prob_first_better / won, ours.prob_second_better / won)
@@ -50,7 +50,7 @@ def main(quick=False):
                 got = (ours.prob_first_better, ours.prob_equivalent, ours.prob_second_better)
             difference = float(np.max(np.abs(np.subtract(got, theirs))))
             rows.append({"benchmark": "across",
-                         "case": f"{name} test, {n_datasets} data sets, {n_samples} draws, "
+                         "case": f"{name} test, {n_datasets} data sets, {n_draws} draws, "
                                  f"rope={rope:g} (max |dP| {difference:.4f})",
                          "ours_s": ours_s, "reference": f"baycomp {theirs_class.__name__}",
                          "reference_s": theirs_s, "ratio": theirs_s / ours_s})

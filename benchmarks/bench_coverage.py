@@ -220,7 +220,7 @@ def run_binary(cell, reps, n_resamples):
     name = f"n={n} prevalence={prevalence:g} {quality}"
     rows = []
     for metric in BINARY_METRICS:
-        posterior = metric_posterior(counts, "fbeta" if metric == "f2" else metric,
+        posterior = metric_posterior(counts, metric="fbeta" if metric == "f2" else metric,
                                      beta=2.0 if metric == "f2" else 1.0)
         rows.append(_coverage_row("binary", name, metric, LIBRARY, "library", truth[metric],
                                   _posterior_intervals(posterior)))
@@ -344,7 +344,8 @@ def run_multiclass(cell, reps, n_draws):
                              tn=(n - tables.sum(axis=1) - tables.sum(axis=2) + tp).ravel())
     rows.append(_coverage_row("multiclass", name, "per-label F1", f"{LIBRARY} average=None",
                               "library", f1_true,
-                              _posterior_intervals(metric_posterior(counts, "f1"), (reps, k))))
+                              _posterior_intervals(metric_posterior(counts, metric="f1"),
+                                                   (reps, k))))
     rows.extend(_multiclass_bootstrap(tables, truth, name, n_draws, rng))
     return rows
 
@@ -501,7 +502,7 @@ def run_ranking(cell, reps, n_draws):
                 ("roc", posterior_roc_curve, roc_grid, tpr_at(roc_grid))):
             curve = build(relevant, score)
             seed = int(rng.integers(2 ** 63))
-            b = curve.band(0.95, kind="simultaneous", n_samples=n_draws, grid=grid,
+            b = curve.band(0.95, kind="simultaneous", n_draws=n_draws, grid=grid,
                            random_state=seed)
             band[kind][r] = bool(np.all((b.low <= truth + TOLERANCE)
                                         & (truth - TOLERANCE <= b.high)))
@@ -632,7 +633,7 @@ def run_comparison(cell, reps, n_draws):
         for r in range(reps):
             a = rng.normal(size=size) + (1.0 + difference) * relevant
             b = rng.normal(size=size) + 1.0 * relevant
-            result = compare_scores(relevant, a, b, metric=metric, n_samples=n_draws,
+            result = compare_scores(relevant, a, b, metric=metric, n_draws=n_draws,
                                     random_state=rng)
             probability[r] = result.prob_first_better
             p_values[r] = ref.delong_paired_test(relevant, a, b) if metric == "roc_auc" else \
@@ -653,7 +654,7 @@ def run_comparison(cell, reps, n_draws):
                                  "corrected resampled t-test (one-sided)")]
     if name == "signed-rank":
         differences = difference + 0.02 * rng.standard_t(5, size=(reps, size))
-        probability = np.array([signed_rank_test(d, np.zeros(size), n_samples=n_draws * 5,
+        probability = np.array([signed_rank_test(d, np.zeros(size), n_draws=n_draws * 5,
                                                  random_state=rng).prob_first_better
                                 for d in differences])
         return [_probability_row(name, f"{size} data sets", difference, probability,

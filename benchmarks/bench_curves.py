@@ -88,17 +88,17 @@ def _sampled_rows(quick, rng):
     for name, ours, theirs in (
             ("precision-recall simultaneous band",
              lambda: posterior_precision_recall_curve(y, score).band(
-                 0.95, kind="simultaneous", n_samples=draws, random_state=0),
+                 0.95, kind="simultaneous", n_draws=draws, random_state=0),
              precision_recall_curve),
             ("ROC simultaneous band",
              lambda: posterior_roc_curve(y, score).band(
-                 0.95, kind="simultaneous", n_samples=draws, random_state=0),
+                 0.95, kind="simultaneous", n_draws=draws, random_state=0),
              roc_curve),
             ("AP posterior",
-             lambda: average_precision_posterior(y, score, n_samples=draws, random_state=0),
+             lambda: average_precision_posterior(y, score, n_draws=draws, random_state=0),
              average_precision_score),
             ("ROC AUC posterior",
-             lambda: roc_auc_posterior(y, score, n_samples=draws, random_state=0),
+             lambda: roc_auc_posterior(y, score, n_draws=draws, random_state=0),
              roc_auc_score)):
         mine = best_time(ours, 1)
         reference = _bootstrap_time(theirs, y, score, timed, rng) * scale
@@ -108,7 +108,7 @@ def _sampled_rows(quick, rng):
     n, timed = n * 10, max(2, timed // 10)
     y, score = _binormal(rng, n)
     mine = best_time(lambda: posterior_precision_recall_curve(y, score).band(
-        0.95, kind="simultaneous", n_samples=draws, random_state=0), 1)
+        0.95, kind="simultaneous", n_draws=draws, random_state=0), 1)
     reference = _bootstrap_time(precision_recall_curve, y, score, timed, rng) * draws / timed
     rows.append(_row(f"precision-recall simultaneous band, {draws} draws, n={n:.0e}", mine,
                      f"bootstrap of sklearn precision_recall_curve ({timed} scaled)", reference))
@@ -134,11 +134,11 @@ def coverage(n_repeats, n_draws, n=400, seed=20261123):
         point = pr.band(0.95)
         k = np.searchsorted(pr.thresholds, MU)
         hits[0] += point.low[k] <= precision_at(MU) <= point.high[k]
-        band = pr.band(0.95, kind="simultaneous", n_samples=n_draws, grid=recall_grid,
+        band = pr.band(0.95, kind="simultaneous", n_draws=n_draws, grid=recall_grid,
                        random_state=rep)
         hits[1] += np.all((band.low <= true_pr) & (true_pr <= band.high))
         band = posterior_roc_curve(y, score).band(0.95, kind="simultaneous",
-                                                  n_samples=n_draws, random_state=rep)
+                                                  n_draws=n_draws, random_state=rep)
         hits[2] += np.all((band.low <= true_roc) & (true_roc <= band.high))
     return hits / n_repeats
 

@@ -104,7 +104,7 @@ def _parquet_row(quick):
     for name, accuracy in zip("ABC", (0.9, 0.8, 0.7)):
         frame[name] = np.where(rng.random(n) < accuracy, gold, rng.integers(0, 10, n))
     frame = pd.DataFrame(frame)
-    options = {"average": "macro", "n_samples": 2000}
+    options = {"average": "macro", "n_draws": 2000}
     with tempfile.TemporaryDirectory() as directory:
         for i in range(10):
             frame.iloc[i * n // 10:(i + 1) * n // 10].to_parquet(f"{directory}/part-{i}.parquet")

@@ -81,7 +81,7 @@ def main(quick=False):
     for k in sizes:
         truth, a, b = _systems(2000, k, rng)
         ours, result = best_time_and_value(lambda: compare_paired_metric(
-            truth, a, b, average="macro", n_samples=n_draws, random_state=1), repeat)
+            truth, a, b, average="macro", n_draws=n_draws, random_state=1), repeat)
         theirs, dense = best_time_and_value(
             lambda: _dense_paired(truth, a, b, k, n_draws, np.random.default_rng(2)), repeat)
         se = np.sqrt(2 * dense * (1 - dense) / n_draws)
@@ -92,7 +92,7 @@ def main(quick=False):
             "abs_error": abs(result.prob_first_better - dense), "mc_standard_error": float(se),
         })
         ours, posterior = best_time_and_value(lambda: fbeta_posterior(
-            truth, a, average="macro", n_samples=n_draws, random_state=1), repeat)
+            truth, a, average="macro", n_draws=n_draws, random_state=1), repeat)
         theirs, dense_mean = best_time_and_value(
             lambda: _dense_single(truth, a, k, n_draws, np.random.default_rng(2)), repeat)
         rows.append({

@@ -1,7 +1,7 @@
 """GridSearchCV with a posterior scorer against ``scoring="f1"`` (a performance goal).
 
 The same search (logistic regression, 5-fold, 6 candidates) is timed with
-``scoring="f1"`` and with ``make_posterior_scorer("f1", statistic="lower")``.
+``scoring="f1"`` and with ``make_posterior_scorer(metric="f1", statistic="lower")``.
 Goal: the posterior scorer costs no more than 1.2x the time of ``"f1"``.
 Here ``ratio`` is the time ratio (ours / reference): lower is better.
 
@@ -36,9 +36,9 @@ def main(quick=False):
     repeat = 1 if quick else 3
     cases = {
         "reference": ("f1", True),
-        "posterior scorer (lower bound)": (make_posterior_scorer("f1", statistic="lower"),
+        "posterior scorer (lower bound)": (make_posterior_scorer(metric="f1", statistic="lower"),
                                            True),
-        "CountsScorer + PosteriorRefit": (CountsScorer(), PosteriorRefit("f1")),
+        "CountsScorer + PosteriorRefit": (CountsScorer(), PosteriorRefit(metric="f1")),
     }
     best = dict.fromkeys(cases, float("inf"))
     # Interleaved rounds, best of each: load on the machine hits every case alike.

@@ -11,9 +11,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._bayes import _check_n_samples
 from ._rank_tests import sign_test, signed_rank_test
-from ._validation import check_positive, check_random_state, check_rope, fail
+from ._validation import (
+    N_DRAWS,
+    check_draws,
+    check_positive,
+    check_random_state,
+    check_rope,
+    fail,
+    renamed_keyword,
+)
 
 __all__ = ["AcrossDatasetsReport", "check_across_options", "compare_across_datasets"]
 
@@ -115,7 +122,7 @@ class AcrossDatasetsReport:
         >>> from skprobeval import compare_across_datasets
         >>> report = compare_across_datasets(pd.DataFrame({"a": [0.8, 0.7, 0.9],
         ...                                                "b": [0.7, 0.6, 0.9]}),
-        ...                                  n_samples=2000, random_state=0)
+        ...                                  n_draws=2000, random_state=0)
         >>> report.plot("ranks").get_xlabel()
         'mean rank (1 = best)'
         """
@@ -150,7 +157,7 @@ class AcrossDatasetsReport:
         >>> from skprobeval import compare_across_datasets
         >>> report = compare_across_datasets(pd.DataFrame({"a": [0.8, 0.7, 0.9],
         ...                                                "b": [0.7, 0.6, 0.9]}),
-        ...                                  rope=0.01, n_samples=2000, random_state=0)
+        ...                                  rope=0.01, n_draws=2000, random_state=0)
         >>> report.plot_pair("b", "a").get_title()
         'b vs a'
         """
@@ -169,7 +176,7 @@ class AcrossDatasetsReport:
         return plot_simplex(samples, names=(first, second), ax=ax)
 
 
-def check_across_options(test, rope, prior, n_samples, higher_is_better=True):
+def check_across_options(test, rope, prior, n_draws, higher_is_better=True):
     """The test function and its checked rope, prior and draws (before any work is done)."""
     if test not in _TESTS:
         fail("test", f"one of {sorted(_TESTS)}", test)
@@ -177,7 +184,7 @@ def check_across_options(test, rope, prior, n_samples, higher_is_better=True):
         fail("higher_is_better", "a bool", higher_is_better, error=TypeError)
     function, default_prior = _TESTS[test]
     prior = default_prior if prior is None else check_positive(prior, "prior", allow_zero=True)
-    return function, check_rope(rope), prior, _check_n_samples(n_samples)
+    return function, check_rope(rope), prior, check_draws(n_draws)
 
 
 def _check_scores_table(scores):
@@ -207,8 +214,9 @@ def _check_scores_table(scores):
     return pd.DataFrame(values, index=scores.index, columns=scores.columns)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="signed-rank",
-                            prior=None, n_samples=50_000, random_state=None, reports=None):
+                            prior=None, n_draws=N_DRAWS, random_state=None, reports=None):
     """Compare several systems across data sets: mean ranks and pairwise Bayesian tests.
 
     Every pair of systems is compared with the Bayesian signed-rank test (or
@@ -231,7 +239,7 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
     prior : float, default=None
         Strength of the prior pseudo-observation at 0; None: 0.5 for the
         signed-rank test, 1 for the sign test (baycomp's defaults).
-    n_samples : int, default=50_000
+    n_draws : int, default=10_000
         Posterior draws per pair.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws (one stream, pair after pair).
@@ -262,13 +270,13 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
     >>> report.prob_better.round(2)
             logreg  tree    nb
     logreg     NaN  0.99  1.00
-    tree      0.01   NaN  0.89
+    tree      0.01   NaN  0.88
     nb        0.00  0.06   NaN
     """
     import pandas as pd
 
     table = _check_scores_table(scores)
-    function, rope, prior, n_samples = check_across_options(test, rope, prior, n_samples,
+    function, rope, prior, n_draws = check_across_options(test, rope, prior, n_draws,
                                                             higher_is_better)
     rng = check_random_state(random_state)
     oriented = table if higher_is_better else -table
@@ -281,7 +289,7 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             result = function(oriented[first].to_numpy(), oriented[second].to_numpy(),
-                              rope=rope, prior=prior, n_samples=n_samples, random_state=rng)
+                              rope=rope, prior=prior, n_draws=n_draws, random_state=rng)
             results[first, second] = result
             prob_better.loc[first, second] = result.prob_first_better
             prob_better.loc[second, first] = result.prob_second_better

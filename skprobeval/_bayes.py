@@ -17,7 +17,7 @@ posterior is the prior Beta(λ, λ).
 
 from __future__ import annotations
 
-import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,11 +29,14 @@ from ._metrics import SHARE_OF_RIGHT, MetricSpec, check_average, get_metric, lab
 from ._posterior import BetaPosterior, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._validation import (
+    N_DRAWS,
     check_confidence,
+    check_draws,
     check_positive,
     check_prior,
     check_random_state,
     fail,
+    renamed_keyword,
 )
 
 __all__ = [
@@ -61,12 +64,11 @@ def _check_average(average):
     return average
 
 
-def _check_n_samples(n_samples):
-    if (not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool)
-            or n_samples < 2):
-        fail("n_samples", "an integer >= 2", n_samples,
-             error=ValueError if isinstance(n_samples, numbers.Real) else TypeError)
-    return int(n_samples)
+def _is_one(value):
+    try:
+        return bool(value == 1) and not isinstance(value, bool)
+    except (TypeError, ValueError):
+        return False
 
 
 def _check_counts(counts):
@@ -128,13 +130,13 @@ def exact_posterior(counts, metric, lam, beta=1.0):
 # ---------------------------------------------------------------------------
 
 
-def _sample_cells(counts, lam, n_samples, rng):
+def _sample_cells(counts, lam, n_draws, rng):
     """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet.
 
     `lam` is the concentration of every cell, or four, one per cell.
     """
     alpha = np.stack([counts.tp, counts.fp, counts.fn, counts.tn], axis=-1) + lam
-    draws = dirichlet(alpha, n_samples, rng)
+    draws = dirichlet(alpha, n_draws, rng)
     return tuple(np.moveaxis(draws, -1, 0))
 
 
@@ -153,7 +155,7 @@ def _metric_function(metric, beta):
     return spec.function, params, spec.name
 
 
-def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random_state,
+def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_state,
                          system=1):
     """Posterior of `metric` averaged over labels, from encoded labels.
 
@@ -167,12 +169,12 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random
     check_target_metric(joint, name, average)
     counts = joint.counts(system)
     if joint.kind == "binary" or average is None:
-        return metric_posterior(counts, name, prior=lam, beta=beta, n_samples=n_samples,
+        return metric_posterior(counts, metric=name, prior=lam, beta=beta, n_draws=n_draws,
                                 random_state=random_state)
     if average == "micro":
         if joint.kind == "multilabel":
-            return metric_posterior(counts.sum(), name, prior=lam, beta=beta,
-                                    n_samples=n_samples, random_state=random_state)
+            return metric_posterior(counts.sum(), metric=name, prior=lam, beta=beta,
+                                    n_draws=n_draws, random_state=random_state)
         exact = _micro_multiclass(joint, counts, name, lam)
         if exact is not None:
             return exact
@@ -182,7 +184,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_samples, random
     weights = label_weights(counts, average, name)
     parts = [average_values(function, params, cells, average, weights,
                             share_of_right=every and name in SHARE_OF_RIGHT)
-             for (cells,) in table.sample(n_samples, rng)]
+             for (cells,) in table.sample(n_draws, rng)]
     return SampledPosterior(_finite(np.concatenate(parts), "metric"))
 
 
@@ -277,9 +279,12 @@ def _finite(values, name):
 # ---------------------------------------------------------------------------
 
 
-def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
+@renamed_keyword("counts", "y_true")
+@renamed_keyword("n_samples", "n_draws")
+def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label=1,
+                     average="binary", sample_weight=None, prior=0.5, beta=1.0, n_draws=N_DRAWS,
                      random_state=None):
-    """Posterior of any confusion-table metric given confusion counts.
+    """Posterior of any confusion-table metric, from labels or from confusion counts.
 
     All metrics are marginals of one posterior: the cell probabilities of
     each table are Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) (Goutte & Gaussier
@@ -303,18 +308,25 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
 
     Parameters
     ----------
-    counts : ConfusionCounts
-        One table (0-d cells) or one per label ((K,) cells; sampled per-label
-        tables are drawn independently).  Fractional (weighted) counts work.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or ConfusionCounts
+        True labels (or a label indicator matrix), or the counts themselves:
+        one table (0-d cells) or one per label ((K,) cells; sampled per-label
+        tables are drawn independently; fractional, weighted counts work).
+    y_pred : array-like of the same shape as `y_true`, default=None
+        Predicted labels; None when `y_true` is a `ConfusionCounts`.
     metric : str or callable
-        A name from `available_metrics` (or alias), or a function
+        Required.  A name from `available_metrics` (or alias), or a function
         ``f(tp, fp, fn, tn)`` of the cell probabilities (arrays of draws
         summing to 1 per draw), e.g. a K-measure with another ``alpha``.
+    labels, pos_label, average, sample_weight
+        As in `precision_posterior`, for labels only (a `ConfusionCounts` is
+        counted already).  Macro, weighted and Powers averages take a
+        registered metric name.
     prior : float or {"jeffreys", "uniform"}, default=0.5
         Dirichlet concentration λ > 0 ("jeffreys" = 0.5, "uniform" = 1).
     beta : float, default=1.0
         Recall weight for metrics that take one (fbeta, e_measure, k_measure).
-    n_samples : int, default=100_000
+    n_draws : int, default=10_000
         Posterior draws for sampled metrics (ignored for exact ones).
     random_state : None, int or numpy.random.Generator, default=None
         Seed for sampled metrics.
@@ -340,36 +352,85 @@ def metric_posterior(counts, metric, *, prior=0.5, beta=1.0, n_samples=100_000,
 
     >>> from skprobeval import ConfusionCounts, metric_posterior
     >>> counts = ConfusionCounts(tp=3, fp=2, fn=1, tn=4)
-    >>> precision = metric_posterior(counts, "precision")
+    >>> precision = metric_posterior(counts, metric="precision")
     >>> precision
     BetaPosterior(a=3.5, b=2.5)
     >>> round(precision.mean(), 3), round(precision.mode(), 3)
     (0.583, 0.625)
-    >>> metric_posterior(counts, "f1")
+    >>> metric_posterior(counts, metric="f1")
     FBetaPosterior(beta=1.0, tp=3.5, fp=2.5, fn=1.5)
-    >>> mcc = metric_posterior(counts, "mcc", n_samples=20_000, random_state=0)
+    >>> mcc = metric_posterior(counts, metric="mcc", n_draws=20_000, random_state=0)
     >>> round(mcc.mean(), 2), mcc.mc_error < 0.005
     (0.34, True)
+
+    From labels, as the other posteriors:
+
+    >>> metric_posterior([1, 1, 1, 0, 0, 1, 0, 0, 0, 1], [1, 1, 1, 1, 1, 0, 0, 0, 0, 0],
+    ...                  metric="precision")
+    BetaPosterior(a=3.5, b=2.5)
     """
+    if isinstance(y_true, ConfusionCounts):
+        if y_pred is not None:
+            if metric is None and (isinstance(y_pred, str) or callable(y_pred)):
+                warnings.warn("Pass the metric as `metric=`: metric_posterior(counts, metric) "
+                              "with the metric second is deprecated since 0.2 and will be an "
+                              "error in 0.3.", FutureWarning, stacklevel=3)
+                metric = y_pred
+            else:
+                fail("y_pred", "None when `y_true` is a ConfusionCounts (the table is counted "
+                     "already)", y_pred, error=TypeError)
+        for name, value, default in (("labels", labels, None), ("pos_label", pos_label, 1),
+                                     ("average", average, "binary"),
+                                     ("sample_weight", sample_weight, None)):
+            if not (value is default or (isinstance(value, str) and value == default)
+                    or (name == "pos_label" and _is_one(value))):
+                fail(name, "left at its default when `y_true` is a ConfusionCounts (it applies "
+                     "to labels)", value)
+        counts = y_true
+    else:
+        if y_pred is None:
+            fail("y_pred", "the predicted labels (or pass a ConfusionCounts as `y_true`)",
+                 y_pred, error=TypeError)
+        if metric is None and (isinstance(y_pred, str) or callable(y_pred)):
+            fail("y_true", "a ConfusionCounts when the metric comes second (or pass labels "
+                 "`y_true`, `y_pred` and `metric=`)", y_true, error=TypeError)
+        if metric is None:
+            fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric,
+                 error=TypeError)
+        average = _check_average(average)
+        if average == "binary":
+            counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
+                                                      sample_weight=sample_weight)
+        elif average is None:
+            counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
+                                                      average=None, sample_weight=sample_weight)
+        else:
+            joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
+                                sample_weight=sample_weight, names=["y_true", "y_pred"])
+            return posterior_from_codes(joint, metric, average=average, lam=check_prior(prior),
+                                        beta=check_positive(beta, "beta"),
+                                        n_draws=check_draws(n_draws), random_state=random_state)
+    if metric is None:
+        fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric, error=TypeError)
     counts = _check_counts(counts)
     lam = check_prior(prior)
     beta = check_positive(beta, "beta")
-    n_samples = _check_n_samples(n_samples)
+    n_draws = check_draws(n_draws)
     function, params, name = _metric_function(metric, beta)
     if name is not None:
         exact = exact_posterior(counts, name, lam, beta)
         if exact is not None:
             return exact
     rng = check_random_state(random_state)
-    cells = _sample_cells(counts, lam, n_samples, rng)
+    cells = _sample_cells(counts, lam, n_draws, rng)
     return SampledPosterior(_evaluate(function, cells, params, "metric"))
 
 
 def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average,
-                      sample_weight, beta, n_samples, random_state):
+                      sample_weight, beta, n_draws, random_state):
     lam = check_prior(prior)
     average = check_average(_check_average(average), name if name != "fbeta" else "fbeta")
-    n_samples = _check_n_samples(n_samples)
+    n_draws = check_draws(n_draws)
     if average == "binary":
         counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
                                                   sample_weight=sample_weight)
@@ -381,7 +442,7 @@ def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average
     joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
                         sample_weight=sample_weight, names=["y_true", "y_pred"])
     return posterior_from_codes(joint, name, average=average, lam=lam, beta=beta,
-                                n_samples=n_samples, random_state=random_state)
+                                n_draws=n_draws, random_state=random_state)
 
 
 _SHARED_DOC = """
@@ -416,15 +477,16 @@ _SHARED_DOC = """
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
         narrow the interval about three-fold.
-    n_samples : int, default=20_000
+    n_draws : int, default=10_000
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
 """
 
 
+@renamed_keyword("n_samples", "n_draws")
 def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
-                        average="binary", sample_weight=None, n_samples=20_000,
+                        average="binary", sample_weight=None, n_draws=N_DRAWS,
                         random_state=None):
     """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (Goutte & Gaussier 2005, eq. 8).
 
@@ -463,11 +525,12 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     """
     return _from_predictions("precision", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_samples=n_samples, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, average="binary",
-                     sample_weight=None, n_samples=20_000, random_state=None):
+                     sample_weight=None, n_draws=N_DRAWS, random_state=None):
     """Posterior of recall (sensitivity), ``Beta(TP + λ, FN + λ)``.
 
     With no positive item (TP + FN = 0) this is the prior.
@@ -488,11 +551,12 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
     """
     return _from_predictions("recall", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_samples=n_samples, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_label=1,
-                    average="binary", sample_weight=None, n_samples=20_000, random_state=None):
+                    average="binary", sample_weight=None, n_draws=N_DRAWS, random_state=None):
     """Exact posterior of F-beta (F1 for ``beta=1``).
 
     ``F1 = 2B / (1 + B)`` with ``B ~ Beta(TP + λ, FP + FN + 2λ)``, exactly;
@@ -527,11 +591,12 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
     name = "f1" if beta == 1.0 else "fbeta"
     return _from_predictions(name, y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=beta, n_samples=n_samples, random_state=random_state)
+                             beta=beta, n_draws=n_draws, random_state=random_state)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
-                           average="binary", sample_weight=None, n_samples=20_000,
+                           average="binary", sample_weight=None, n_draws=N_DRAWS,
                            random_state=None):
     """Exact posterior of informedness (Youden's J, bookmaker) ``tpr - fpr``.
 
@@ -556,11 +621,12 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
     """
     return _from_predictions("informedness", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_samples=n_samples, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
-                         average="binary", sample_weight=None, n_samples=20_000,
+                         average="binary", sample_weight=None, n_draws=N_DRAWS,
                          random_state=None):
     """Exact posterior of markedness ``ppv + npv - 1``.
 
@@ -583,7 +649,7 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     """
     return _from_predictions("markedness", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_samples=n_samples, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state)
 
 
 for _function in (precision_posterior, recall_posterior, informedness_posterior,
@@ -603,8 +669,9 @@ del _function
 _REPORT_METRICS = ("precision", "recall", "f1")
 
 
+@renamed_keyword("n_samples", "n_draws")
 def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
-                          sample_weight=None, n_samples=20_000, random_state=None):
+                          sample_weight=None, n_draws=N_DRAWS, random_state=None):
     """Bayesian classification report: posterior means and credible intervals.
 
     Like `sklearn.metrics.classification_report`, one row per label plus
@@ -617,7 +684,7 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
       the share of items right (micro precision = recall = F1 = accuracy),
       Beta(right + 2λ, wrong + 2λ), for multilabel data the posterior of the
       pooled counts.
-    * Macro and weighted rows are sampled (`n_samples` draws, seeded by
+    * Macro and weighted rows are sampled (`n_draws` draws, seeded by
       `random_state`): multiclass data draw the K x K table jointly from its
       Dirichlet posterior (prior d = 2λ/K on the diagonal, d / (K - 1) off
       it: the binary table's mass 4λ whatever K), multilabel data
@@ -641,7 +708,7 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
         Mass of the credible intervals, in (0, 1).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
-    n_samples : int, default=20_000
+    n_draws : int, default=10_000
         Posterior draws for the macro and weighted rows.
     random_state : None, int or numpy.random.Generator, default=None
         Seed for the macro and weighted rows.
@@ -680,7 +747,7 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
 
     lam = check_prior(prior)
     confidence = check_confidence(confidence)
-    n_samples = _check_n_samples(n_samples)
+    n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     joint = joint_codes(y_true, [y_pred], average=None, labels=labels,
                         sample_weight=sample_weight, names=["y_true", "y_pred"])
@@ -690,13 +757,13 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
     for name in _REPORT_METRICS:
         per_label = exact_posterior(counts, name, lam, 1.0)
         micro = posterior_from_codes(joint, name, average="micro", lam=lam, beta=1.0,
-                                     n_samples=n_samples, random_state=rng)
+                                     n_draws=n_draws, random_state=rng)
         columns[name] = [
             (np.asarray(per_label.mean()), *map(np.asarray, per_label.interval(confidence))),
             (np.asarray([micro.mean()]), *(np.asarray([v]) for v in micro.interval(confidence))),
         ]
     draws = {(name, average): [] for name in _REPORT_METRICS for average in ("macro", "weighted")}
-    for (cells,) in JointTable(joint, lam).sample(n_samples, rng):
+    for (cells,) in JointTable(joint, lam).sample(n_draws, rng):
         for name in _REPORT_METRICS:
             for average in ("macro", "weighted"):
                 draws[name, average].append(average_values(

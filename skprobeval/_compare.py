@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ._bayes import _check_n_samples, check_target_metric, exact_posterior
+from ._bayes import check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
@@ -28,7 +28,17 @@ from ._numerics import beta_greater
 from ._paired import _out
 from ._posterior import BetaPosterior, _fmt
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
-from ._validation import check_positive, check_prior, check_random_state, check_rope, fail
+from ._validation import (
+    N_DRAWS,
+    check_draws,
+    check_positive,
+    check_prior,
+    check_random_state,
+    check_rope,
+    fail,
+    renamed_attribute,
+    renamed_keyword,
+)
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
 
@@ -68,7 +78,7 @@ class MetricComparison:
         three); 0.0 when exact.
     rope : float
         Region of practical equivalence.
-    n_samples : int
+    n_draws : int
         Posterior draws used (0 when exact).
 
     Examples
@@ -78,7 +88,7 @@ class MetricComparison:
     ...                              metric="precision")
     >>> result
     MetricComparison(metric='precision', paired=False, method='exact', prob_first_better=0.6522,
-    prob_equivalent=0.0, prob_second_better=0.3478, mc_error=0.0, rope=0.0, n_samples=0)
+    prob_equivalent=0.0, prob_second_better=0.3478, mc_error=0.0, rope=0.0, n_draws=0)
     """
 
     metric: str
@@ -89,14 +99,16 @@ class MetricComparison:
     prob_second_better: float | np.ndarray
     mc_error: float | np.ndarray
     rope: float
-    n_samples: int
+    n_draws: int
+
+    n_samples = renamed_attribute("n_samples", "n_draws")
 
     def __repr__(self):
         parts = [f"metric={self.metric!r}", f"paired={self.paired}", f"method={self.method!r}"]
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
                      "rope"):
             parts.append(f"{name}={_fmt(getattr(self, name))}")
-        parts.append(f"n_samples={self.n_samples}")
+        parts.append(f"n_draws={self.n_draws}")
         return f"MetricComparison({', '.join(parts)})"
 
 
@@ -220,15 +232,15 @@ def _prob_posterior_greater(first, second):
 _CHUNK = 1 << 16
 
 
-def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_samples, rng):
+def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, rng):
     """Monte Carlo P(M_A - M_B > rope) etc. from two independent Dirichlet posteriors."""
     cells_a = np.stack([counts_a.tp, counts_a.fp, counts_a.fn, counts_a.tn], axis=-1) + lam
     cells_b = np.stack([counts_b.tp, counts_b.fp, counts_b.fn, counts_b.tn], axis=-1) + lam
     above = np.zeros(counts_a.shape)
     below = np.zeros(counts_a.shape)
     defined = np.zeros(counts_a.shape)
-    for start in range(0, n_samples, _CHUNK):
-        size = min(_CHUNK, n_samples - start)
+    for start in range(0, n_draws, _CHUNK):
+        size = min(_CHUNK, n_draws - start)
         da = dirichlet(cells_a, size, rng)
         db = dirichlet(cells_b, size, rng)
         with np.errstate(all="ignore"):
@@ -245,8 +257,9 @@ def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_samples,
     return first, equivalent, second, error
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
-                        n_samples=100_000, random_state=None):
+                        n_draws=N_DRAWS, random_state=None):
     """Posterior probability that system A's metric beats system B's on independent data.
 
     Each system's four confusion cells get their own Dirichlet posterior,
@@ -287,7 +300,7 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
     beta : float, default=1.0
         F-beta / E-measure weight (for ``metric="fbeta"`` or
         ``"e_measure"``).
-    n_samples : int, default=100_000
+    n_draws : int, default=10_000
         Posterior draws per system when sampling.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled route (identical seeds give identical results).
@@ -336,7 +349,7 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
     spec = get_metric(metric)
     lam = check_prior(prior)
     beta = check_positive(beta, "beta")
-    n_samples = _check_n_samples(n_samples)
+    n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     params = {"beta": beta} if "beta" in spec.params else {}
     # Identical tables give exchangeable posteriors of a continuous metric:
@@ -359,8 +372,8 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
         first = _prob_greater(posterior_a, exact_posterior(counts_b, spec.name, lam, beta))
         return result("exact", first, zero, 1.0 - first, zero, 0)
     first, equivalent, second, error = _sampled_independent(
-        spec, params, counts_a, counts_b, lam, 0.0, n_samples, rng)
-    return result("sampled", first, equivalent, second, error, n_samples)
+        spec, params, counts_a, counts_b, lam, 0.0, n_draws, rng)
+    return result("sampled", first, equivalent, second, error, n_draws)
 
 
 # ---------------------------------------------------------------------------
@@ -368,9 +381,10 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
 # ---------------------------------------------------------------------------
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="binary",
                           labels=None, prior=0.5, rope=0.0, beta=1.0, pos_label=1,
-                          n_samples=100_000, random_state=None, sample_weight=None):
+                          n_draws=N_DRAWS, random_state=None, sample_weight=None):
     """Paired comparison of a metric (F1, macro F1, ...) of two systems on the same items.
 
     Every item falls into one cell of the table (true label, prediction of
@@ -423,7 +437,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
         F-beta / E-measure weight (for ``metric="fbeta"`` or ``"e_measure"``).
     pos_label : int, float, bool or str, default=1
         The positive class of ``average="binary"``.
-    n_samples : int, default=100_000
+    n_draws : int, default=10_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
         Seed (identical seeds give identical results).
@@ -460,7 +474,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     >>> y_true = rng.integers(0, 3, size=300)
     >>> y_a = np.where(rng.random(300) < 0.8, y_true, rng.integers(0, 3, size=300))
     >>> y_b = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 3, size=300))
-    >>> result = compare_paired_metric(y_true, y_a, y_b, average="macro", n_samples=20_000,
+    >>> result = compare_paired_metric(y_true, y_a, y_b, average="macro", n_draws=20_000,
     ...                                random_state=0)
     >>> round(result.prob_first_better, 2), result.mc_error < 0.005
     (0.84, True)
@@ -470,16 +484,16 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     lam = check_prior(prior)
     rope = check_rope(rope)
     beta = check_positive(beta, "beta")
-    n_samples = _check_n_samples(n_samples)
+    n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
                         names=["y_true", "y_pred_a", "y_pred_b"])
     return paired_metric_from_codes(joint, spec, average=average, lam=lam, rope=rope, beta=beta,
-                                    n_samples=n_samples, rng=rng)
+                                    n_draws=n_draws, rng=rng)
 
 
-def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples, rng,
+def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, rng,
                              masks=None):
     """`compare_paired_metric` on validated, encoded labels (truth and two systems).
 
@@ -506,7 +520,7 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples
                if combine not in ("binary", None) else None
                for system, mask in zip((1, 2), masks)]
     above = below = defined = 0
-    for cells_a, cells_b in table.sample(n_samples, rng):
+    for cells_a, cells_b in table.sample(n_draws, rng):
         if combine == "binary":
             values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
                       for cells in (cells_a, cells_b)]
@@ -528,4 +542,4 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_samples
     error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
         [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
     return MetricComparison(spec.name, True, "sampled", _out(first), _out(equivalent),
-                            _out(second), _out(error), rope, n_samples)
+                            _out(second), _out(error), rope, n_draws)

@@ -16,12 +16,20 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
 
-from ._bayes import _check_n_samples
 from ._counts import joint_codes
 from ._data import frame_matrix, resolve_columns
 from ._metrics import check_average, get_metric
 from ._report import _build_report, _counts_only_report, _Fold, _repeats
-from ._validation import as_array, check_confidence, check_positive, check_prior, fail
+from ._validation import (
+    N_DRAWS,
+    as_array,
+    check_confidence,
+    check_draws,
+    check_positive,
+    check_prior,
+    fail,
+    renamed_keyword,
+)
 
 __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 
@@ -31,21 +39,21 @@ __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 # ---------------------------------------------------------------------------
 
 
-def _check_options(metric, beta, prior, confidence, n_samples):
+def _check_options(metric, beta, prior, confidence, n_draws):
     """The options of every report but the averaging (checked once labels are known)."""
     spec = get_metric(metric)
     beta = check_positive(beta, "beta")
     lam = check_prior(prior)
     confidence = check_confidence(confidence)
-    n_samples = _check_n_samples(n_samples)
-    return spec, beta, lam, confidence, n_samples
+    n_draws = check_draws(n_draws)
+    return spec, beta, lam, confidence, n_draws
 
 
-def _check_common(metric, average, beta, prior, confidence, n_samples):
-    spec, beta, lam, confidence, n_samples = _check_options(metric, beta, prior, confidence,
-                                                            n_samples)
+def _check_common(metric, average, beta, prior, confidence, n_draws):
+    spec, beta, lam, confidence, n_draws = _check_options(metric, beta, prior, confidence,
+                                                            n_draws)
     average = check_average(average, spec.name)
-    return spec, average, beta, lam, confidence, n_samples
+    return spec, average, beta, lam, confidence, n_draws
 
 
 def _check_target(y, name="y"):
@@ -163,7 +171,7 @@ _COMMON_PARAMETERS = """metric : str, default="f1"
         Level of the credible intervals.
     pos_label : int, float, bool or str, default=1
         The positive class of ``average="binary"``.
-    n_samples : int, default=20000
+    n_draws : int, default=10_000
         Posterior draws of every sampled figure (the paired metric
         comparisons, macro / weighted posteriors); their Monte Carlo error is
         reported next to them.
@@ -172,9 +180,10 @@ _COMMON_PARAMETERS = """metric : str, default="f1"
         gives identical reports."""
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary", labels=None,
                        beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1, n_jobs=None,
-                       random_state=0, n_samples=20_000, verbose=False):
+                       random_state=0, n_draws=N_DRAWS, verbose=False):
     """Cross-validate several classifiers on the same splits and compare them.
 
     The splits are frozen once (``list(cv.split(X, y))``) and every estimator
@@ -253,12 +262,12 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
     nb          0.96  0.95  0.92  0.98
     tree        0.93  0.93  0.88  0.96
     >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
-    0.98
+    0.99
     """
     if not isinstance(estimators, dict) or len(estimators) < 2:
         fail("estimators", "a dict of at least two named estimators", estimators)
-    spec, average, beta, lam, confidence, n_samples = _check_common(
-        metric, average, beta, prior, confidence, n_samples)
+    spec, average, beta, lam, confidence, n_draws = _check_common(
+        metric, average, beta, prior, confidence, n_draws)
     y_array = _check_target(y)
     multilabel = y_array.ndim == 2
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
@@ -288,7 +297,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
                                                          average, labels, pos_label, verbose)
     return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
                          labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
-                         confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
+                         confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
                          random_state=random_state)
 
 
@@ -314,9 +323,10 @@ def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, v
     return fold_predictions, fold_scores
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary", labels=None,
                        beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                       n_samples=20_000, random_state=0):
+                       n_draws=N_DRAWS, random_state=0):
     """Compare estimators from `cross_validate` results the user already holds.
 
     Each value of `results` is the dict returned by
@@ -372,8 +382,8 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
     """
     if not isinstance(results, dict) or len(results) < 2:
         fail("results", "a dict of at least two named cross-validation results", results)
-    spec, average, beta, lam, confidence, n_samples = _check_common(
-        metric, average, beta, prior, confidence, n_samples)
+    spec, average, beta, lam, confidence, n_draws = _check_common(
+        metric, average, beta, prior, confidence, n_draws)
     for name, result in results.items():
         if not isinstance(result, dict):
             fail("results", "dicts returned by cross_validate", {name: result})
@@ -382,7 +392,7 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
               for name, result in results.items()}
     if not all(usable.values()):
         return _counts_only_report(results, tests, spec, average=average, beta=beta, lam=lam,
-                                   rope=rope, confidence=confidence, n_samples=n_samples,
+                                   rope=rope, confidence=confidence, n_draws=n_draws,
                                    random_state=random_state)
     if y is None:
         fail("y", "the labels the results were computed on", y)
@@ -418,7 +428,7 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
         predictions[name], scores[name] = fold_predictions, fold_scores
     return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
                          labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
-                         confidence=confidence, n_repeats=n_repeats, n_samples=n_samples,
+                         confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
                          random_state=random_state,
                          user_scores=any('scores' in result for result in results.values()))
 
@@ -434,9 +444,10 @@ def _test_indices(name, result):
              {name: indices})
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
                         beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                        sample_weight=None, scores=None, data=None, n_samples=20_000,
+                        sample_weight=None, scores=None, data=None, n_draws=N_DRAWS,
                         random_state=0):
     """Posteriors and paired comparisons of several systems' predictions on one test set.
 
@@ -468,7 +479,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     scores : dict of str to array-like, default=None
         Each system's scores for average precision: shape (n_samples,)
         ranking `pos_label` first for ``average="binary"``, else
-        (n_samples, n_labels) with one column per label of the report.
+        (n_draws, n_labels) with one column per label of the report.
         With `data`, a dict of system names to a column name (a list of
         column names for one column per label); not with a Dask DataFrame,
         whose scores would have to be loaded to be ranked.
@@ -521,8 +532,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     if not isinstance(predictions, dict) or not predictions:
         fail("predictions", "a dict of named prediction arrays (with `data`, a list of "
              "column names)", predictions)
-    spec, average, beta, lam, confidence, n_samples = _check_common(
-        metric, average, beta, prior, confidence, n_samples)
+    spec, average, beta, lam, confidence, n_draws = _check_common(
+        metric, average, beta, prior, confidence, n_draws)
     if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
         fail("scores", "a dict of score arrays keyed like `predictions`", scores)
     names = list(predictions)
@@ -544,7 +555,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     return _build_report(y_array, folds, fold_predictions, fold_scores, spec=spec,
                          average=average, labels=labels, pos_label=pos_label, beta=beta,
                          lam=lam, rope=rope, confidence=confidence, n_repeats=1,
-                         n_samples=n_samples, random_state=random_state,
+                         n_draws=n_draws, random_state=random_state,
                          sample_weight=sample_weight, with_folds=False, truth_name="y_true",
                          user_scores=True, store_predictions=not distinct)
 
@@ -554,9 +565,10 @@ for _function in (compare_estimators, compare_cv_results, compare_predictions):
 del _function
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1",
                                        average="macro", rope=0.0, test="signed-rank",
-                                       prior=None, n_samples=50_000, random_state=0,
+                                       prior=None, n_draws=N_DRAWS, random_state=0,
                                        **options):
     """Cross-validate estimators on several data sets and compare them across all.
 
@@ -579,7 +591,7 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
     average : str, default="macro"
         How labels are combined; "macro" is defined for binary and multiclass
         data alike.
-    rope, test, prior, n_samples :
+    rope, test, prior, n_draws :
         As in `compare_across_datasets`.
     random_state : None or int, default=0
         Seeds the splits and every sampled figure.
@@ -601,7 +613,7 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
     ...             [("iris", load_iris), ("wine", load_wine), ("cancer", load_breast_cancer)]}
     >>> report = compare_estimators_across_datasets(
     ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}, datasets,
-    ...     cv=3, n_samples=2000)
+    ...     cv=3, n_draws=2000)
     >>> report.scores.round(3)
                nb   tree
     iris    0.960  0.947
@@ -614,18 +626,18 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
 
     if not isinstance(datasets, dict) or not datasets:
         fail("datasets", "a dict of named (X, y) pairs", datasets)
-    check_across_options(test, rope, prior, n_samples)     # before any fitting
+    check_across_options(test, rope, prior, n_draws)     # before any fitting
     reports, rows = {}, {}
     for name, pair in datasets.items():
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             fail("datasets", "a dict of named (X, y) pairs", {name: type(pair).__name__})
         X, y = pair
         report = compare_estimators(estimators, X, y, cv=cv, metric=metric, average=average,
-                                    random_state=random_state, n_samples=n_samples, **options)
+                                    random_state=random_state, n_draws=n_draws, **options)
         reports[name] = report
         rows[name] = report.summary["point"]
     scores = pd.DataFrame(rows).T
     scores.columns.name = None
     return compare_across_datasets(scores, rope=rope, test=test, prior=prior,
-                                   n_samples=n_samples, random_state=random_state,
+                                   n_draws=n_draws, random_state=random_state,
                                    reports=reports)

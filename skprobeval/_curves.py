@@ -20,18 +20,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._bayes import _check_n_samples as _check_draws
 from ._compare import MetricComparison
 from ._counts import ConfusionCounts
 from ._posterior import BetaPosterior, SampledPosterior, _fmt
 from ._ranking import _binary_labels, _check_real_array, _check_same_length
 from ._validation import (
+    N_DRAWS,
     check_confidence,
+    check_draws,
     check_prior,
     check_random_state,
     check_rope,
     check_sample_weight,
     fail,
+    renamed_attribute,
+    renamed_keyword,
 )
 
 __all__ = [
@@ -143,17 +146,17 @@ class _Cells:
                       np.add.reduceat(self.negative, starts))
 
 
-def _gamma_chunks(shapes, n_samples, rng):
+def _gamma_chunks(shapes, n_draws, rng):
     """Gamma variates of the given shapes, ``(draws, len(shapes))``, in chunks of draws."""
     size = max(1, _CHUNK_VARIATES // max(1, shapes.shape[-1]))
     done = 0
-    while done < n_samples:
-        rows = min(size, n_samples - done)
+    while done < n_draws:
+        rows = min(size, n_draws - done)
         yield rng.standard_gamma(shapes, size=(rows,) + shapes.shape)
         done += rows
 
 
-def _draw_cumulative(cells, lam, n_samples, rng):
+def _draw_cumulative(cells, lam, n_draws, rng):
     """Posterior draws of the cumulative positive and negative shares.
 
     Yields chunks ``(tp, fp, pos, neg)``: ``tp`` and ``fp`` of shape
@@ -164,7 +167,7 @@ def _draw_cumulative(cells, lam, n_samples, rng):
     k = cells.levels.shape[0]
     # Columns: above, levels..., below; positives then negatives.
     shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
-    for gammas in _gamma_chunks(shapes, n_samples, rng):
+    for gammas in _gamma_chunks(shapes, n_draws, rng):
         gp, gn = gammas[:, : k + 2], gammas[:, k + 2:]
         tp = np.cumsum(gp, axis=1)
         fp = np.cumsum(gn, axis=1)
@@ -208,7 +211,7 @@ class CurveBand:
         Posterior probability of the band: at each point (pointwise) or for
         the whole curve at once (simultaneous).
     kind : {"pointwise", "simultaneous"}
-    n_samples : int
+    n_draws : int
         Curve draws behind a simultaneous band (0 for the exact pointwise one).
     thresholds : ndarray or None
         The thresholds of a pointwise band's points (None for a simultaneous
@@ -220,9 +223,9 @@ class CurveBand:
     --------
     >>> from skprobeval import posterior_roc_curve
     >>> curve = posterior_roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
-    >>> band = curve.band(0.9, kind="simultaneous", n_samples=500, random_state=0)
+    >>> band = curve.band(0.9, kind="simultaneous", n_draws=500, random_state=0)
     >>> band
-    CurveBand(kind='simultaneous', confidence=0.9, points=101, n_samples=500)
+    CurveBand(kind='simultaneous', confidence=0.9, points=101, n_draws=500)
     >>> bool((band.low <= band.high).all())
     True
     """
@@ -232,13 +235,15 @@ class CurveBand:
     high: np.ndarray
     confidence: float
     kind: str
-    n_samples: int
+    n_draws: int
     thresholds: np.ndarray | None = None
     curve_kind: str | None = None
 
+    n_samples = renamed_attribute("n_samples", "n_draws")
+
     def __repr__(self):
         return (f"CurveBand(kind={self.kind!r}, confidence={self.confidence:g}, "
-                f"points={self.x.shape[0]}, n_samples={self.n_samples})")
+                f"points={self.x.shape[0]}, n_draws={self.n_draws})")
 
 
 class PosteriorCurve:
@@ -330,7 +335,8 @@ class PosteriorCurve:
                 return tp / (tp + fn), precision
             return fp / (fp + tn), tp / (tp + fn)
 
-    def band(self, confidence=0.95, *, kind="pointwise", n_samples=1000, grid=None,
+    @renamed_keyword("n_samples", "n_draws")
+    def band(self, confidence=0.95, *, kind="pointwise", n_draws=N_DRAWS, grid=None,
              max_points=20_000, max_cells=20_000, random_state=None):
         """Credible band of the curve.
 
@@ -341,7 +347,7 @@ class PosteriorCurve:
         kind : {"pointwise", "simultaneous"}, default="pointwise"
             "pointwise": the exact equal-tailed interval of the precision
             (precision-recall) or the true positive rate (ROC) at each
-            threshold.  "simultaneous": from ``n_samples`` draws of the whole
+            threshold.  "simultaneous": from ``n_draws`` draws of the whole
             curve, the narrowest envelope of pointwise order statistics that
             holds ``confidence`` of the drawn curves entirely, on `grid`.
             Either band reaches 1 (0) where the observed curve is there: a
@@ -350,7 +356,7 @@ class PosteriorCurve:
             equal-tailed interval would stop short of it; the band keeps
             ``(1 - confidence) / 2`` in the other tail (pointwise) or counts
             only the other side (simultaneous).
-        n_samples : int, default=1000
+        n_draws : int, default=10_000
             Curve draws for a simultaneous band.  The band holds `confidence` of
             these draws; a fresh posterior curve lies inside it a little less
             often, because the envelope is fitted to the same draws: for a 95%
@@ -416,9 +422,9 @@ class PosteriorCurve:
             low[(hits == 0) & (misses > 0)] = 0.0
             return CurveBand(x, low, high, confidence, kind, 0, self._thresholds[rows],
                              self._kind)
-        n_samples = _check_draws(n_samples)
+        n_draws = check_draws(n_draws)
         grid = self._check_grid(grid)
-        curves = self.sample_curves(n_samples, grid=grid, max_cells=max_cells,
+        curves = self.sample_curves(n_draws, grid=grid, max_cells=max_cells,
                                     random_state=random_state)
         # Where the observed curve is at the end of its range (no negative above
         # a recall; every positive above a false positive rate), the band
@@ -426,7 +432,7 @@ class PosteriorCurve:
         observed = self._observed_on_grid(grid)
         low, high = _simultaneous_envelope(curves, confidence, top=observed >= 1.0,
                                            bottom=observed <= 0.0)
-        return CurveBand(grid, low, high, confidence, kind, n_samples, None, self._kind)
+        return CurveBand(grid, low, high, confidence, kind, n_draws, None, self._kind)
 
     def _check_grid(self, grid):
         if grid is None:
@@ -441,10 +447,11 @@ class PosteriorCurve:
                  shown=f"values from {array.min()!r} to {array.max()!r}")
         return np.sort(array)
 
-    def sample_curves(self, n_samples=1000, *, grid=None, max_cells=20_000, random_state=None):
+    @renamed_keyword("n_samples", "n_draws")
+    def sample_curves(self, n_draws=N_DRAWS, *, grid=None, max_cells=20_000, random_state=None):
         """Posterior draws of the whole curve read on a common grid.
 
-        Returns an array of shape ``(n_samples, len(grid))``: precision at
+        Returns an array of shape ``(n_draws, len(grid))``: precision at
         each recall of `grid` (precision-recall) or true positive rate at each
         false positive rate (ROC); see `band` for how a curve is read and for
         ``max_cells``.
@@ -456,17 +463,17 @@ class PosteriorCurve:
         >>> curve.sample_curves(3, grid=[0.0, 0.5, 1.0], random_state=0).shape
         (3, 3)
         """
-        n_samples = _check_draws(n_samples)
+        n_draws = check_draws(n_draws)
         grid = self._check_grid(grid)
         if (not isinstance(max_cells, numbers.Integral) or isinstance(max_cells, bool)
                 or max_cells < 1):
             fail("max_cells", "an integer >= 1", max_cells,
                  error=ValueError if isinstance(max_cells, numbers.Real) else TypeError)
         rng = check_random_state(random_state)
-        out = np.empty((n_samples, grid.shape[0]))
+        out = np.empty((n_draws, grid.shape[0]))
         row = 0
         cells = self._cells.merged(int(max_cells))
-        for tp, fp, pos, neg in _draw_cumulative(cells, self._prior, n_samples, rng):
+        for tp, fp, pos, neg in _draw_cumulative(cells, self._prior, n_draws, rng):
             for d in range(tp.shape[0]):
                 out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid)
                 row += 1
@@ -664,7 +671,7 @@ class RankingPosterior(SampledPosterior):
     --------
     >>> from skprobeval import roc_auc_posterior
     >>> auc = roc_auc_posterior([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
-    ...                         n_samples=1000, random_state=0)
+    ...                         n_draws=1000, random_state=0)
     >>> auc.metric, round(auc.point, 3)
     ('roc_auc', 0.889)
     >>> low, high = auc.interval(0.9)
@@ -691,13 +698,13 @@ class RankingPosterior(SampledPosterior):
 
     def __repr__(self):
         return (f"RankingPosterior(metric={self._metric!r}, point={_fmt(self._point)}, "
-                f"n_samples={self.n_samples}, mean={_fmt(self._mean_array())}, "
+                f"n_draws={self.n_draws}, mean={_fmt(self._mean_array())}, "
                 f"mc_error={_fmt(self.mc_error)})")
 
 
-def _metric_draws(cells, lam, metric, n_samples, rng):
+def _metric_draws(cells, lam, metric, n_draws, rng):
     out = []
-    for tp, fp, pos, neg in _draw_cumulative(cells, lam, n_samples, rng):
+    for tp, fp, pos, neg in _draw_cumulative(cells, lam, n_draws, rng):
         if metric == "average_precision":
             out.append(_ap_from_cumulative(tp, fp, pos))
         else:
@@ -715,18 +722,19 @@ def _observed_metric(cells, metric):
     return float(_auc_from_shares(cells.positive[None], cells.negative[None], pos, neg)[0])
 
 
-def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_samples,
+def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_draws,
                        random_state):
     lam = check_prior(prior)
-    n_samples = _check_draws(n_samples)
+    n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     cells = _Cells.from_items(*_check_input(y_true, y_score, pos_label, sample_weight))
-    samples = _metric_draws(cells, lam, metric, n_samples, rng)
+    samples = _metric_draws(cells, lam, metric, n_draws, rng)
     return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
-                                prior=RANKING_PRIOR, n_samples=4000, random_state=None):
+                                prior=RANKING_PRIOR, n_draws=N_DRAWS, random_state=None):
     """Posterior of average precision, sampled from the curve model.
 
     Each draw weighs the cells (class x distinct score, plus the four
@@ -744,8 +752,8 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
         intervals held the true AP in at least 0.90 of simulated test sets in
         30 of 32 cells (0.88 at worst), at about the bootstrap's width (see
         "How honest are the intervals?" in the documentation).
-    n_samples : int, default=4000
-        Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_samples)``.
+    n_draws : int, default=10_000
+        Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_draws)``.
     random_state : None, int or numpy Generator
 
     Returns
@@ -783,11 +791,12 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
     (0.763, 0.026, True)
     """
     return _ranking_posterior("average_precision", y_true, y_score, pos_label, sample_weight,
-                              prior, n_samples, random_state)
+                              prior, n_draws, random_state)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
-                      prior=RANKING_PRIOR, n_samples=4000, random_state=None):
+                      prior=RANKING_PRIOR, n_draws=N_DRAWS, random_state=None):
     """Posterior of ROC AUC, sampled from the curve model.
 
     Each draw is the Mann-Whitney probability (ties count 1/2) of the
@@ -819,7 +828,7 @@ def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
     (0.727, 0.022)
     """
     return _ranking_posterior("roc_auc", y_true, y_score, pos_label, sample_weight, prior,
-                              n_samples, random_state)
+                              n_draws, random_state)
 
 
 # ---------------------------------------------------------------------------
@@ -852,8 +861,9 @@ def _paired_metric(metric, gammas, relevant, order, starts, pseudo):
     return _auc_from_shares(gp, gn, pos, neg)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", rope=0.0,
-                   pos_label=None, sample_weight=None, prior=RANKING_PRIOR, n_samples=4000,
+                   pos_label=None, sample_weight=None, prior=RANKING_PRIOR, n_draws=N_DRAWS,
                    random_state=None):
     """Paired posterior comparison of two rankings of the same items by AP or ROC AUC.
 
@@ -873,7 +883,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
         As in `posterior_precision_recall_curve`.
     prior : float or {"jeffreys", "uniform"}, default=0.1
         Boundary mass λ, as in `average_precision_posterior`.
-    n_samples : int, default=4000
+    n_draws : int, default=10_000
     random_state : None, int or numpy Generator
 
     Returns
@@ -897,7 +907,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
         fail("metric", f"one of {list(_RANKING_METRICS)!r}", metric)
     rope = check_rope(rope)
     lam = check_prior(prior)
-    n_samples = _check_draws(n_samples)
+    n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     relevant, score_a, weight = _check_input(y_true, y_score_a, pos_label, sample_weight,
                                              "y_score_a")
@@ -911,15 +921,15 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     order_b, starts_b = _ranking_order(rel, sb)
     shapes = np.concatenate([w, np.full(4, lam)])
     differences = []
-    for gammas in _gamma_chunks(shapes, n_samples, rng):
+    for gammas in _gamma_chunks(shapes, n_draws, rng):
         cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
         first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo)
         second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo)
         differences.append(first - second)
     difference = np.concatenate(differences)
     n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))
-    better, worse = n_better / n_samples, n_worse / n_samples
-    equivalent = (n_samples - n_better - n_worse) / n_samples
-    error = max(math.sqrt(p * (1 - p) / n_samples) for p in (better, equivalent, worse))
+    better, worse = n_better / n_draws, n_worse / n_draws
+    equivalent = (n_draws - n_better - n_worse) / n_draws
+    error = max(math.sqrt(p * (1 - p) / n_draws) for p in (better, equivalent, worse))
     return MetricComparison(metric, True, "sampled", better, equivalent, worse, error, rope,
-                            n_samples)
+                            n_draws)

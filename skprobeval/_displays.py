@@ -21,7 +21,7 @@ from ._curves import (
     posterior_roc_curve,
     roc_auc_posterior,
 )
-from ._validation import fail
+from ._validation import N_DRAWS, fail, renamed_keyword
 from .plotting import _pyplot
 
 __all__ = ["PosteriorPrecisionRecallDisplay", "PosteriorRocCurveDisplay"]
@@ -72,8 +72,9 @@ class _PosteriorCurveDisplay:
         self.pos_label = pos_label
 
     @classmethod
+    @renamed_keyword("n_samples", "n_draws")
     def from_predictions(cls, y_true, y_score, *, pos_label=None, sample_weight=None,
-                         prior=None, confidence=0.95, kind="pointwise", n_samples=1000,
+                         prior=None, confidence=0.95, kind="pointwise", n_draws=N_DRAWS,
                          drop_intermediate=None, random_state=None, name=None, ax=None,
                          plot_chance_level=False, **kwargs):
         """Build the display from true labels and scores, and plot it.
@@ -94,7 +95,7 @@ class _PosteriorCurveDisplay:
             Mass of the band.
         kind : {"pointwise", "simultaneous"}, default="pointwise"
             Band kind (see `PosteriorCurve.band`).
-        n_samples : int, default=1000
+        n_draws : int, default=10_000
             Draws for a simultaneous band and for the posterior of the
             summary (AP or AUC) shown in the legend.
         drop_intermediate : bool, default=None
@@ -121,11 +122,11 @@ class _PosteriorCurveDisplay:
         options = {} if drop_intermediate is None else {"drop_intermediate": drop_intermediate}
         curve = build(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
                       **prior_option, **options)
-        band = curve.band(confidence, kind=kind, n_samples=n_samples, random_state=random_state)
+        band = curve.band(confidence, kind=kind, n_draws=n_draws, random_state=random_state)
         posterior = (average_precision_posterior if cls._kind == "precision_recall"
                      else roc_auc_posterior)
         summary = posterior(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                            n_samples=n_samples, random_state=random_state, **prior_option)
+                            n_draws=n_draws, random_state=random_state, **prior_option)
         display = cls(curve, band, summary=summary, name=name, pos_label=pos_label)
         return display.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
 
@@ -304,7 +305,7 @@ class PosteriorRocCurveDisplay(_PosteriorCurveDisplay):
     >>> from skprobeval import PosteriorRocCurveDisplay
     >>> display = PosteriorRocCurveDisplay.from_predictions(
     ...     [0, 0, 1, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.6, 0.5],
-    ...     kind="simultaneous", n_samples=200, random_state=0)
+    ...     kind="simultaneous", n_draws=200, random_state=0)
     >>> display.ax_.get_ylabel(), display.band.kind
     ('True positive rate', 'simultaneous')
     """

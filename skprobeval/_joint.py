@@ -195,12 +195,12 @@ class JointTable:
             return bool(self._observed_counts[:, self.differ].sum() > 0)
         return bool(self._observed_counts[self.differ].sum() > 0)
 
-    def sample(self, n_samples, rng):
+    def sample(self, n_draws, rng):
         """Yield ``[(tp, fp, fn, tn) per system]`` for chunks of posterior draws."""
         n_cells = self.alpha.size
         chunk = max(1, _CELLS_PER_CHUNK // n_cells)
-        for start in range(0, n_samples, chunk):
-            size = min(chunk, n_samples - start)
+        for start in range(0, n_draws, chunk):
+            size = min(chunk, n_draws - start)
             draws = dirichlet(self.alpha, size, rng)
             yield self._tables(draws)
 

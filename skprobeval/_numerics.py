@@ -774,8 +774,8 @@ def beta_greater(a1, b1, a2, b2):
     return result.reshape(shape)
 
 
-def dirichlet(alpha, n_samples, rng):
-    """Draws of Dirichlet(alpha) over the last axis: shape (n_samples,) + alpha.shape.
+def dirichlet(alpha, n_draws, rng):
+    """Draws of Dirichlet(alpha) over the last axis: shape (n_draws,) + alpha.shape.
 
     Gamma variates are normalised in log space: a concentration below 1 is
     drawn as Gamma(alpha + 1) U^(1/alpha), exact even where the variate
@@ -789,11 +789,11 @@ def dirichlet(alpha, n_samples, rng):
     small = np.flatnonzero(flat < 1)
     boosted = flat.copy()
     boosted[small] += 1.0
-    log_g = np.log(rng.standard_gamma(np.broadcast_to(boosted, (n_samples, flat.size))))
+    log_g = np.log(rng.standard_gamma(np.broadcast_to(boosted, (n_draws, flat.size))))
     if small.size:
         with np.errstate(divide="ignore"):
-            log_g[:, small] += np.log(rng.random((n_samples, small.size))) / flat[small]
-    log_g = log_g.reshape((n_samples,) + alpha.shape)
+            log_g[:, small] += np.log(rng.random((n_draws, small.size))) / flat[small]
+    log_g = log_g.reshape((n_draws,) + alpha.shape)
     log_g -= log_g.max(axis=-1, keepdims=True)
     cells = np.exp(log_g, out=log_g)
     cells /= cells.sum(axis=-1, keepdims=True)

@@ -64,7 +64,7 @@ from ._numerics import (
     log_gamma_variates,
     solve_increasing,
 )
-from ._validation import check_confidence, check_random_state, fail
+from ._validation import check_confidence, check_random_state, fail, renamed_attribute
 
 __all__ = [
     "BetaPosterior",
@@ -804,18 +804,18 @@ class SampledPosterior(_Posterior):
     the four cells) and for macro/weighted averages, from draws of the
     Dirichlet posterior.  Every summary is a sample statistic;
     `mc_error` is the Monte Carlo standard error of the mean,
-    ``std / sqrt(n_samples)``.
+    ``std / sqrt(n_draws)``.
 
     Parameters
     ----------
-    samples : array-like of shape (n_samples,) or (n_samples, K)
+    samples : array-like of shape (n_draws,) or (n_draws, K)
         Independent posterior draws (at least 2, finite); columns are labels.
 
     Attributes
     ----------
     samples : ndarray
         The draws (read-only).
-    n_samples : int
+    n_draws : int
         Number of draws.
     mc_error : float or ndarray
         Monte Carlo standard error of `mean`.
@@ -836,7 +836,7 @@ class SampledPosterior(_Posterior):
     >>> rng = np.random.default_rng(0)
     >>> posterior = SampledPosterior(rng.beta(3.5, 2.5, size=100_000))
     >>> posterior
-    SampledPosterior(n_samples=100000, mean=0.5835, mc_error=0.0006)
+    SampledPosterior(n_draws=100000, mean=0.5835, mc_error=0.0006)
     >>> round(posterior.mean(), 2), round(posterior.median(), 2)
     (0.58, 0.59)
     >>> low, high = posterior.interval(0.95)
@@ -852,8 +852,8 @@ class SampledPosterior(_Posterior):
         except (TypeError, ValueError):
             fail("samples", "an array of finite numbers", samples, error=TypeError)
         if array.ndim not in (1, 2) or array.shape[0] < 2:
-            fail("samples", "an array of shape (n_samples,) or (n_samples, K) with "
-                 "n_samples >= 2", array, shown=f"shape {array.shape}")
+            fail("samples", "an array of shape (n_draws,) or (n_draws, K) with "
+                 "n_draws >= 2", array, shown=f"shape {array.shape}")
         if not np.all(np.isfinite(array)):
             fail("samples", "finite (no NaN or inf)", array,
                  shown=f"{int(np.sum(~np.isfinite(array)))} non-finite draw(s)")
@@ -867,17 +867,19 @@ class SampledPosterior(_Posterior):
 
     @property
     def samples(self):
-        """The posterior draws, shape ``(n_samples,) + shape``."""
+        """The posterior draws, shape ``(n_draws,) + shape``."""
         return self._samples
 
     @property
-    def n_samples(self):
+    def n_draws(self):
         """Number of draws."""
         return self._samples.shape[0]
 
+    n_samples = renamed_attribute("n_samples", "n_draws")
+
     @property
     def mc_error(self):
-        """Monte Carlo standard error of the mean, ``std / sqrt(n_samples)``."""
+        """Monte Carlo standard error of the mean, ``std / sqrt(n_draws)``."""
         return self._mc_error
 
     @property
@@ -891,7 +893,7 @@ class SampledPosterior(_Posterior):
         return SampledPosterior(self._samples[:, index])
 
     def __repr__(self):
-        return (f"SampledPosterior(n_samples={self.n_samples}, mean={_fmt(self._mean_array())}, "
+        return (f"SampledPosterior(n_draws={self.n_draws}, mean={_fmt(self._mean_array())}, "
                 f"mc_error={_fmt(self._mc_error)})")
 
     def _columns(self, x, function):
@@ -920,16 +922,16 @@ class SampledPosterior(_Posterior):
         return np.asarray(modes).reshape(self.shape)
 
     def cdf(self, x):
-        n = self.n_samples
+        n = self.n_draws
         return self._columns(x, lambda s, v: np.searchsorted(s, v, side="right") / n)
 
     def sf(self, x):
-        n = self.n_samples
+        n = self.n_draws
         return self._columns(x, lambda s, v: (n - np.searchsorted(s, v, side="right")) / n)
 
     def pdf(self, x):
         # Box kernel: (F(x + h) - F(x - h)) / 2h with Silverman's bandwidth.
-        n = self.n_samples
+        n = self.n_draws
 
         def density(s, v):
             spread = min(np.std(s), (np.quantile(s, 0.75) - np.quantile(s, 0.25)) / 1.34)
@@ -967,7 +969,7 @@ class SampledPosterior(_Posterior):
 
     def hdi(self, confidence=0.95):
         confidence = check_confidence(confidence)
-        n = self.n_samples
+        n = self.n_draws
         count = min(n, max(2, math.ceil(confidence * n)))
         widths = self._sorted[count - 1:] - self._sorted[: n - count + 1]
         start = np.argmin(widths, axis=0)
@@ -978,11 +980,11 @@ class SampledPosterior(_Posterior):
     def rvs(self, size=None, random_state=None):
         rng = check_random_state(random_state)
         if size is None:
-            return _out(self._samples[rng.integers(self.n_samples)])
+            return _out(self._samples[rng.integers(self.n_draws)])
         size = (int(size),) if np.ndim(size) == 0 else tuple(int(s) for s in size)
         shape = self.shape
         if size[len(size) - len(shape):] != shape:
             fail("size", f"a shape ending in the draws' shape {shape}", size)
         rows = size[: len(size) - len(shape)]
-        index = rng.integers(self.n_samples, size=rows)
+        index = rng.integers(self.n_draws, size=rows)
         return _out(self._samples[index])

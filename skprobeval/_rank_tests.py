@@ -28,10 +28,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._bayes import _check_n_samples
 from ._numerics import dirichlet
 from ._posterior import _fmt
-from ._validation import check_positive, check_random_state, check_rope, check_score_pair
+from ._validation import (
+    N_DRAWS,
+    check_draws,
+    check_positive,
+    check_random_state,
+    check_rope,
+    check_score_pair,
+    renamed_attribute,
+    renamed_keyword,
+)
 
 __all__ = ["DatasetsComparison", "sign_test", "signed_rank_test"]
 
@@ -58,7 +66,7 @@ class DatasetsComparison:
         Monte Carlo standard error of the three probabilities (the largest).
     mean_first_better, mean_equivalent, mean_second_better : float
         Posterior mean mass of each region.
-    samples : ndarray of shape (n_samples, 3)
+    samples : ndarray of shape (n_draws, 3)
         Posterior draws of the three masses (first better, equivalent,
         second better), e.g. for a simplex plot.
     rope : float
@@ -67,7 +75,7 @@ class DatasetsComparison:
         Strength of the prior pseudo-observation at 0.
     n : int
         Number of data sets.
-    n_samples : int
+    n_draws : int
         Posterior draws.
 
     Examples
@@ -79,7 +87,7 @@ class DatasetsComparison:
     >>> round(result.prob_first_better, 2), round(result.prob_second_better, 2)
     (0.96, 0.01)
     >>> result.samples.shape
-    (50000, 3)
+    (10000, 3)
     """
 
     test: str
@@ -93,42 +101,45 @@ class DatasetsComparison:
     rope: float
     prior: float
     n: int
-    n_samples: int
+    n_draws: int
     samples: np.ndarray = field(repr=False)
+
+    n_samples = renamed_attribute("n_samples", "n_draws")
 
     def __repr__(self):
         parts = [f"test={self.test!r}"]
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
                      "rope", "prior"):
             parts.append(f"{name}={_fmt(getattr(self, name))}")
-        parts += [f"n={self.n}", f"n_samples={self.n_samples}"]
+        parts += [f"n={self.n}", f"n_draws={self.n_draws}"]
         return f"DatasetsComparison({', '.join(parts)})"
 
 
-def _check_inputs(scores_a, scores_b, rope, prior, n_samples):
+def _check_inputs(scores_a, scores_b, rope, prior, n_draws):
     a, b = check_score_pair(scores_a, scores_b)
     rope = check_rope(rope)
     prior = check_positive(prior, "prior", allow_zero=True)
-    return a - b, rope, prior, _check_n_samples(n_samples)
+    return a - b, rope, prior, check_draws(n_draws)
 
 
 def _result(test, samples, rope, prior, n_datasets):
     """Probabilities (share of draws won by each region) from the mass draws."""
-    n_samples = samples.shape[0]
+    n_draws = samples.shape[0]
     # A draw whose largest mass is shared (all differences 0 with rope = 0: half
     # and half) counts for each tied region in equal parts, so that swapping
     # the systems mirrors the result (baycomp gives such draws to the first).
     top = samples == samples.max(axis=1, keepdims=True)
-    probs = (top / top.sum(axis=1, keepdims=True)).sum(axis=0) / n_samples
-    error = max(math.sqrt(p * (1.0 - p) / n_samples) for p in probs)
+    probs = (top / top.sum(axis=1, keepdims=True)).sum(axis=0) / n_draws
+    error = max(math.sqrt(p * (1.0 - p) / n_draws) for p in probs)
     means = samples.mean(axis=0)
     samples.setflags(write=False)
     return DatasetsComparison(test, float(probs[0]), float(probs[1]), float(probs[2]),
                               float(error), float(means[0]), float(means[1]), float(means[2]),
-                              float(rope), float(prior), int(n_datasets), n_samples, samples)
+                              float(rope), float(prior), int(n_datasets), n_draws, samples)
 
 
-def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_000,
+@renamed_keyword("n_samples", "n_draws")
+def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=N_DRAWS,
                      random_state=None):
     """Bayesian signed-rank test of two systems' scores across data sets.
 
@@ -148,7 +159,7 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_00
         Region of practical equivalence of the difference; in [0, 1).
     prior : float, default=0.5
         Strength of the prior pseudo-observation at 0 (baycomp's default).
-    n_samples : int, default=50_000
+    n_draws : int, default=10_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws.
@@ -186,10 +197,10 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_00
     >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.85, 0.70]
     >>> b = [0.78, 0.75, 0.90, 0.61, 0.86, 0.80, 0.81, 0.69]
     >>> signed_rank_test(a, b, rope=0.01, random_state=0)
-    DatasetsComparison(test='signed-rank', prob_first_better=0.9636, prob_equivalent=0.0262,
-    prob_second_better=0.0103, mc_error=0.0008, rope=0.01, prior=0.5, n=8, n_samples=50000)
+    DatasetsComparison(test='signed-rank', prob_first_better=0.9617, prob_equivalent=0.0281,
+    prob_second_better=0.0102, mc_error=0.0019, rope=0.01, prior=0.5, n=8, n_draws=10000)
     """
-    z, rope, prior, n_samples = _check_inputs(scores_a, scores_b, rope, prior, n_samples)
+    z, rope, prior, n_draws = _check_inputs(scores_a, scores_b, rope, prior, n_draws)
     rng = check_random_state(random_state)
     points = np.concatenate([[0.0], z])
     weights = np.ones(points.shape[0])
@@ -210,10 +221,10 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_00
         low_le[start:start + rows] = (sums <= -2 * rope).sum(axis=1)
         high_lt[start:start + rows] = (sums < 2 * rope).sum(axis=1)
         high_le[start:start + rows] = (sums <= 2 * rope).sum(axis=1)
-    samples = np.empty((n_samples, 3))
+    samples = np.empty((n_draws, 3))
     chunk = max(1, _CELLS_PER_CHUNK // m)
-    for start in range(0, n_samples, chunk):
-        size = min(chunk, n_samples - start)
+    for start in range(0, n_draws, chunk):
+        size = min(chunk, n_draws - start)
         w = dirichlet(weights, size, rng)
         cumulative = np.zeros((size, m + 1))
         np.cumsum(w, axis=1, out=cumulative[:, 1:])
@@ -229,7 +240,8 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_samples=50_00
     return _result("signed-rank", samples, rope, prior, z.shape[0])
 
 
-def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_samples=50_000,
+@renamed_keyword("n_samples", "n_draws")
+def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_draws=N_DRAWS,
               random_state=None):
     """Bayesian sign test of two systems' scores across data sets.
 
@@ -247,7 +259,7 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_samples=50_000,
         Region of practical equivalence of the difference; in [0, 1).
     prior : float, default=1.0
         Strength of the prior pseudo-observation at 0 (baycomp's default).
-    n_samples : int, default=50_000
+    n_draws : int, default=10_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws.
@@ -281,18 +293,18 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_samples=50_000,
     >>> b = [0.78, 0.75, 0.90, 0.61, 0.86, 0.80, 0.81, 0.69]
     >>> result = sign_test(a, b, rope=0.01, random_state=0)
     >>> round(result.prob_first_better, 2), round(result.mean_first_better, 3)
-    (0.92, 0.666)
+    (0.92, 0.667)
     """
-    z, rope, prior, n_samples = _check_inputs(scores_a, scores_b, rope, prior, n_samples)
+    z, rope, prior, n_draws = _check_inputs(scores_a, scores_b, rope, prior, n_draws)
     rng = check_random_state(random_state)
     first = float(np.sum(z > rope))
     second = float(np.sum(z < -rope))
     alpha = np.array([first, z.shape[0] - first - second + prior, second])
-    samples = np.zeros((n_samples, 3))
+    samples = np.zeros((n_draws, 3))
     live = alpha > 0
     if live.sum() == 1:
         samples[:, live] = 1.0
     else:
         # Three cells: NumPy's sampler (stick-breaking for tiny concentrations).
-        samples[:, live] = rng.dirichlet(alpha[live], n_samples)
+        samples[:, live] = rng.dirichlet(alpha[live], n_draws)
     return _result("sign", samples, rope, prior, z.shape[0])

@@ -32,7 +32,7 @@ from ._metrics import _weighted_mean, averaged_value, get_metric
 from ._paired import PairedComparison
 from ._ranking import average_precision
 from ._ttest import correlated_ttest
-from ._validation import check_random_state, check_sample_weight, fail
+from ._validation import check_random_state, check_sample_weight, fail, renamed_attribute
 
 __all__ = ["ComparisonReport"]
 
@@ -116,7 +116,7 @@ class ComparisonReport:
         How many times each item was tested (pooled counts are divided by it).
     predictions : dict of str to ndarray
         Each estimator's out-of-fold predictions in the original item order,
-        of shape ``(n_repeats, n_samples)`` (``(n_repeats, n_samples,
+        of shape ``(n_repeats, n_draws)`` (``(n_repeats, n_draws,
         n_labels)`` for multilabel targets); empty when they were never
         loaded (columns of a Dask DataFrame).
     average : str or None
@@ -124,7 +124,7 @@ class ComparisonReport:
     labels : list or None
         The labels averaged over (None: every label; the positive label for
         ``"binary"``).
-    n_samples : int
+    n_draws : int
         Posterior draws of every sampled figure.
     posteriors : dict of str to posterior
         Each estimator's posterior of the (averaged) metric, behind the
@@ -168,8 +168,10 @@ class ComparisonReport:
     labels: list | None = None
     per_label: object = None
     pairs: object = None
-    n_samples: int = 0
+    n_draws: int = 0
     posteriors: dict = field(default_factory=dict, repr=False)
+
+    n_samples = renamed_attribute("n_samples", "n_draws")
 
     # -- presentation -----------------------------------------------------
 
@@ -280,7 +282,7 @@ class ComparisonReport:
         out = {"metric": self.metric, "average": self.average,
                "labels": None if self.labels is None else _plain(self.labels),
                "confidence": self.confidence, "rope": self.rope,
-               "n_repeats": self.n_repeats, "n_samples": self.n_samples}
+               "n_repeats": self.n_repeats, "n_draws": self.n_draws}
         for name, (frame, index) in self._tables().items():
             if index and frame.index.nlevels == 1 and frame.index.is_unique:
                 # {row: {column: value}}, e.g. summary["nb"]["mean"], pairwise["a"]["b"].
@@ -420,7 +422,7 @@ class _Fold:
 
 
 def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_label, beta, lam,
-                  rope, confidence, n_repeats, n_samples, random_state, sample_weight=None,
+                  rope, confidence, n_repeats, n_draws, random_state, sample_weight=None,
                   with_folds=True, counts_only=False, truth_name="y", user_scores=False,
                   store_predictions=True):
     """Assemble a ComparisonReport from each estimator's per-fold predictions.
@@ -462,7 +464,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         counts = joint.counts(position)
         own = own_codes(position)
         posterior = posterior_from_codes(own, spec.name, average=average, lam=lam, beta=beta,
-                                         n_samples=n_samples, random_state=rng)
+                                         n_draws=n_draws, random_state=rng)
         mask = masks[position - 1]
         own_counts = counts if mask is None else counts[mask]
         point = averaged_value(spec, own_counts, average, params, kind=joint.kind,
@@ -475,13 +477,13 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         interval = posterior.interval(confidence)
         error = getattr(posterior, "mc_error", 0.0)
         if joint.kind == "binary" or average is None:
-            chance = metric_posterior(counts, "informedness", prior=lam).prob_greater(0.0)
+            chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
         else:
             chance = posterior_from_codes(own, "informedness", average="powers", lam=lam,
-                                          beta=1.0, n_samples=n_samples,
+                                          beta=1.0, n_draws=n_draws,
                                           random_state=rng).prob_greater(0.0)
-        per_label = metric_posterior(counts, spec.name, prior=lam, beta=beta,
-                                     n_samples=n_samples, random_state=rng)
+        per_label = metric_posterior(counts, metric=spec.name, prior=lam, beta=beta,
+                                     n_draws=n_draws, random_state=rng)
         label_interval = per_label.interval(confidence)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -531,7 +533,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
     # -- paired comparisons -------------------------------------------------
     pairwise, pairwise_metric, pairs = _pair_tables(
         joint, names, spec, average=average, lam=lam, rope=rope, beta=beta,
-        n_samples=n_samples, rng=rng, label_names=label_names, counts_only=counts_only,
+        n_draws=n_draws, rng=rng, label_names=label_names, counts_only=counts_only,
         masks=masks, truth=truth, pooled=pooled_predictions, pos_label=pos_label)
 
     # -- fold scores and t-tests -------------------------------------------
@@ -553,7 +555,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         per_fold=per_fold, metric=spec.name, confidence=confidence, rope=float(rope),
         n_repeats=n_repeats, predictions=stored, average=average,
         labels=None if labels is None else _plain(requested), per_label=per_label_table,
-        pairs=pairs, n_samples=n_samples, posteriors=posteriors)
+        pairs=pairs, n_draws=n_draws, posteriors=posteriors)
 
 
 def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average,
@@ -625,7 +627,7 @@ def _label_masks(joint, labels, average):
     return masks
 
 
-def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_samples, rng, label_names,
+def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_draws, rng, label_names,
                  counts_only, masks=None, truth=None, pooled=None, pos_label=1):
     import pandas as pd
 
@@ -650,7 +652,7 @@ def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_samples, rng
                     pair_masks = [np.ones(pair.n_requested, bool) if mask is None else mask
                                   for mask in _label_masks(pair, None, average)]
                 metric = paired_metric_from_codes(pair, spec, average=average, lam=lam,
-                                                  rope=rope, beta=beta, n_samples=n_samples,
+                                                  rope=rope, beta=beta, n_draws=n_draws,
                                                   rng=rng, masks=pair_masks)
                 values = [correct.prob_first_better, correct.prob_equivalent,
                           correct.prob_second_better, metric.prob_first_better,
@@ -801,7 +803,7 @@ def _fold_cells(name, result):
 
 
 def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confidence,
-                        n_samples, random_state):
+                        n_draws, random_state):
     """Summary, per-fold table and t-tests from CountsScorer counts alone."""
     import pandas as pd
 
@@ -840,7 +842,7 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
                                  labels=None if keys is None else np.asarray(keys))
         rows.append(_counts_summary_row(name, counts, spec, params, average=average,
                                         lam=lam, beta=beta, confidence=confidence,
-                                        n_samples=n_samples, rng=rng))
+                                        n_draws=n_draws, rng=rng))
         scores = []
         for k in range(n_folds):
             fold = ConfusionCounts(*(c[k] for c in cells),
@@ -875,17 +877,17 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
                             ttest=ttest, per_fold=pd.DataFrame(per_fold), metric=spec.name,
                             confidence=confidence, rope=float(rope), n_repeats=n_repeats,
                             average=average, labels=label_keys,
-                            per_label=pd.DataFrame(), pairs=pairs, n_samples=n_samples)
+                            per_label=pd.DataFrame(), pairs=pairs, n_draws=n_draws)
 
 
 def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confidence,
-                        n_samples, rng):
+                        n_draws, rng):
     """A summary row from counts alone (labels' tables independent for averages)."""
     if average in ("binary", "micro"):
         table = counts if average == "binary" else counts.sum()
-        posterior = metric_posterior(table, spec.name, prior=lam, beta=beta,
-                                     n_samples=n_samples, random_state=rng)
-        chance = metric_posterior(table, "informedness", prior=lam).prob_greater(0.0)
+        posterior = metric_posterior(table, metric=spec.name, prior=lam, beta=beta,
+                                     n_draws=n_draws, random_state=rng)
+        chance = metric_posterior(table, metric="informedness", prior=lam).prob_greater(0.0)
     else:
         from ._bayes import _metric_function, _sample_cells
         from ._joint import average_values
@@ -893,7 +895,7 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
         from ._posterior import SampledPosterior
 
         function, _, _ = _metric_function(spec.name, beta)
-        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_samples, rng))
+        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
         posterior = SampledPosterior(average_values(
             function, params, cells, average if average is not None else "macro",
             label_weights(counts, average, spec.name)))

@@ -6,20 +6,32 @@ Every message has one shape: ``"`name` must be <requirement>; got <value!r>."``
 
 from __future__ import annotations
 
+import functools
 import numbers
+import warnings
 
 import numpy as np
 
 __all__ = [
+    "N_DRAWS",
     "check_confidence",
     "check_count_array",
+    "check_draws",
     "check_positive",
     "check_prior",
     "check_random_state",
     "check_sample_weight",
     "check_score_pair",
     "fail",
+    "keyword_only",
+    "renamed_attribute",
+    "renamed_keyword",
 ]
+
+# Default number of posterior draws of every function that samples: scipy's
+# bootstrap default order of magnitude, a Monte Carlo error of a probability of
+# at most 0.005 (reported as ``mc_error`` where it matters).
+N_DRAWS = 10_000
 
 _PRIOR_NAMES = {"jeffreys": 0.5, "uniform": 1.0}
 
@@ -118,6 +130,82 @@ def check_confidence(confidence, name="confidence"):
     if not 0.0 < confidence < 1.0:
         fail(name, "a float in the open interval (0, 1)", confidence)
     return confidence
+
+
+def check_draws(n_draws, name="n_draws"):
+    """Return ``n_draws`` as an int >= 2 (bool refused)."""
+    if (not isinstance(n_draws, numbers.Integral) or isinstance(n_draws, bool)
+            or n_draws < 2):
+        fail(name, "an integer >= 2", n_draws,
+             error=ValueError if isinstance(n_draws, numbers.Real) else TypeError)
+    return int(n_draws)
+
+
+def renamed_keyword(old, new, *, since="0.2", removed="0.3"):
+    """Decorator: accept keyword `old` for `new` with a `FutureWarning`.
+
+    As scikit-learn renames a parameter: the old name keeps working for one
+    release; passing both is a `TypeError`.
+    """
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(f"{function.__qualname__}() got both `{old}` and `{new}`; "
+                                    f"`{old}` was renamed `{new}`: pass `{new}` only.")
+                warnings.warn(f"`{old}` was renamed `{new}` in {since} and will be removed in "
+                              f"{removed}; pass `{new}`.", FutureWarning, stacklevel=2)
+                kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        wrapper.renamed_keywords = {**getattr(function, "renamed_keywords", {}), old: new}
+        return wrapper
+    return decorate
+
+
+def keyword_only(*names, since="0.2", removed="0.3"):
+    """Decorator: parameters `names` became keyword-only; positional use still
+    works for one release, with a `FutureWarning` (scikit-learn's rule)."""
+    def decorate(function):
+        import inspect
+
+        params = list(inspect.signature(function).parameters.values())
+        n_positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                           for p in params)
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            extra = args[n_positional:]
+            if extra:
+                if len(extra) > len(names):
+                    raise TypeError(f"{function.__qualname__}() takes {n_positional} positional "
+                                    f"arguments but {len(args)} were given")
+                passed = dict(zip(names, extra))
+                for name in passed:
+                    if name in kwargs:
+                        raise TypeError(f"{function.__qualname__}() got multiple values for "
+                                        f"argument `{name}`")
+                shown = ", ".join(f"{k}={v!r}" for k, v in passed.items())
+                warnings.warn(f"Pass {shown} as keyword argument(s): positional use is "
+                              f"deprecated since {since} and will be an error in {removed}.",
+                              FutureWarning, stacklevel=2)
+                kwargs.update(passed)
+                args = args[:n_positional]
+            return function(*args, **kwargs)
+
+        return wrapper
+    return decorate
+
+
+def renamed_attribute(old, new, *, since="0.2", removed="0.3"):
+    """A read-only property `old` returning attribute `new` with a `FutureWarning`."""
+    def getter(self):
+        warnings.warn(f"`{old}` was renamed `{new}` in {since} and will be removed in "
+                      f"{removed}; read `{new}`.", FutureWarning, stacklevel=2)
+        return getattr(self, new)
+
+    return property(getter, doc=f"Deprecated alias of `{new}`.")
 
 
 def check_random_state(random_state):

@@ -44,6 +44,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser():
+    from ._validation import N_DRAWS
+
     parser = _Parser(prog="skprobeval",
                      description="Honest classifier evaluation from confusion counts.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -85,8 +87,9 @@ def _build_parser():
                          help="region of practical equivalence (default: 0)")
     compare.add_argument("--confidence", type=float, default=0.95,
                          help="credible interval level (default: 0.95)")
-    compare.add_argument("--n-samples", type=int, default=20_000,
-                         help="posterior draws of sampled figures (default: 20000)")
+    compare.add_argument("--n-draws", "--n-samples", dest="n_draws", type=int, default=N_DRAWS,
+                         help=f"posterior draws of sampled figures (default: {N_DRAWS}; "
+                              "--n-samples is the former name)")
     compare.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     compare.add_argument("--format", default="text",
                          choices=("text", "markdown", "html", "csv", "json"),
@@ -380,7 +383,7 @@ def _compare(args, out):
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
     # The options first: a bad one must not wait for the data to be read.
-    _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_samples)
+    _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
     check_rope(args.rope)
     truth, predictions, weight = _read_table(args)
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
@@ -393,7 +396,7 @@ def _compare(args, out):
         rope=args.rope, confidence=args.confidence,
         pos_label=(_pos_label(args.pos_label, truth)
                    if average == "binary" and n_labels <= 2 else 1),
-        sample_weight=weight, n_samples=args.n_samples, random_state=args.random_state)
+        sample_weight=weight, n_draws=args.n_draws, random_state=args.random_state)
     if args.format == "json":
         print(json.dumps(report.to_dict(), indent=2), file=out)
     elif args.format == "csv":

@@ -63,8 +63,8 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
     >>> matplotlib.use("Agg")
     >>> from skprobeval import ConfusionCounts, metric_posterior
     >>> from skprobeval.plotting import plot_posteriors
-    >>> system_1 = metric_posterior(ConfusionCounts(tp=10, fp=10, fn=0, tn=0), "precision")
-    >>> system_2 = metric_posterior(ConfusionCounts(tp=3, fp=2, fn=0, tn=0), "precision")
+    >>> system_1 = metric_posterior(ConfusionCounts(tp=10, fp=10, fn=0, tn=0), metric="precision")
+    >>> system_2 = metric_posterior(ConfusionCounts(tp=3, fp=2, fn=0, tn=0), metric="precision")
     >>> ax = plot_posteriors({"system 1": system_1, "system 2": system_2}, xlabel="precision")
     >>> ax.get_xlabel()
     'precision'
@@ -237,7 +237,7 @@ def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cm
 
     Parameters
     ----------
-    samples : array-like of shape (n_samples, 3) or a result with ``samples``
+    samples : array-like of shape (n_draws, 3) or a result with ``samples``
         Draws of the three masses (`DatasetsComparison.samples`).
     names : (str, str), default=("first", "second")
         Names of the two systems, for the corners.
@@ -259,14 +259,14 @@ def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cm
     >>> from skprobeval import signed_rank_test
     >>> from skprobeval.plotting import plot_simplex
     >>> result = signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.78, 0.71, 0.85, 0.6], rope=0.01,
-    ...                           n_samples=2000, random_state=0)
+    ...                           n_draws=2000, random_state=0)
     >>> ax = plot_simplex(result, names=("A", "B"))
     >>> ax.get_title()
     'A vs B'
     """
     values = np.asarray(getattr(samples, "samples", samples), dtype=float)
     if values.ndim != 2 or values.shape[1] != 3:
-        fail("samples", "draws of shape (n_samples, 3)", samples,
+        fail("samples", "draws of shape (n_draws, 3)", samples,
              shown=f"shape {values.shape}")
     first_name, second_name = (str(n) for n in names)
     ax = _axes(ax)

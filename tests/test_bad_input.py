@@ -98,7 +98,7 @@ def test_bad_input_raises_naming_the_argument(function, args, kwargs, error, mes
 @pytest.mark.parametrize("prior", [0.0, -0.5, float("nan"), float("inf"), "flat"])
 @pytest.mark.parametrize("call", [
     lambda prior: __import__("skprobeval").metric_posterior(
-        ConfusionCounts(tp=3, fp=1, fn=2, tn=4), "f1", prior=prior),
+        ConfusionCounts(tp=3, fp=1, fn=2, tn=4), metric="f1", prior=prior),
     lambda prior: __import__("skprobeval").fbeta_posterior(
         [0, 1, 2, 2], [0, 2, 2, 1], average="macro", prior=prior),
     lambda prior: __import__("skprobeval").fbeta_posterior(

@@ -99,7 +99,7 @@ def test_prior_names_and_values():
         with pytest.raises(ValueError, match="`prior`"):
             precision_posterior(y_true, y_pred, prior=bad)
         with pytest.raises(ValueError, match="`prior`"):
-            metric_posterior(ConfusionCounts(3, 2, 1, 4), "mcc", prior=bad)
+            metric_posterior(ConfusionCounts(3, 2, 1, 4), metric="mcc", prior=bad)
         with pytest.raises(ValueError, match="`prior`"):
             classification_report(y_true, y_pred, prior=bad)
 
@@ -110,18 +110,18 @@ def test_bad_arguments_name_the_argument():
         with pytest.raises(ValueError, match=r"`beta`.*" + str(bad)):
             fbeta_posterior(y_true, y_pred, beta=bad)
         with pytest.raises(ValueError, match="`beta`"):
-            metric_posterior(ConfusionCounts(3, 2, 1, 4), "fbeta", beta=bad)
+            metric_posterior(ConfusionCounts(3, 2, 1, 4), metric="fbeta", beta=bad)
     for bad in (0.0, 1.0, 1.5, -0.1):
         with pytest.raises(ValueError, match="`confidence`"):
             classification_report(y_true, y_pred, confidence=bad)
     with pytest.raises(ValueError, match="`average`"):
         precision_posterior(y_true, y_pred, average="samples")
-    with pytest.raises(ValueError, match="`n_samples`"):
-        metric_posterior(ConfusionCounts(3, 2, 1, 4), "mcc", n_samples=1)
-    with pytest.raises(TypeError, match="`counts`"):
+    with pytest.raises(ValueError, match="`n_draws`"):
+        metric_posterior(ConfusionCounts(3, 2, 1, 4), metric="mcc", n_draws=1)
+    with pytest.raises(TypeError, match="`y_true`"):
         metric_posterior((3, 2, 1, 4), "precision")
     with pytest.raises(ValueError, match="`metric`"):
-        metric_posterior(ConfusionCounts(3, 2, 1, 4), "no_such_metric")
+        metric_posterior(ConfusionCounts(3, 2, 1, 4), metric="no_such_metric")
 
 
 def test_weighted_fractional_counts():
@@ -233,7 +233,7 @@ def test_micro_of_multilabel_is_the_pooled_table():
     y_pred = np.where(rng.random((40, 3)) < 0.8, y_true, 1 - y_true)
     micro = fbeta_posterior(y_true, y_pred, average="micro")
     pooled = ConfusionCounts.from_predictions(y_true, y_pred, average=None).sum()
-    assert micro.interval() == metric_posterior(pooled, "f1").interval()
+    assert micro.interval() == metric_posterior(pooled, metric="f1").interval()
 
 
 @pytest.mark.parametrize("make, metric", [(precision_posterior, "precision"),
@@ -245,13 +245,13 @@ def test_macro_and_weighted_are_sampled_and_consistent(make, metric):
     # the mean of those exact per-label means (linearity), up to Monte Carlo error.
     per_label = make(Y_TRUE, Y_PRED, average=None, prior=1 / 3)
     support = np.array([3.0, 3.0, 4.0])
-    macro = make(Y_TRUE, Y_PRED, average="macro", n_samples=40_000, random_state=0)
-    weighted = make(Y_TRUE, Y_PRED, average="weighted", n_samples=40_000, random_state=0)
+    macro = make(Y_TRUE, Y_PRED, average="macro", n_draws=40_000, random_state=0)
+    weighted = make(Y_TRUE, Y_PRED, average="weighted", n_draws=40_000, random_state=0)
     assert isinstance(macro, SampledPosterior) and macro.shape == ()
     assert abs(macro.mean() - np.mean(per_label.mean())) <= 4 * macro.mc_error
     expected = np.dot(per_label.mean(), support / support.sum())
     assert abs(weighted.mean() - expected) <= 4 * weighted.mc_error
-    again = make(Y_TRUE, Y_PRED, average="macro", n_samples=40_000, random_state=0)
+    again = make(Y_TRUE, Y_PRED, average="macro", n_draws=40_000, random_state=0)
     np.testing.assert_array_equal(again.samples, macro.samples)
 
 
@@ -270,7 +270,7 @@ def test_macro_multilabel_independent_columns():
 def test_macro_large_counts_tend_to_point_values():
     weight = np.full(Y_TRUE.shape, 1e7)
     macro = informedness_posterior(Y_TRUE, Y_PRED, average="macro", sample_weight=weight,
-                                   n_samples=2_000, random_state=0)
+                                   n_draws=2_000, random_state=0)
     point = np.mean([tp / (tp + fn) - fp / (fp + tn) for tp, fp, fn, tn in BY_HAND.values()])
     assert macro.mean() == pytest.approx(point, abs=1e-3)
 
@@ -297,7 +297,7 @@ def dirichlet_cells(counts, lam, n, rng):
 @pytest.mark.parametrize("metric", sorted(EXACT_BETA))
 def test_exact_beta_metrics_agree_with_dirichlet_sampling(metric, rng):
     first, second = EXACT_BETA[metric]
-    posterior = metric_posterior(COUNTS, metric)
+    posterior = metric_posterior(COUNTS, metric=metric)
     assert isinstance(posterior, BetaPosterior)
     assert posterior.a == sum(getattr(COUNTS, c) for c in first) + 0.5 * len(first)
     assert posterior.b == sum(getattr(COUNTS, c) for c in second) + 0.5 * len(second)
@@ -310,18 +310,18 @@ def test_exact_beta_metrics_agree_with_dirichlet_sampling(metric, rng):
 
 
 def test_exact_kinds_for_f_and_differences():
-    f1 = metric_posterior(COUNTS, "f1", beta=3.0)             # beta ignored by f1
+    f1 = metric_posterior(COUNTS, metric="f1", beta=3.0)             # beta ignored by f1
     assert isinstance(f1, FBetaPosterior) and f1.beta == 1.0
-    f3 = metric_posterior(COUNTS, "fbeta", beta=3.0)
+    f3 = metric_posterior(COUNTS, metric="fbeta", beta=3.0)
     assert (f3.tp, f3.fp, f3.fn, f3.beta) == (8.5, 3.5, 5.5, 3.0)
-    assert isinstance(metric_posterior(COUNTS, "informedness"), DifferencePosterior)
-    assert isinstance(metric_posterior(COUNTS, "youden"), DifferencePosterior)
-    assert isinstance(metric_posterior(COUNTS, "markedness"), DifferencePosterior)
+    assert isinstance(metric_posterior(COUNTS, metric="informedness"), DifferencePosterior)
+    assert isinstance(metric_posterior(COUNTS, metric="youden"), DifferencePosterior)
+    assert isinstance(metric_posterior(COUNTS, metric="markedness"), DifferencePosterior)
 
 
 @pytest.mark.parametrize("metric", ["mcc", "k_measure", "e_measure", "balanced_accuracy"])
 def test_sampled_metrics_agree_with_independent_monte_carlo(metric, rng, seed):
-    posterior = metric_posterior(COUNTS, metric, beta=2.0, n_samples=100_000,
+    posterior = metric_posterior(COUNTS, metric=metric, beta=2.0, n_draws=100_000,
                                  random_state=seed)
     if metric in ("e_measure", "balanced_accuracy"):
         # Exact since the registry records them as affine maps of exact posteriors:
@@ -336,7 +336,7 @@ def test_sampled_metrics_agree_with_independent_monte_carlo(metric, rng, seed):
         for q in (0.05, 0.5, 0.95):
             assert abs(posterior.cdf(np.quantile(draws, q)) - q) < 0.005
         return
-    assert isinstance(posterior, SampledPosterior) and posterior.n_samples == 100_000
+    assert isinstance(posterior, SampledPosterior) and posterior.n_draws == 100_000
     tp, fp, fn, tn = dirichlet_cells(COUNTS, 0.5, 100_000, rng)
     if metric == "mcc":      # written out: (tp tn - fp fn) / sqrt of the four margins
         draws = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
@@ -347,7 +347,7 @@ def test_sampled_metrics_agree_with_independent_monte_carlo(metric, rng, seed):
         draws = f2 if metric == "k_measure" else 1 - f2
     se = math.hypot(posterior.mc_error, draws.std() / math.sqrt(draws.size))
     assert abs(posterior.mean() - draws.mean()) <= 4 * se
-    same = metric_posterior(COUNTS, metric, beta=2.0, n_samples=100_000, random_state=seed)
+    same = metric_posterior(COUNTS, metric=metric, beta=2.0, n_draws=100_000, random_state=seed)
     np.testing.assert_array_equal(same.samples, posterior.samples)
 
 
@@ -355,26 +355,26 @@ def test_callable_metric_and_per_label_counts():
     def precision_of_cells(tp, fp, fn, tn):
         return tp / (tp + fp)
 
-    sampled = metric_posterior(COUNTS, precision_of_cells, n_samples=50_000, random_state=0)
-    exact = metric_posterior(COUNTS, "precision")
+    sampled = metric_posterior(COUNTS, metric=precision_of_cells, n_draws=50_000, random_state=0)
+    exact = metric_posterior(COUNTS, metric="precision")
     assert abs(sampled.mean() - exact.mean()) <= 4 * sampled.mc_error
     per_label = ConfusionCounts.from_predictions(Y_TRUE, Y_PRED, average=None)
-    mcc = metric_posterior(per_label, "mcc", n_samples=5_000, random_state=0)
+    mcc = metric_posterior(per_label, metric="mcc", n_draws=5_000, random_state=0)
     assert mcc.shape == (3,) and np.shape(mcc.mc_error) == (3,)
-    precision = metric_posterior(per_label, "precision")
+    precision = metric_posterior(per_label, metric="precision")
     assert precision.shape == (3,)
 
     def broken(tp, fp, fn, tn):
         return np.log(tp - tp)
 
     with pytest.raises(ValueError, match="`metric`"):
-        metric_posterior(COUNTS, broken, n_samples=100, random_state=0)
+        metric_posterior(COUNTS, metric=broken, n_draws=100, random_state=0)
 
 
 def test_tiny_prior_sampling_stays_finite():
     # λ = 1e-3 on empty cells: cell probabilities underflow, yet every draw is finite.
     counts = ConfusionCounts(tp=0, fp=0, fn=5, tn=100)
-    posterior = metric_posterior(counts, "mcc", prior=1e-3, n_samples=20_000, random_state=0)
+    posterior = metric_posterior(counts, metric="mcc", prior=1e-3, n_draws=20_000, random_state=0)
     assert np.all(np.isfinite(posterior.samples))
     assert abs(posterior.mean()) < 0.05
 
@@ -413,8 +413,8 @@ def test_report_shape_and_rows_agree_with_single_posteriors():
 
 
 def test_report_reproducible_and_labels_subset():
-    first = classification_report(Y_TRUE, Y_PRED, random_state=3, n_samples=2_000)
-    second = classification_report(Y_TRUE, Y_PRED, random_state=3, n_samples=2_000)
+    first = classification_report(Y_TRUE, Y_PRED, random_state=3, n_draws=2_000)
+    second = classification_report(Y_TRUE, Y_PRED, random_state=3, n_draws=2_000)
     assert first.equals(second)
     subset = classification_report(Y_TRUE, Y_PRED, labels=["dog", "cat"], random_state=0)
     assert list(subset.index[:2]) == ["dog", "cat"]
@@ -428,7 +428,7 @@ def test_report_tends_to_scikit_learn_as_counts_grow():
     y_true = rng.integers(0, 4, size=300)
     y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 4, size=300))
     weight = np.full(300, 1e8)
-    ours = classification_report(y_true, y_pred, sample_weight=weight, n_samples=2_000,
+    ours = classification_report(y_true, y_pred, sample_weight=weight, n_draws=2_000,
                                   random_state=0)
     theirs = sklearn_report(y_true, y_pred, output_dict=True, sample_weight=weight)
     for label in ("0", "1", "2", "3", "macro avg", "weighted avg"):

@@ -162,7 +162,7 @@ def three_class_csv(tmp_path):
 @pytest.mark.parametrize("fmt", ["text", "markdown", "html", "csv", "json"])
 def test_compare_three_string_classes_macro_in_every_format(three_class_csv, fmt):
     result = run("compare", str(three_class_csv), "--truth", "gold", "--average", "macro",
-                 "--format", fmt, "--n-samples", "4000")
+                 "--format", fmt, "--n-draws", "4000")
     assert result.returncode == 0, result.stderr
     assert "sharp" in result.stdout and "np.str_" not in result.stdout
     if fmt == "json":
@@ -180,7 +180,7 @@ def test_compare_three_string_classes_macro_in_every_format(three_class_csv, fmt
 def test_compare_labels_and_per_label_csv(three_class_csv):
     result = run("compare", str(three_class_csv), "--truth", "gold", "--average", "none",
                  "--labels", "dog,cat", "--format", "csv", "--table", "pairs",
-                 "--n-samples", "2000")
+                 "--n-draws", "2000")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert lines[0].startswith("label,first,second,prob_first_right_more_often")
@@ -222,7 +222,7 @@ def parquet_logs(tmp_path):
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_compare_parquet_file_glob_and_directory_equal_csv(parquet_logs, fmt):
-    common = ("--truth", "gold", "--n-samples", "2000", "--format", fmt)
+    common = ("--truth", "gold", "--n-draws", "2000", "--format", fmt)
     expected = run("compare", parquet_logs / "all.csv", *common)
     assert expected.returncode == 0, expected.stderr
     sources = [(parquet_logs / "all.parquet",), (str(parquet_logs / "logs" / "*.parquet"),),
@@ -235,7 +235,7 @@ def test_compare_parquet_file_glob_and_directory_equal_csv(parquet_logs, fmt):
 
 
 def test_compare_parquet_without_dask_reads_with_pandas(parquet_logs, monkeypatch):
-    common = ("--truth", "gold", "--n-samples", "2000", "--average", "micro")
+    common = ("--truth", "gold", "--n-draws", "2000", "--average", "micro")
     expected = run("compare", parquet_logs / "all.csv", *common).stdout
     monkeypatch.setitem(sys.modules, "dask.dataframe", None)
     result = run("compare", str(parquet_logs / "logs" / "*.parquet"), *common)
@@ -261,7 +261,7 @@ def test_compare_checks_options_before_reading(parquet_logs):
     # A bad option is reported even when the data could not be read at all.
     (parquet_logs / "broken.parquet").write_text("not parquet")
     for option, words in ((("--metric", "nope"), "nope"), (("--confidence", "2"), "confidence"),
-                          (("--rope", "-1"), "rope"), (("--n-samples", "0"), "n_samples")):
+                          (("--rope", "-1"), "rope"), (("--n-draws", "0"), "n_draws")):
         result = run("compare", parquet_logs / "broken.parquet", "--truth", "gold", *option)
         assert result.returncode == 2 and words in result.stderr, result.stderr
         assert "Parquet" not in result.stderr

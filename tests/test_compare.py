@@ -451,9 +451,9 @@ def test_independent_beta_extremes():
 def test_independent_sampled_is_seeded_and_reports_error(seed):
     a = ConfusionCounts(tp=30, fp=6, fn=9, tn=120)
     b = ConfusionCounts(tp=25, fp=9, fn=12, tn=118)
-    first = compare_independent(a, b, metric="mcc", n_samples=20_000, random_state=seed)
-    again = compare_independent(a, b, metric="mcc", n_samples=20_000, random_state=seed)
-    assert first.method == "sampled" and first.n_samples == 20_000
+    first = compare_independent(a, b, metric="mcc", n_draws=20_000, random_state=seed)
+    again = compare_independent(a, b, metric="mcc", n_draws=20_000, random_state=seed)
+    assert first.method == "sampled" and first.n_draws == 20_000
     assert first.prob_first_better == again.prob_first_better
     p = first.prob_first_better
     assert first.mc_error == pytest.approx(math.sqrt(p * (1 - p) / 20_000), rel=1e-12)
@@ -510,7 +510,7 @@ def test_paired_accuracy_equals_paired_dirichlet_comparison(rng, seed):
     y_true, y_a, y_b = _systems(rng)
     rope = 0.02
     sampled = compare_paired_metric(y_true, y_a, y_b, metric="accuracy", rope=rope,
-                                    n_samples=N_MC, random_state=seed)
+                                    n_draws=N_MC, random_state=seed)
     exact = PairedComparison.from_counts(PairedCounts.from_predictions(y_true, y_a, y_b),
                                          prior=(0.5, 0.5, 1.0), rope=rope)
     for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
@@ -557,13 +557,13 @@ def test_paired_metric_seeded_with_string_labels(seed):
     y_a[:7] = np.where(y_a[:7] == "spam", "ham", "spam")
     y_b = y_true.copy()
     y_b[10:25] = np.where(y_b[10:25] == "spam", "ham", "spam")
-    first = compare_paired_metric(y_true, y_a, y_b, pos_label="spam", n_samples=20_000,
+    first = compare_paired_metric(y_true, y_a, y_b, pos_label="spam", n_draws=20_000,
                                   random_state=seed)
-    again = compare_paired_metric(y_true, y_a, y_b, pos_label="spam", n_samples=20_000,
+    again = compare_paired_metric(y_true, y_a, y_b, pos_label="spam", n_draws=20_000,
                                   random_state=seed)
     assert first.prob_first_better == again.prob_first_better
     assert first.prob_first_better > 0.9
-    assert first.mc_error > 0 and first.n_samples == 20_000
+    assert first.mc_error > 0 and first.n_draws == 20_000
 
 
 # ---------------------------------------------------------------------------
@@ -717,8 +717,8 @@ def test_swapping_mirrors_label_level_comparisons(rng, seed):
         one = compare_independent(a, b, metric=metric, beta=0.5)
         two = compare_independent(b, a, metric=metric, beta=0.5)
         assert two.prob_first_better == pytest.approx(one.prob_second_better, abs=1e-12)
-    one = compare_paired_metric(y_true, y_a, y_b, rope=0.01, n_samples=N_MC, random_state=seed)
-    two = compare_paired_metric(y_true, y_b, y_a, rope=0.01, n_samples=N_MC,
+    one = compare_paired_metric(y_true, y_a, y_b, rope=0.01, n_draws=N_MC, random_state=seed)
+    two = compare_paired_metric(y_true, y_b, y_a, rope=0.01, n_draws=N_MC,
                                 random_state=seed + 1)
     for name, mirrored in (("prob_first_better", "prob_second_better"),
                            ("prob_equivalent", "prob_equivalent")):
@@ -758,8 +758,8 @@ BAD_INPUTS = [
     (lambda: compare_independent(TABLE_A, TABLE_B, metric="nope"), ValueError, "`metric`"),
     (lambda: compare_independent(TABLE_A, TABLE_B, beta=0.0), ValueError, "`beta`"),
     (lambda: compare_independent(TABLE_A, TABLE_B, prior=0.0), ValueError, "`prior`"),
-    (lambda: compare_independent(TABLE_A, TABLE_B, metric="mcc", n_samples=0), ValueError,
-     "`n_samples`"),
+    (lambda: compare_independent(TABLE_A, TABLE_B, metric="mcc", n_draws=0), ValueError,
+     "`n_draws`"),
     (lambda: compare_independent(TABLE_A, ConfusionCounts([1, 2], [1, 2], [1, 2], [1, 2])),
      ValueError, "`counts_b`"),
     (lambda: compare_independent((10, 2, 3, 20), TABLE_B), TypeError, "`counts_a`"),
@@ -768,7 +768,7 @@ BAD_INPUTS = [
     (lambda: compare_paired_metric([0, 1, 2, 1], [0, 1, 2, 2], [0, 1, 1, 1]), ValueError,
      "multiclass"),
     (lambda: compare_paired_metric(Y, YA[:5], YB), ValueError, "`y_pred_a`"),
-    (lambda: compare_paired_metric(Y, YA, YB, n_samples=-3), ValueError, "`n_samples`"),
+    (lambda: compare_paired_metric(Y, YA, YB, n_draws=-3), ValueError, "`n_draws`"),
     (lambda: compare_paired_metric(np.eye(3), np.eye(3), np.eye(3)), ValueError, "`average`"),
     (lambda: compare_paired_metric(Y, YA, YB, metric="nope"), ValueError, "`metric`"),
     (lambda: correlated_ttest([0.1, 0.2], [0.1, 0.3], test_fraction=0.0), ValueError,

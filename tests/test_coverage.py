@@ -74,7 +74,7 @@ def test_the_benchmarks_multiclass_model_is_the_librarys():
     alpha = bc._table_priors(k)[bc.LIBRARY]
     draws = bc._joint_draws(table, alpha, 40_000, rng)["macro F1"][0]
     library = fbeta_posterior(truth, pred, average="macro", labels=np.arange(k),
-                              n_samples=40_000, random_state=0)
+                              n_draws=40_000, random_state=0)
     error = math.hypot(library.mc_error, draws.std() / math.sqrt(draws.size))
     assert abs(draws.mean() - library.mean()) < 4 * error
     assert abs(np.quantile(draws, 0.025) - library.interval(0.95).low) < 0.01

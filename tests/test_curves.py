@@ -139,14 +139,14 @@ def test_simultaneous_band_holds_the_drawn_curves():
     # with the same seed entirely, and it is wider than the pointwise envelope.
     y, score, _ = _data(1)
     for curve in (posterior_precision_recall_curve(y, score), posterior_roc_curve(y, score)):
-        band = curve.band(0.9, kind="simultaneous", n_samples=400, random_state=5)
+        band = curve.band(0.9, kind="simultaneous", n_draws=400, random_state=5)
         curves = curve.sample_curves(400, random_state=5)
         inside = np.all((curves >= band.low) & (curves <= band.high), axis=1)
         assert 0.9 <= inside.mean() < 0.95
         pointwise = np.quantile(curves, [0.05, 0.95], axis=0)
         assert np.all(band.low <= pointwise[0] + 1e-12)
         assert np.all(band.high >= pointwise[1] - 1e-12)
-        again = curve.band(0.9, kind="simultaneous", n_samples=400, random_state=5)
+        again = curve.band(0.9, kind="simultaneous", n_draws=400, random_state=5)
         np.testing.assert_array_equal(again.low, band.low)
 
 
@@ -178,8 +178,8 @@ def test_band_coverage_by_simulation():
 @pytest.mark.parametrize("seed, ties, weights", CASES)
 def test_points_equal_scikit_learn(seed, ties, weights):
     y, score, weight = _data(seed, ties=ties, weights=weights)
-    ap = average_precision_posterior(y, score, sample_weight=weight, n_samples=10)
-    auc = roc_auc_posterior(y, score, sample_weight=weight, n_samples=10)
+    ap = average_precision_posterior(y, score, sample_weight=weight, n_draws=10)
+    auc = roc_auc_posterior(y, score, sample_weight=weight, n_draws=10)
     assert ap.point == pytest.approx(average_precision_score(y, score, sample_weight=weight),
                                      abs=1e-12)
     assert auc.point == pytest.approx(roc_auc_score(y, score, sample_weight=weight), abs=1e-12)
@@ -214,16 +214,16 @@ def test_posterior_sd_matches_the_bootstrap(make, metric):
     # resamples of scikit-learn's metric.
     rng = np.random.default_rng(11)
     y, score = _binormal(rng, 1000)
-    posterior = make(y, score, n_samples=4000, random_state=0)
+    posterior = make(y, score, n_draws=4000, random_state=0)
     boot = np.empty(2000)
     for b in range(boot.shape[0]):
         take = rng.integers(0, 1000, 1000)
         boot[b] = metric(y[take], score[take])
     assert posterior.std() == pytest.approx(boot.std(ddof=1), rel=0.15)
     assert abs(posterior.mean() - posterior.point) < 3 * boot.std()
-    again = make(y, score, n_samples=4000, random_state=0)
+    again = make(y, score, n_draws=4000, random_state=0)
     np.testing.assert_array_equal(again.samples, posterior.samples)
-    other = make(y, score, n_samples=4000, random_state=1)
+    other = make(y, score, n_draws=4000, random_state=1)
     assert not np.array_equal(other.samples, posterior.samples)
 
 
@@ -237,16 +237,16 @@ def test_compare_scores_sums_to_one_and_mirrors(metric):
     rng = np.random.default_rng(2)
     y, score = _binormal(rng, 300)
     other = score + rng.normal(0, 0.8, 300)
-    forward = compare_scores(y, score, other, metric=metric, rope=0.01, n_samples=2000,
+    forward = compare_scores(y, score, other, metric=metric, rope=0.01, n_draws=2000,
                              random_state=3)
-    backward = compare_scores(y, other, score, metric=metric, rope=0.01, n_samples=2000,
+    backward = compare_scores(y, other, score, metric=metric, rope=0.01, n_draws=2000,
                               random_state=3)
     total = forward.prob_first_better + forward.prob_equivalent + forward.prob_second_better
     assert total == pytest.approx(1.0, abs=1e-12)
     assert forward.prob_first_better == backward.prob_second_better
     assert forward.prob_second_better == backward.prob_first_better
     assert forward.prob_equivalent == backward.prob_equivalent
-    assert forward.paired and forward.method == "sampled" and forward.n_samples == 2000
+    assert forward.paired and forward.method == "sampled" and forward.n_draws == 2000
 
 
 @pytest.mark.slow   # 2.5-5 s of bootstrap each
@@ -261,7 +261,7 @@ def test_compare_scores_agrees_with_a_paired_bootstrap(metric, score_fn, seed):
     y, latent = _binormal(rng, 400, mu=1.2)
     first = latent + rng.normal(0, 0.4, 400)
     second = latent + rng.normal(0, 1.0, 400)
-    result = compare_scores(y, first, second, metric=metric, n_samples=4000, random_state=0)
+    result = compare_scores(y, first, second, metric=metric, n_draws=4000, random_state=0)
     wins = 0
     for _ in range(2000):
         take = rng.integers(0, 400, 400)
@@ -273,7 +273,7 @@ def test_compare_scores_agrees_with_a_paired_bootstrap(metric, score_fn, seed):
 
 def test_identical_systems_are_equivalent_within_any_rope():
     y, score, _ = _data(0, ties=False, weights=False)
-    result = compare_scores(y, score, score, rope=0.001, n_samples=200, random_state=0)
+    result = compare_scores(y, score, score, rope=0.001, n_draws=200, random_state=0)
     assert result.prob_equivalent == 1.0
 
 
@@ -299,7 +299,7 @@ def test_identical_systems_are_equivalent_within_any_rope():
      "grid"),
     (lambda: posterior_roc_curve([0, 1], [0.2, 0.3]).band(max_points=1), "max_points"),
     (lambda: average_precision_posterior([0, 1], [0.2, np.inf]), "y_score"),
-    (lambda: average_precision_posterior([0, 1], [0.2, 0.3], n_samples=1), "n_samples"),
+    (lambda: average_precision_posterior([0, 1], [0.2, 0.3], n_draws=1), "n_draws"),
     (lambda: roc_auc_posterior(["a", "b"], [0.2, 0.3]), "pos_label"),
     (lambda: compare_scores([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2]), "y_score_b"),
     (lambda: compare_scores([0, 1], [0.1, np.nan], [0.3, 0.2]), "y_score_a"),
@@ -348,9 +348,9 @@ def test_simultaneous_band_with_merged_cells():
     y, score = _binormal(rng, 3000)
     curve = posterior_precision_recall_curve(y, score)
     grid = np.linspace(0.05, 0.95, 19)
-    full = curve.band(kind="simultaneous", n_samples=2000, grid=grid, random_state=1,
+    full = curve.band(kind="simultaneous", n_draws=2000, grid=grid, random_state=1,
                       max_cells=10 ** 6)
-    merged = curve.band(kind="simultaneous", n_samples=2000, grid=grid, random_state=2,
+    merged = curve.band(kind="simultaneous", n_draws=2000, grid=grid, random_state=2,
                         max_cells=200)
     assert np.max(np.abs(full.low - merged.low)) < 0.02
     assert np.max(np.abs(full.high - merged.high)) < 0.02
@@ -364,10 +364,10 @@ def test_huge_weights_stay_finite():
     y = np.array([0, 1, 0, 1, 1, 0, 1, 0, 1, 1])
     score = np.linspace(0, 1, 10)
     weight = np.full(10, 1e14)
-    auc = roc_auc_posterior(y, score, sample_weight=weight, n_samples=200, random_state=0)
+    auc = roc_auc_posterior(y, score, sample_weight=weight, n_draws=200, random_state=0)
     assert auc.mean() == pytest.approx(roc_auc_score(y, score), abs=1e-6)
     result = compare_scores(y, score, score[::-1], metric="roc_auc", sample_weight=weight,
-                            n_samples=200, random_state=0)
+                            n_draws=200, random_state=0)
     assert result.prob_first_better == 1.0
     band = posterior_roc_curve(y, score, sample_weight=weight).band()
     assert np.all(np.isfinite(band.low)) and np.all(np.isfinite(band.high))
@@ -432,7 +432,7 @@ def test_near_perfect_ranker_band_reaches_the_observed_end():
                         (posterior_roc_curve, np.linspace(0.0, 1.0, 101))):
         curve = build(y, score)
         observed = curve._observed_on_grid(grid)
-        band = curve.band(kind="simultaneous", n_samples=400, grid=grid, random_state=0)
+        band = curve.band(kind="simultaneous", n_draws=400, grid=grid, random_state=0)
         assert np.any(observed == 1.0) and np.any(observed < 1.0)
         np.testing.assert_array_equal(band.high[observed == 1.0], 1.0)
         reached = (observed == 1.0) & (grid < 1.0)      # the ROC curve ends at (1, 1)
@@ -458,7 +458,7 @@ def test_near_perfect_ranker_band_coverage_by_simulation():
         for key, build, grid, truth in (
                 ("pr", posterior_precision_recall_curve, np.linspace(0.01, 0.99, 99),
                  precision_at), ("roc", posterior_roc_curve, np.linspace(0, 1, 101), tpr_at)):
-            band = build(y, score).band(kind="simultaneous", n_samples=500, grid=grid,
+            band = build(y, score).band(kind="simultaneous", n_draws=500, grid=grid,
                                         random_state=rng)
             covered[key].append(np.all((band.low <= truth(grid) + 1e-9)
                                        & (truth(grid) - 1e-9 <= band.high)))
@@ -476,9 +476,9 @@ def test_multiclass_labels_one_class_against_the_rest():
     curve = posterior_precision_recall_curve(y, score, pos_label="eight")
     plain = posterior_precision_recall_curve(mask, score, pos_label=True)
     np.testing.assert_array_equal(curve.counts.to_array(), plain.counts.to_array())
-    ap = average_precision_posterior(y, score, pos_label="eight", n_samples=10)
+    ap = average_precision_posterior(y, score, pos_label="eight", n_draws=10)
     assert ap.point == pytest.approx(average_precision_score(mask, score), abs=1e-12)
-    result = compare_scores(y, score, -score, pos_label="eight", n_samples=200, random_state=0)
+    result = compare_scores(y, score, -score, pos_label="eight", n_draws=200, random_state=0)
     assert result.prob_first_better == 1.0
     with pytest.raises(ValueError, match="name it with `pos_label`"):
         posterior_roc_curve(rng.integers(0, 3, 50), rng.normal(size=50))

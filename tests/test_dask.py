@@ -244,7 +244,7 @@ def test_dask_dataframe_reports_equal_pandas(client, seed, average):
     kind, frame = _systems_frame(seed)
     if kind in ("binary", "bool"):
         average = "binary"
-    options = {"average": average, "n_samples": 2000, "pos_label": True if kind == "bool" else 1}
+    options = {"average": average, "n_draws": 2000, "pos_label": True if kind == "bool" else 1}
     if seed % 3 == 1 and kind in ("strings", "ints"):
         options["labels"] = list(np.unique(frame["gold"])[:2])
     lazy = dd.from_pandas(frame, npartitions=1 + seed % 5)
@@ -280,11 +280,11 @@ def test_dask_arrays_and_dataframe_counts_compare_like_numpy(client):
                for name, p in (("a", 0.9), ("b", 0.8))}
     for truth, predictions in ((frame["gold"].to_numpy(), {s: frame[s].to_numpy() for s in "AB"}),
                                (y, systems)):
-        expected = compare_predictions(truth, predictions, average="macro", n_samples=2000)
+        expected = compare_predictions(truth, predictions, average="macro", n_draws=2000)
         got = compare_predictions(
             da.from_array(truth, chunks=(250,) + truth.shape[1:]),
             {name: da.from_array(values, chunks=(400,) + values.shape[1:])
-             for name, values in predictions.items()}, average="macro", n_samples=2000)
+             for name, values in predictions.items()}, average="macro", n_draws=2000)
         _assert_same_report(got, expected)
 
 
@@ -320,7 +320,7 @@ def test_compare_estimators_on_a_dask_cluster_equals_local(client):
 
     X, y = load_iris(return_X_y=True)
     models = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
-    options = {"cv": 4, "average": "macro", "n_samples": 2000}
+    options = {"cv": 4, "average": "macro", "n_draws": 2000}
     local = compare_estimators(models, X, y, **options)
     with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
         remote = compare_estimators(models, X, y, n_jobs=-1, **options)

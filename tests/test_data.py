@@ -62,11 +62,11 @@ def test_compare_predictions_on_columns_equals_arrays(frame, kind):
     data = KINDS[kind](frame)
     scores = ["score_cat", "score_dog", "score_emu"]
     got = compare_predictions("gold", ["A", "B", "C"], data=data, average="macro",
-                              sample_weight="w", scores={"A": scores}, n_samples=2000)
+                              sample_weight="w", scores={"A": scores}, n_draws=2000)
     expected = compare_predictions(
         frame["gold"].to_numpy(), {name: frame[name].to_numpy() for name in "ABC"},
         average="macro", sample_weight=frame["w"].to_numpy(),
-        scores={"A": frame[scores].to_numpy()}, n_samples=2000)
+        scores={"A": frame[scores].to_numpy()}, n_draws=2000)
     for table in ("summary", "pairwise", "pairwise_metric", "pairs", "per_label"):
         pd.testing.assert_frame_equal(getattr(got, table), getattr(expected, table),
                                       check_exact=True)
@@ -76,9 +76,9 @@ def test_compare_predictions_on_columns_equals_arrays(frame, kind):
 
 def test_system_names_from_a_dict_and_vectors_mixed_with_names(frame):
     got = compare_predictions("gold", {"first": "A", "second": frame["B"].to_numpy()},
-                              data=frame, n_samples=2000, average="micro")
+                              data=frame, n_draws=2000, average="micro")
     expected = compare_predictions(frame["gold"], {"first": frame["A"], "second": frame["B"]},
-                                   n_samples=2000, average="micro")
+                                   n_draws=2000, average="micro")
     assert list(got.summary.index) == ["first", "second"]
     pd.testing.assert_frame_equal(got.summary, expected.summary, check_exact=True)
 

@@ -41,7 +41,7 @@ def cancer():
 @pytest.mark.parametrize("kind", ["pointwise", "simultaneous"])
 def test_from_estimator_draws_band_and_chance_level(cancer, display_class, kind, tmp_path):
     model, X, y = cancer
-    display = display_class.from_estimator(model, X, y, kind=kind, n_samples=300,
+    display = display_class.from_estimator(model, X, y, kind=kind, n_draws=300,
                                            random_state=0, plot_chance_level=True)
     assert display.ax_.figure is display.figure_
     assert display.line_ in display.ax_.lines

@@ -100,7 +100,7 @@ def _digit_models():
 def digits_report(digits):
     X, y = digits
     return compare_estimators(_digit_models(), X, y, cv=5, metric="f1", average="macro",
-                              n_samples=20_000)
+                              n_draws=20_000)
 
 
 def test_digits_points_equal_scikit_learn_on_pooled_out_of_fold_predictions(digits,
@@ -143,7 +143,7 @@ def test_paired_macro_f1_agrees_with_an_independent_monte_carlo(seed):
     # Moderately different systems, K = 4: P is neither 0 nor 1.
     rng = np.random.default_rng(2024)
     truth, (a, b) = _systems(rng, 150, 4, (0.72, 0.66))
-    result = compare_paired_metric(truth, a, b, average="macro", n_samples=40_000,
+    result = compare_paired_metric(truth, a, b, average="macro", n_draws=40_000,
                                    random_state=seed)
     reference = _monte_carlo_paired_macro_f1(truth, a, b, 4, 40_000, seed + 1)
     assert 0.05 < reference < 0.95
@@ -155,7 +155,7 @@ def test_paired_macro_f1_agrees_with_an_independent_monte_carlo(seed):
 def test_single_system_macro_posterior_agrees_with_an_independent_monte_carlo(seed):
     rng = np.random.default_rng(7)
     truth, (pred,) = _systems(rng, 120, 5, (0.7,))
-    posterior = fbeta_posterior(truth, pred, average="macro", n_samples=40_000,
+    posterior = fbeta_posterior(truth, pred, average="macro", n_draws=40_000,
                                 random_state=seed)
     matrix = np.zeros((5, 5))
     np.add.at(matrix, (truth, pred), 1.0)
@@ -212,7 +212,7 @@ def test_per_label_report_has_one_row_per_label():
     labels = np.array(["bird", "cat", "dog"])
     truth, (a, b) = _systems(rng, 240, 3, (0.8, 0.65))
     truth, a, b = labels[truth], labels[a], labels[b]
-    report = compare_predictions(truth, {"a": a, "b": b}, average=None, n_samples=5000)
+    report = compare_predictions(truth, {"a": a, "b": b}, average=None, n_draws=5000)
     assert list(report.summary.index) == [(s, label) for s in "ab" for label in labels]
     expected = f1_score(truth, a, average=None, labels=labels)
     np.testing.assert_allclose(report.summary.loc["a", "point"], expected, rtol=1e-12)
@@ -224,7 +224,7 @@ def test_labels_subset_and_order():
     rng = np.random.default_rng(4)
     truth, (a, b) = _systems(rng, 300, 4, (0.8, 0.6))
     report = compare_predictions(truth, {"a": a, "b": b}, average="macro", labels=[3, 1],
-                                 n_samples=5000)
+                                 n_draws=5000)
     expected = f1_score(truth, a, average="macro", labels=[3, 1])
     assert report.summary.loc["a", "point"] == pytest.approx(expected, abs=1e-12)
     assert report.labels == [3, 1]
@@ -237,11 +237,11 @@ def test_weighted_and_powers_points():
     rng = np.random.default_rng(5)
     truth, (a, b) = _systems(rng, 300, 3, (0.75, 0.6))
     weighted = compare_predictions(truth, {"a": a, "b": b}, metric="recall", average="weighted",
-                                   n_samples=5000)
+                                   n_draws=5000)
     assert weighted.summary.loc["a", "point"] == pytest.approx(
         recall_score(truth, a, average="weighted"), abs=1e-12)
     powers = compare_predictions(truth, {"a": a, "b": b}, metric="informedness",
-                                 average="powers", n_samples=5000)
+                                 average="powers", n_draws=5000)
     assert powers.summary.loc["a", "point"] == pytest.approx(
         informedness_score(truth, a, average="powers"), abs=1e-12)
     assert abs(powers.summary.loc["a", "mean"] - powers.summary.loc["a", "point"]) < 0.05
@@ -261,7 +261,7 @@ def test_multilabel_compare_predictions_points_equal_scikit_learn():
                               ("weighted", precision_score)):
         metric = "f1" if function is f1_score else "precision"
         report = compare_predictions(Y, {"a": a, "b": b}, metric=metric, average=average,
-                                     n_samples=5000)
+                                     n_draws=5000)
         for name, pred in (("a", a), ("b", b)):
             assert report.summary.loc[name, "point"] == pytest.approx(
                 function(Y, pred, average=average), abs=1e-12)
@@ -279,7 +279,7 @@ def test_multilabel_compare_estimators_runs_with_kfold():
     X, Y = make_multilabel_classification(n_samples=200, n_classes=3, random_state=1)
     report = compare_estimators({"logreg": OneVsRestClassifier(LogisticRegression()),
                                  "nb": OneVsRestClassifier(GaussianNB())}, X, Y, cv=3,
-                                average="macro", n_samples=3000)
+                                average="macro", n_draws=3000)
     assert report.summary["point"].between(0, 1).all()
     assert report.summary["average_precision"].notna().all()
 
@@ -296,8 +296,8 @@ def test_compare_cv_results_equals_compare_estimators_on_multiclass(digits):
     splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     results = {name: cross_validate(model, X, y, cv=splits, return_estimator=True,
                                     return_indices=True) for name, model in models.items()}
-    from_results = compare_cv_results(results, y=y, X=X, average="weighted", n_samples=4000)
-    direct = compare_estimators(models, X, y, cv=3, average="weighted", n_samples=4000)
+    from_results = compare_cv_results(results, y=y, X=X, average="weighted", n_draws=4000)
+    direct = compare_estimators(models, X, y, cv=3, average="weighted", n_draws=4000)
     pd.testing.assert_frame_equal(from_results.summary, direct.summary)
     pd.testing.assert_frame_equal(from_results.pairs, direct.pairs)
     pd.testing.assert_frame_equal(from_results.ttest, direct.ttest)
@@ -309,7 +309,7 @@ def test_repeated_cv_divides_multiclass_counts(digits):
     cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=2, random_state=0)
     report = compare_estimators({"nb": GaussianNB(),
                                  "tree": DecisionTreeClassifier(max_depth=5, random_state=0)},
-                                X, y, cv=cv, average="macro", n_samples=3000)
+                                X, y, cv=cv, average="macro", n_draws=3000)
     assert report.n_repeats == 2
     per_label = report.per_label.loc["nb"]
     np.testing.assert_allclose((per_label["tp"] + per_label["fn"]).sum(), 400)
@@ -320,9 +320,9 @@ def test_identical_input_identical_report():
     rng = np.random.default_rng(6)
     truth, (a, b, c) = _systems(rng, 200, 5, (0.8, 0.7, 0.75))
     first = compare_predictions(truth, {"a": a, "b": b, "c": c}, average="macro",
-                                n_samples=4000, random_state=3)
+                                n_draws=4000, random_state=3)
     again = compare_predictions(truth, {"a": a, "b": b, "c": c}, average="macro",
-                                n_samples=4000, random_state=3)
+                                n_draws=4000, random_state=3)
     pd.testing.assert_frame_equal(first.summary, again.summary)
     pd.testing.assert_frame_equal(first.pairs, again.pairs)
 
@@ -332,7 +332,7 @@ def test_average_precision_columns_from_scores():
     truth, (a,) = _systems(rng, 300, 3, (0.7,))
     scores = rng.random((300, 3)) + np.eye(3)[truth] * 0.5
     report = compare_predictions(truth, {"a": a, "b": a}, average="macro",
-                                 scores={"a": scores}, n_samples=2000)
+                                 scores={"a": scores}, n_draws=2000)
     onehot = np.eye(3)[truth]
     expected = np.mean([average_precision_score(onehot[:, k], scores[:, k]) for k in range(3)])
     assert report.summary.loc["a", "average_precision"] == pytest.approx(expected, rel=1e-12)
@@ -347,7 +347,7 @@ def test_average_precision_columns_from_scores():
 def test_prior_mass_is_small_next_to_two_hundred_items():
     rng = np.random.default_rng(10)
     truth, (a, b) = _systems(rng, 200, 10, (0.80, 0.72))
-    report = compare_predictions(truth, {"a": a, "b": b}, average="macro", n_samples=20_000)
+    report = compare_predictions(truth, {"a": a, "b": b}, average="macro", n_draws=20_000)
     for name, pred in (("a", a), ("b", b)):
         observed = f1_score(truth, pred, average="macro")
         assert abs(report.summary.loc[name, "mean"] - observed) < 0.03
@@ -390,7 +390,7 @@ def test_paired_prior_aggregates_to_the_paired_dirichlet(seed):
     rng = np.random.default_rng(11)
     truth, (a, b) = _systems(rng, 150, 3, (0.7, 0.65))
     sampled = compare_paired_metric(truth, a, b, metric="accuracy", average="micro",
-                                    rope=0.01, n_samples=60_000, random_state=seed)
+                                    rope=0.01, n_draws=60_000, random_state=seed)
     from skprobeval import PairedCounts
 
     exact = PairedComparison.from_counts(PairedCounts.from_predictions(truth, a, b),
@@ -448,8 +448,8 @@ def test_a_label_only_another_system_predicts_does_not_change_a_system():
     truth, a, b = names[truth], names[a], names[b]
     stray = b.astype("<U2")
     stray[0] = "dd"
-    clean = compare_predictions(truth, {"a": a, "b": b}, average="macro", n_samples=4000)
-    dirty = compare_predictions(truth, {"a": a, "b": stray}, average="macro", n_samples=4000)
+    clean = compare_predictions(truth, {"a": a, "b": b}, average="macro", n_draws=4000)
+    dirty = compare_predictions(truth, {"a": a, "b": stray}, average="macro", n_draws=4000)
     pd.testing.assert_series_equal(clean.summary.loc["a"], dirty.summary.loc["a"])
     assert dirty.summary.loc["b", "point"] == pytest.approx(
         f1_score(truth, stray, average="macro"), abs=1e-12)
@@ -483,7 +483,7 @@ def test_per_label_report_plots_and_posteriors():
 
     rng = np.random.default_rng(12)
     truth, (a, b) = _systems(rng, 150, 3, (0.8, 0.6))
-    report = compare_predictions(truth, {"a": a, "b": b}, average=None, n_samples=2000)
+    report = compare_predictions(truth, {"a": a, "b": b}, average=None, n_draws=2000)
     ax = report.plot()
     assert ax.get_title() == "P(row right more often than column)"
     plt.close(ax.figure)
@@ -504,8 +504,8 @@ def test_micro_pairwise_does_not_depend_on_a_stray_label():
     y = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
     a = [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0]
     b = [0, 0, 0, 3, 1, 1, 1, 2, 2, 2, 2, 0]
-    report = compare_predictions(y, {"a": a, "b": b}, average="micro", n_samples=40_000)
-    direct = compare_paired_metric(y, a, b, average="micro", n_samples=40_000, random_state=0)
+    report = compare_predictions(y, {"a": a, "b": b}, average="micro", n_draws=40_000)
+    direct = compare_paired_metric(y, a, b, average="micro", n_draws=40_000, random_state=0)
     error = math.sqrt(2 * 0.25 / 40_000)
     assert abs(report.pairs["prob_first_better"].iloc[0] - direct.prob_first_better) <= 4 * error
     assert abs(direct.prob_first_better - 0.5) < 0.02
@@ -517,7 +517,7 @@ def test_per_fold_scores_use_the_sample_weights():
     a = np.array([0, 1, 0, 1, 1, 2, 2, 2, 0, 0])
     w = np.array([5, 1, 1, 1, 1, 1, 1, 1, 1, 3], dtype=float)
     report = compare_predictions(y, {"a": a, "b": a[::-1]}, average="macro", sample_weight=w,
-                                 n_samples=2000)
+                                 n_draws=2000)
     expected = f1_score(y, a, average="macro", sample_weight=w)
     assert report.summary.loc["a", "point"] == pytest.approx(expected, abs=1e-12)
     row = report.per_fold[report.per_fold["estimator"] == "a"].iloc[0]
@@ -533,7 +533,7 @@ def test_items_a_scheme_never_tests_hold_none():
     fold = np.tile([0, 1, -1], 50)
     report = compare_estimators({"nb": GaussianNB(), "tree": DecisionTreeClassifier(
         max_depth=4, random_state=0)}, X, y, cv=PredefinedSplit(fold), average="macro",
-        n_samples=2000)
+        n_draws=2000)
     stored = report.predictions["nb"][0]
     assert all(value is None for value in stored[fold == -1])
     assert not any(value is None for value in stored[fold != -1])
@@ -578,9 +578,9 @@ def test_sparse_predictions_are_accepted():
     import scipy.sparse as sp
 
     X, Y = make_multilabel_classification(n_samples=60, n_classes=3, random_state=2)
-    dense = compare_predictions(Y, {"a": Y, "b": 1 - Y}, average="macro", n_samples=2000)
+    dense = compare_predictions(Y, {"a": Y, "b": 1 - Y}, average="macro", n_draws=2000)
     sparse = compare_predictions(Y, {"a": sp.csr_matrix(Y), "b": sp.csr_matrix(1 - Y)},
-                                 average="macro", n_samples=2000)
+                                 average="macro", n_draws=2000)
     pd.testing.assert_frame_equal(dense.summary, sparse.summary)
 
 
@@ -606,4 +606,4 @@ def test_counts_only_reports_refuse_what_counts_cannot_answer():
         results["nb"][f"test_{cell}_{label}"][k]])
         for k in range(3) for cell in ("tp", "fp", "fn", "tn") for label in range(10)}
     with pytest.raises(ValueError, match="`average`"):
-        PosteriorRefit("accuracy", average="macro", statistic="mean").scores(cv_results)
+        PosteriorRefit(metric="accuracy", average="macro", statistic="mean").scores(cv_results)

@@ -17,9 +17,9 @@ from skprobeval.plotting import (  # noqa: E402
 
 
 def _posteriors():
-    return {"a": metric_posterior(ConfusionCounts(10, 10, 3, 20), "precision"),
-            "b": metric_posterior(ConfusionCounts(30, 5, 10, 50), "f1"),
-            "c": metric_posterior(ConfusionCounts(30, 5, 10, 50), "informedness")}
+    return {"a": metric_posterior(ConfusionCounts(10, 10, 3, 20), metric="precision"),
+            "b": metric_posterior(ConfusionCounts(30, 5, 10, 50), metric="f1"),
+            "c": metric_posterior(ConfusionCounts(30, 5, 10, 50), metric="informedness")}
 
 
 PLOTS = {
@@ -64,7 +64,8 @@ def test_report_and_scalar_inputs():
 
 
 def test_bad_plot_input():
-    per_label = metric_posterior(ConfusionCounts([3, 4], [1, 2], [2, 1], [5, 5]), "precision")
+    per_label = metric_posterior(ConfusionCounts([3, 4], [1, 2], [2, 1], [5, 5]),
+                                 metric="precision")
     with pytest.raises(ValueError, match="`posteriors` must be posteriors of single tables"):
         plot_posteriors({"per label": per_label})
     with pytest.raises(ValueError, match="`support` must be an increasing pair"):
@@ -95,7 +96,7 @@ def test_report_plots_are_titled_with_what_they_show():
     report = compare_predictions(
         truth, {"a": np.where(rng.random(150) < 0.8, truth, 0),
                 "b": np.where(rng.random(150) < 0.6, truth, 1)},
-        average="macro", rope=0.01, n_samples=2000)
+        average="macro", rope=0.01, n_draws=2000)
     ax = report.plot()
     assert ax.get_title() == "P(row f1 (macro) > column by > 0.01)"
     ax = report.plot(table="pairwise", ax=ax)

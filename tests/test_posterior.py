@@ -447,7 +447,7 @@ def test_difference_extreme_counts():
 def test_sampled_posterior_summaries(rng):
     draws = rng.beta(3.5, 2.5, size=200_000)
     posterior = SampledPosterior(draws)
-    assert posterior.n_samples == 200_000 and posterior.shape == ()
+    assert posterior.n_draws == 200_000 and posterior.shape == ()
     assert posterior.mean() == pytest.approx(draws.mean())
     assert posterior.mc_error == pytest.approx(draws.std(ddof=1) / math.sqrt(draws.size))
     assert posterior.interval(0.9) == pytest.approx(tuple(np.quantile(draws, [0.05, 0.95])))
@@ -570,7 +570,7 @@ def test_difference_quantiles_with_tiny_prior_match_sampling(metric, seed):
     # Reference: sample quantiles of 400 000 draws.
     from skprobeval import ConfusionCounts, metric_posterior
 
-    posterior = metric_posterior(ConfusionCounts(0, 0, 0, 0), metric, prior=1e-3)
+    posterior = metric_posterior(ConfusionCounts(0, 0, 0, 0), metric=metric, prior=1e-3)
     draws = posterior.rvs(size=400_000, random_state=seed)
     levels = np.array([0.025, 0.1, 0.5, 0.9, 0.975])
     np.testing.assert_allclose(posterior.ppf(levels), np.quantile(draws, levels), atol=1e-6)
@@ -588,7 +588,7 @@ def test_informedness_hdi_of_rare_class_tables(counts):
     # of the cdf and confirmed by 2e6 posterior draws).
     from skprobeval import ConfusionCounts, metric_posterior
 
-    posterior = metric_posterior(ConfusionCounts(*counts), "informedness", prior=0.5)
+    posterior = metric_posterior(ConfusionCounts(*counts), metric="informedness", prior=0.5)
     low, high = posterior.hdi(0.95)
     assert posterior.cdf(high) - posterior.cdf(low) == pytest.approx(0.95, abs=1e-8)
     assert posterior.pdf(low) == pytest.approx(posterior.pdf(high), rel=1e-6)

@@ -20,7 +20,7 @@ P = np.array([0, 1, 0, 0, 1, 1, 0, 1])
 P2 = np.array([1, 1, 0, 0, 1, 0, 0, 1])
 S = np.array([0.1, 0.9, 0.4, 0.2, 0.8, 0.7, 0.3, 0.6])
 COUNTS = sp.ConfusionCounts(8, 2, 4, 86)
-FAST = {"n_samples": 200, "random_state": 0}
+FAST = {"n_draws": 200, "random_state": 0}
 
 # (function, valid keyword arguments): every public function reading labels,
 # scores, counts or parameters.
@@ -243,8 +243,8 @@ def test_no_predicted_positives_give_the_prior(case, prior):
 def test_sampled_results_repeat_for_a_repeated_seed(table, seed):
     counts = sp.ConfusionCounts(**table)
     for draw in (
-        lambda: sp.metric_posterior(counts, "mcc", n_samples=300, random_state=seed).samples,
-        lambda: sp.compare_independent(counts, counts, metric="mcc", n_samples=300,
+        lambda: sp.metric_posterior(counts, metric="mcc", n_draws=300, random_state=seed).samples,
+        lambda: sp.compare_independent(counts, counts, metric="mcc", n_draws=300,
                                        random_state=seed).prob_first_better,
         lambda: sp.BetaPosterior(counts.tp + 0.5, counts.fp + 0.5).rvs(5, random_state=seed),
     ):

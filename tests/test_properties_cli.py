@@ -73,7 +73,7 @@ def test_malformed_csv_gives_one_line_and_status_2(content, options):
         path = os.path.join(directory, "data.csv")
         with open(path, "wb") as handle:
             handle.write(content)
-        argv = ["compare", path, "--truth", "gold", "--n-samples", "200"]
+        argv = ["compare", path, "--truth", "gold", "--n-draws", "200"]
         code, _, err = _run(argv + [item for option in options for item in option])
     _check(code, err)
 
@@ -101,6 +101,6 @@ def test_malformed_parquet_gives_one_line_and_status_2(kind, noise, options):
             content = content[: len(content) // 2] if kind == "truncated" else noise
             with open(path, "wb") as handle:
                 handle.write(content)
-        argv = ["compare", path, "--truth", "gold", "--n-samples", "200"]
+        argv = ["compare", path, "--truth", "gold", "--n-draws", "200"]
         code, _, err = _run(argv + [item for option in options for item in option])
     _check(code, err)

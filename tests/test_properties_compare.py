@@ -75,12 +75,12 @@ def test_pairwise_comparison_does_not_depend_on_item_order(case, random, rope):
        st.sampled_from(["precision", "recall", "f1", "accuracy", "informedness", "mcc"]))
 def test_independent_comparison_sums_to_one_and_mirrors(table_a, table_b, metric):
     a, b = ConfusionCounts(**table_a), ConfusionCounts(**table_b)
-    result = compare_independent(a, b, metric=metric, n_samples=2000, random_state=0)
+    result = compare_independent(a, b, metric=metric, n_draws=2000, random_state=0)
     probs = _probs(result)
     assert probs.sum() == pytest.approx(1.0, abs=1e-9)
-    swapped = _probs(compare_independent(b, a, metric=metric, n_samples=2000, random_state=0))
+    swapped = _probs(compare_independent(b, a, metric=metric, n_draws=2000, random_state=0))
     # Exact metrics mirror to quadrature accuracy; sampled ones within Monte Carlo error.
-    tolerance = 1e-7 if result.n_samples == 0 else 5 * max(result.mc_error, 1e-3)
+    tolerance = 1e-7 if result.n_draws == 0 else 5 * max(result.mc_error, 1e-3)
     np.testing.assert_allclose(swapped, probs[::-1], rtol=0, atol=tolerance)
 
 
@@ -102,12 +102,12 @@ def test_correlated_ttest_sums_to_one_and_mirrors(scores_a, data, rope):
 def test_across_data_set_tests_sum_to_one_and_mirror(scores_a, data, rope, test):
     n = len(scores_a)
     scores_b = data.draw(st.lists(st.floats(0, 1), min_size=n, max_size=n), label="scores_b")
-    result = test(scores_a, scores_b, rope=rope, n_samples=2000, random_state=0)
+    result = test(scores_a, scores_b, rope=rope, n_draws=2000, random_state=0)
     probs = _probs(result)
     assert probs.sum() == pytest.approx(1.0, abs=1e-12)
-    swapped = _probs(test(scores_b, scores_a, rope=rope, n_samples=2000, random_state=1))
+    swapped = _probs(test(scores_b, scores_a, rope=rope, n_draws=2000, random_state=1))
     # Independent streams: within 6 combined Monte Carlo standard errors.
     se = np.sqrt(probs * (1 - probs) / 2000 + swapped[::-1] * (1 - swapped[::-1]) / 2000)
     assert np.all(np.abs(swapped[::-1] - probs) <= 6 * se + 1e-12), (probs, swapped)
-    again = test(scores_a, scores_b, rope=rope, n_samples=2000, random_state=0)
+    again = test(scores_a, scores_b, rope=rope, n_draws=2000, random_state=0)
     np.testing.assert_array_equal(_probs(again), probs)

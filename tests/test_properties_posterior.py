@@ -31,7 +31,7 @@ def posteriors(draw):
     metric = draw(st.sampled_from(EXACT))
     prior = draw(priors())
     beta = draw(BETAS) if metric in ("fbeta", "e_measure") else 1.0
-    posterior = metric_posterior(ConfusionCounts(**table), metric, prior=prior, beta=beta)
+    posterior = metric_posterior(ConfusionCounts(**table), metric=metric, prior=prior, beta=beta)
     return posterior, (metric, table, prior, beta)
 
 
@@ -130,10 +130,10 @@ def test_moments_are_finite_and_inside_the_support(case):
        confidences())
 def test_vectorised_posterior_equals_the_per_table_ones(rows, metric, prior, confidence):
     cells = {cell: np.array([row[cell] for row in rows]) for cell in ("tp", "fp", "fn", "tn")}
-    together = metric_posterior(ConfusionCounts(**cells), metric, prior=prior)
+    together = metric_posterior(ConfusionCounts(**cells), metric=metric, prior=prior)
     x = np.linspace(*_support(together), 7)[1:-1]
     for index, row in enumerate(rows):
-        alone = metric_posterior(ConfusionCounts(**row), metric, prior=prior)
+        alone = metric_posterior(ConfusionCounts(**row), metric=metric, prior=prior)
         for name, got, want in [
             ("mean", together.mean()[index], alone.mean()),
             ("var", together.var()[index], alone.var()),
@@ -154,8 +154,8 @@ def test_sampled_posteriors_are_seeded_and_inside_the_support(table, prior, metr
     counts = ConfusionCounts(**table)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        first = metric_posterior(counts, metric, prior=prior, n_samples=500, random_state=3)
-    second = metric_posterior(counts, metric, prior=prior, n_samples=500, random_state=3)
+        first = metric_posterior(counts, metric=metric, prior=prior, n_draws=500, random_state=3)
+    second = metric_posterior(counts, metric=metric, prior=prior, n_draws=500, random_state=3)
     np.testing.assert_array_equal(first.samples, second.samples)
     assert np.all(np.isfinite(first.samples))
     lo, hi = first.interval(0.9)

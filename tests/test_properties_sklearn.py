@@ -44,7 +44,7 @@ def test_a_pickled_scorer_gives_the_same_score(case, options):
         # The share of items right: one table (averages of one-vs-rest
         # accuracies are refused).
         options = {**options, "average": "micro"}
-    scorer = make_posterior_scorer(**options, n_samples=500)
+    scorer = make_posterior_scorer(**options, n_draws=500)
     y_true = np.asarray(case["y_true"])
     X = np.arange(len(y_true))[:, None]
     estimator = _Fixed(np.asarray(case["y_pred"])).fit(X, y_true)
@@ -59,7 +59,7 @@ def test_a_parallel_search_picks_the_same_model(seed, metric, statistic):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] + rng.normal(scale=1.0, size=60) > 0).astype(int)
-    scorer = make_posterior_scorer(metric, statistic=statistic, n_samples=500)
+    scorer = make_posterior_scorer(metric=metric, statistic=statistic, n_draws=500)
     grid = {"max_depth": [1, 2, 3]}
     searches = [GridSearchCV(DecisionTreeClassifier(random_state=0), grid, scoring=scorer,
                              cv=3, n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 2)]

@@ -21,9 +21,10 @@ B = ConfusionCounts(tp=33, fp=11, fn=15, tn=141)
 
 @pytest.mark.parametrize("metric", available_metrics())
 def test_exact_in_one_place_is_exact_in_the_other(metric, seed):
-    posterior_a = metric_posterior(A, metric, beta=2.0, n_samples=40_000, random_state=seed)
-    posterior_b = metric_posterior(B, metric, beta=2.0, n_samples=40_000, random_state=seed + 1)
-    comparison = compare_independent(A, B, metric=metric, beta=2.0, n_samples=40_000,
+    posterior_a = metric_posterior(A, metric=metric, beta=2.0, n_draws=40_000, random_state=seed)
+    posterior_b = metric_posterior(B, metric=metric, beta=2.0, n_draws=40_000,
+                                   random_state=seed + 1)
+    comparison = compare_independent(A, B, metric=metric, beta=2.0, n_draws=40_000,
                                      random_state=seed)
     sampled = isinstance(posterior_a, SampledPosterior)
     assert sampled == (get_metric(metric).exact is None)

@@ -36,7 +36,7 @@ def _models():
 @pytest.fixture(scope="module")
 def report(data):
     X, y = data
-    return compare_estimators(_models(), X, y, cv=4, n_samples=5000)
+    return compare_estimators(_models(), X, y, cv=4, n_draws=5000)
 
 
 def test_tables_are_numeric_dataframes(report):
@@ -72,11 +72,11 @@ def test_pairwise_probabilities_are_complementary(report):
 def test_summary_agrees_with_direct_posteriors(report):
     row = report.summary.loc["nb"]
     counts = ConfusionCounts(row["tp"], row["fp"], row["fn"], row["tn"])
-    posterior = metric_posterior(counts, "f1")
+    posterior = metric_posterior(counts, metric="f1")
     assert row["mean"] == pytest.approx(posterior.mean())
     assert row["low"] == pytest.approx(posterior.interval(0.95).low)
     assert row["prob_better_than_chance"] == pytest.approx(
-        metric_posterior(counts, "informedness").prob_greater(0.0))
+        metric_posterior(counts, metric="informedness").prob_greater(0.0))
     assert 0 < row["random_average_precision"] < row["average_precision"] <= 1
 
 
@@ -91,8 +91,8 @@ def test_ttest_rows_use_fold_scores(report):
 
 def test_identical_random_state_identical_report(data):
     X, y = data
-    first = compare_estimators(_models(), X, y, cv=3, random_state=7, n_samples=4000)
-    second = compare_estimators(_models(), X, y, cv=3, random_state=7, n_samples=4000)
+    first = compare_estimators(_models(), X, y, cv=3, random_state=7, n_draws=4000)
+    second = compare_estimators(_models(), X, y, cv=3, random_state=7, n_draws=4000)
     pd.testing.assert_frame_equal(first.summary, second.summary)
     pd.testing.assert_frame_equal(first.pairwise_metric, second.pairwise_metric)
     pd.testing.assert_frame_equal(first.ttest, second.ttest)
@@ -102,7 +102,7 @@ def test_repeated_cv_divides_pooled_counts_by_repeats(data):
     X, y = data
     cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0)
     report = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
-                                cv=cv, n_samples=4000)
+                                cv=cv, n_draws=4000)
     assert report.n_repeats == 2
     np.testing.assert_allclose(report.summary[["tp", "fp", "fn", "tn"]].sum(axis=1), y.shape[0])
     assert report.per_fold["repeat"].nunique() == 2
@@ -134,7 +134,7 @@ def test_compare_cv_results_equals_compare_estimators(data, report):
         result["predictions"] = [est.predict(X[test]) for est, test in
                                  zip(result["estimator"], result["indices"]["test"])]
         results[name] = result
-    from_results = compare_cv_results(results, y=y, n_samples=5000)
+    from_results = compare_cv_results(results, y=y, n_draws=5000)
     pd.testing.assert_frame_equal(from_results.summary.iloc[:, :9], report.summary.iloc[:, :9])
     pd.testing.assert_frame_equal(from_results.pairwise, report.pairwise)
 
@@ -150,7 +150,7 @@ def test_presentations(report):
 def test_verbose_progress(data, capsys):
     X, y = data
     compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y, cv=2,
-                       verbose=True, n_samples=2000)
+                       verbose=True, n_draws=2000)
     err = capsys.readouterr().err
     assert "[1/2] logreg" in err and "fold 2/2" in err
 
@@ -190,7 +190,7 @@ def test_compare_cv_results_from_fitted_estimators_and_counts(data, report):
     results = {name: cross_validate(model, X, y, cv=splits, scoring=CountsScorer(),
                                     return_estimator=True, return_indices=True)
                for name, model in _models().items()}
-    fitted = compare_cv_results(results, y=y, X=X, n_samples=5000)
+    fitted = compare_cv_results(results, y=y, X=X, n_draws=5000)
     pd.testing.assert_frame_equal(fitted.summary, report.summary)
     pd.testing.assert_frame_equal(fitted.pairwise, report.pairwise)
     with pytest.warns(UserWarning, match="counts only"):
@@ -208,7 +208,7 @@ def test_undefined_fold_metric_gives_nan_ttest_with_warning(data):
     with pytest.warns(UndefinedMetricWarning, match="undefined on some folds"):
         report = compare_estimators(
             {"never": DummyClassifier(strategy="constant", constant=0),
-             "logreg": LogisticRegression()}, X, y, cv=3, metric="precision", n_samples=2000)
+             "logreg": LogisticRegression()}, X, y, cv=3, metric="precision", n_draws=2000)
     assert report.ttest[["prob_first_better", "prob_second_better"]].isna().all().all()
     # The prior answers the 0/0 pooled precision: mean 1/2.
     assert report.summary.loc["never", "mean"] == pytest.approx(0.5)
@@ -217,9 +217,9 @@ def test_undefined_fold_metric_gives_nan_ttest_with_warning(data):
 def test_average_precision_uses_the_positive_class_scores(data):
     X, y = data
     flipped = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
-                                 cv=3, pos_label=0, n_samples=2000)
+                                 cv=3, pos_label=0, n_draws=2000)
     relabelled = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X,
-                                    1 - y, cv=3, n_samples=2000)
+                                    1 - y, cv=3, n_draws=2000)
     np.testing.assert_allclose(flipped.summary["average_precision"],
                                relabelled.summary["average_precision"])
     assert (flipped.summary["average_precision"] > flipped.summary[
@@ -238,11 +238,12 @@ def test_fbeta_reports_use_beta(data):
     # F2 on the pooled counts by hand: (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp).
     X, y = data
     report = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
-                                cv=3, metric="fbeta", beta=2.0, n_samples=2000)
+                                cv=3, metric="fbeta", beta=2.0, n_draws=2000)
     row = report.summary.loc["nb"]
     expected = 5 * row["tp"] / (5 * row["tp"] + 4 * row["fn"] + row["fp"])
     assert row["point"] == pytest.approx(expected)
     assert row["mean"] == pytest.approx(metric_posterior(
-        ConfusionCounts(row["tp"], row["fp"], row["fn"], row["tn"]), "fbeta", beta=2.0).mean())
+        ConfusionCounts(row["tp"], row["fp"], row["fn"], row["tn"]), metric="fbeta",
+        beta=2.0).mean())
     with pytest.raises(ValueError, match="`beta` must be a finite number > 0"):
         compare_estimators(_models(), X, y, metric="fbeta", beta=0.0)

@@ -41,7 +41,7 @@ GRID = {"C": [0.001, 0.1, 10.0]}
 
 def test_grid_search_with_posterior_scorer_n_jobs_and_pickle(data):
     X, y = data
-    scorer = make_posterior_scorer("f1", statistic="lower", confidence=0.9)
+    scorer = make_posterior_scorer(metric="f1", statistic="lower", confidence=0.9)
     search = GridSearchCV(LogisticRegression(), GRID, scoring=scorer, cv=3, n_jobs=2).fit(X, y)
     restored = pickle.loads(pickle.dumps(search))
     assert restored.best_params_ == search.best_params_
@@ -55,12 +55,13 @@ def test_scorer_value_is_the_posterior_statistic(data):
     model = LogisticRegression().fit(X, y)
     y_pred = model.predict(X)
     counts = ConfusionCounts.from_predictions(y, y_pred)
-    lower = metric_posterior(counts, "f1").interval(0.9).low
-    assert make_posterior_scorer("f1", statistic="lower")(model, X, y) == pytest.approx(lower)
-    mean = metric_posterior(counts, "precision").mean()
-    assert make_posterior_scorer("precision")(model, X, y) == pytest.approx(mean)
-    above = metric_posterior(counts, "f1").prob_greater(0.8)
-    assert make_posterior_scorer("f1", statistic="prob_above", threshold=0.8)(
+    lower = metric_posterior(counts, metric="f1").interval(0.9).low
+    scorer = make_posterior_scorer(metric="f1", statistic="lower", confidence=0.9)
+    assert scorer(model, X, y) == pytest.approx(lower)
+    mean = metric_posterior(counts, metric="precision").mean()
+    assert make_posterior_scorer(metric="precision")(model, X, y) == pytest.approx(mean)
+    above = metric_posterior(counts, metric="f1").prob_greater(0.8)
+    assert make_posterior_scorer(metric="f1", statistic="prob_above", threshold=0.8)(
         model, X, y) == pytest.approx(above)
 
 
@@ -68,8 +69,8 @@ def test_loss_metrics_are_negated(data):
     X, y = data
     model = LogisticRegression().fit(X, y)
     counts = ConfusionCounts.from_predictions(y, model.predict(X))
-    fallout = metric_posterior(counts, "fallout").mean()
-    assert make_posterior_scorer("fallout")(model, X, y) == pytest.approx(-fallout)
+    fallout = metric_posterior(counts, metric="fallout").mean()
+    assert make_posterior_scorer(metric="fallout")(model, X, y) == pytest.approx(-fallout)
 
 
 def test_macro_average_scorer_uses_averaged_posterior(data):
@@ -84,8 +85,8 @@ def test_macro_average_scorer_uses_averaged_posterior(data):
 
 def test_multi_metric_dict(data):
     X, y = data
-    scoring = {"f1": "f1", "f1_lower": make_posterior_scorer("f1", statistic="lower"),
-               "recall_mean": make_posterior_scorer("recall")}
+    scoring = {"f1": "f1", "f1_lower": make_posterior_scorer(metric="f1", statistic="lower"),
+               "recall_mean": make_posterior_scorer(metric="recall")}
     search = GridSearchCV(LogisticRegression(), GRID, scoring=scoring, refit="f1_lower",
                           cv=3).fit(X, y)
     assert {"mean_test_f1", "mean_test_f1_lower", "mean_test_recall_mean"} <= set(
@@ -94,7 +95,7 @@ def test_multi_metric_dict(data):
 
 
 def test_repr_names_metric_and_statistic():
-    text = repr(make_posterior_scorer("informedness", statistic="median"))
+    text = repr(make_posterior_scorer(metric="informedness", statistic="median"))
     assert "metric=informedness" in text and "statistic=median" in text
 
 
@@ -102,7 +103,7 @@ def test_sample_weight_without_routing(data):
     X, y = data
     model = LogisticRegression().fit(X, y)
     weight = np.random.default_rng(0).uniform(0, 2, size=y.shape[0])
-    scorer = make_posterior_scorer("f1")
+    scorer = make_posterior_scorer(metric="f1")
     expected = posterior_score(y, model.predict(X), metric="f1", sample_weight=weight)
     assert scorer(model, X, y, sample_weight=weight) == pytest.approx(expected)
     assert scorer(model, X, y, sample_weight=weight) != pytest.approx(scorer(model, X, y))
@@ -113,7 +114,7 @@ def test_sample_weight_through_metadata_routing(data):
     weight = np.random.default_rng(1).uniform(0, 2, size=y.shape[0])
     splits = list(StratifiedKFold(3).split(X, y))
     with sklearn.config_context(enable_metadata_routing=True):
-        scorer = make_posterior_scorer("f1").set_score_request(sample_weight=True)
+        scorer = make_posterior_scorer(metric="f1").set_score_request(sample_weight=True)
         counts_scorer = CountsScorer().set_score_request(sample_weight=True)
         model = LogisticRegression().set_fit_request(sample_weight=False)
         result = cross_validate(model, X, y, cv=splits, params={"sample_weight": weight},
@@ -153,24 +154,24 @@ def test_posterior_refit_prefers_the_surely_good_candidate():
         "split0_test_fn": np.array([1.0, 60.0]), "split0_test_tn": np.array([9.0, 900.0]),
         "params": [{"c": 0}, {"c": 1}],
     }
-    assert PosteriorRefit("f1", statistic="lower")(cv_results) == 1
-    assert PosteriorRefit("f1", statistic="upper")(cv_results) == 0
-    pooled = PosteriorRefit("f1").scores(cv_results)
+    assert PosteriorRefit(metric="f1", statistic="lower")(cv_results) == 1
+    assert PosteriorRefit(metric="f1", statistic="upper")(cv_results) == 0
+    pooled = PosteriorRefit(metric="f1").scores(cv_results)
     direct = metric_posterior(ConfusionCounts([9, 900], [0, 60], [1, 60], [9, 900]),
-                              "f1").interval(0.9).low
+                              metric="f1").interval(0.95).low
     np.testing.assert_allclose(pooled, direct)
 
 
 def test_posterior_refit_in_grid_search_pools_folds(data):
     X, y = data
     search = GridSearchCV(LogisticRegression(), GRID, cv=3, scoring=CountsScorer(),
-                          refit=PosteriorRefit("f1")).fit(X, y)
+                          refit=PosteriorRefit(metric="f1")).fit(X, y)
     results = search.cv_results_
     scores = []
     for i in range(len(GRID["C"])):
         cells = [sum(results[f"split{k}_test_{c}"][i] for k in range(3))
                  for c in ("tp", "fp", "fn", "tn")]
-        scores.append(metric_posterior(ConfusionCounts(*cells), "f1").interval(0.9).low)
+        scores.append(metric_posterior(ConfusionCounts(*cells), metric="f1").interval(0.95).low)
     assert search.best_index_ == int(np.argmax(scores))
     assert pickle.loads(pickle.dumps(search)).best_params_ == search.best_params_
 
@@ -179,7 +180,7 @@ def test_counts_in_a_multi_metric_dict(data):
     X, y = data
     scoring = {"f1": "f1", **CountsScorer().as_scoring()}
     search = GridSearchCV(LogisticRegression(), GRID, cv=3, scoring=scoring,
-                          refit=PosteriorRefit("f1")).fit(X, y)
+                          refit=PosteriorRefit(metric="f1")).fit(X, y)
     assert {"split0_test_tp", "mean_test_f1"} <= set(search.cv_results_)
 
 
@@ -193,7 +194,7 @@ def test_counts_in_a_multi_metric_dict(data):
 ])
 def test_bad_scorer_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        make_posterior_scorer("f1", **kwargs)
+        make_posterior_scorer(metric="f1", **kwargs)
 
 
 def test_posterior_refit_with_per_label_counts():
@@ -205,13 +206,13 @@ def test_posterior_refit_with_per_label_counts():
     X, y = make_classification(n_samples=240, n_classes=3, n_informative=4, random_state=0)
     search = GridSearchCV(LogisticRegression(max_iter=1000), {"C": [0.001, 1.0]}, cv=3,
                           scoring=CountsScorer(labels=[0, 1, 2]),
-                          refit=PosteriorRefit("f1", average="micro")).fit(X, y)
+                          refit=PosteriorRefit(metric="f1", average="micro")).fit(X, y)
     results = search.cv_results_
     right = sum(results[f"split{k}_test_tp_{label}"] for k in range(3) for label in range(3))
     lower = stats.beta(right + 3 * 0.5, y.shape[0] - right + 3 * 0.5).ppf(0.05)
     assert search.best_index_ == int(np.argmax(lower))
     with pytest.raises(ValueError, match="`average` must be 'micro', 'macro'"):
-        PosteriorRefit("f1")(results)
+        PosteriorRefit(metric="f1")(results)
 
 
 def test_posterior_refit_rejects_results_without_counts():
@@ -223,8 +224,8 @@ def test_unsupported_average_is_rejected_when_building_the_scorer():
     # Behaviour change (intended): every metric now takes "macro" and "weighted" (accuracy
     # among them); only "powers" is limited to informedness and markedness.
     with pytest.raises(ValueError, match="`average` must be one of .* for metric 'f1'"):
-        make_posterior_scorer("f1", average="powers")
-    make_posterior_scorer("accuracy", average="macro")
+        make_posterior_scorer(metric="f1", average="powers")
+    make_posterior_scorer(metric="accuracy", average="macro")
 
 
 # ---------------------------------------------------------------------------
@@ -252,15 +253,15 @@ def test_every_metric_takes_every_average(three_classes, metric, average):
         # scikit-learn defines these for K classes otherwise (balanced_accuracy_score is macro
         # recall; accuracy_score the share of items right): refused, never silently different.
         with pytest.raises(ValueError, match="`metric`|`average`"):
-            posterior_score(y, y_pred, metric=metric, average=average, n_samples=4000)
+            posterior_score(y, y_pred, metric=metric, average=average, n_draws=4000)
         return
-    score = posterior_score(y, y_pred, metric=metric, average=average, n_samples=4000)
+    score = posterior_score(y, y_pred, metric=metric, average=average, n_draws=4000)
     assert np.isfinite(score)
-    assert score == posterior_score(y, y_pred, metric=metric, average=average, n_samples=4000)
+    assert score == posterior_score(y, y_pred, metric=metric, average=average, n_draws=4000)
     if average == "micro":
         return
     counts = ConfusionCounts.from_predictions(y, y_pred, average=None)
-    per_label = metric_posterior(counts, metric, n_samples=4000, random_state=0)
+    per_label = metric_posterior(counts, metric=metric, n_draws=4000, random_state=0)
     weights = np.ones(3) if average == "macro" else counts.tp + counts.fn
     weights = weights / weights.sum()
     expected = float(np.asarray(per_label.mean()) @ weights)
@@ -284,20 +285,20 @@ def test_macro_score_is_deterministic_and_seeded(three_classes):
     assert other != scores[0]
     # Two independent estimates of one mean differ by sqrt(2) standard errors on average.
     assert other == pytest.approx(scores[0], abs=4 * np.sqrt(2) * posterior.mc_error)
-    scorer = make_posterior_scorer("f1", average="macro", statistic="lower")
+    scorer = make_posterior_scorer(metric="f1", average="macro", statistic="lower")
     restored = pickle.loads(pickle.dumps(scorer))
-    assert restored._kwargs["random_state"] == 0 and restored._kwargs["n_samples"] == 20_000
+    assert restored._kwargs["random_state"] == 0 and restored._kwargs["n_draws"] == 10_000
 
 
 def test_scorer_validates_sampling_arguments():
-    with pytest.raises(ValueError, match="`n_samples` must be an integer >= 2"):
-        make_posterior_scorer("f1", average="macro", n_samples=1)
+    with pytest.raises(ValueError, match="`n_draws` must be an integer >= 2"):
+        make_posterior_scorer(metric="f1", average="macro", n_draws=1)
     with pytest.raises(ValueError, match="`random_state` must be"):
-        make_posterior_scorer("f1", random_state=-1)
+        make_posterior_scorer(metric="f1", random_state=-1)
     with pytest.raises(TypeError, match="`random_state` must be"):
-        make_posterior_scorer("f1", random_state="zero")
+        make_posterior_scorer(metric="f1", random_state="zero")
     with pytest.raises(ValueError, match="`average` must be one of .*None would give one"):
-        make_posterior_scorer("f1", average=None)
+        make_posterior_scorer(metric="f1", average=None)
     with pytest.raises(ValueError, match="`average` must be"):
         posterior_score([0, 1, 2], [0, 1, 1], average=None)
 
@@ -314,7 +315,7 @@ def digits():
 
 
 def _digits_search(X, y):
-    scoring = {"f1_macro_lower": make_posterior_scorer("f1", average="macro",
+    scoring = {"f1_macro_lower": make_posterior_scorer(metric="f1", average="macro",
                                                        statistic="lower"),
                **CountsScorer(labels=list(range(10))).as_scoring()}
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
@@ -381,10 +382,10 @@ def test_micro_refit_is_the_share_of_right_beta():
     right = np.trace(matrices, axis1=2, axis2=3).sum(axis=0)
     wrong = matrices.sum(axis=(0, 2, 3)) - right
     for metric in ("f1", "precision", "recall", "accuracy"):
-        got = PosteriorRefit(metric, average="micro").scores(results)
-        np.testing.assert_allclose(got, stats.beta(right + 1.0, wrong + 1.0).ppf(0.05),
+        got = PosteriorRefit(metric=metric, average="micro").scores(results)
+        np.testing.assert_allclose(got, stats.beta(right + 1.0, wrong + 1.0).ppf(0.025),
                                    rtol=1e-10)
-    mean = PosteriorRefit("f1", average="micro", statistic="mean").scores(results)
+    mean = PosteriorRefit(metric="f1", average="micro", statistic="mean").scores(results)
     np.testing.assert_allclose(mean, (right + 1.0) / (right + wrong + 2.0), rtol=1e-12)
 
 
@@ -393,27 +394,27 @@ def test_micro_refit_on_a_subset_of_labels_pools_the_tables():
     # pooled one-vs-rest table (the posterior of the summed counts, metric_posterior).
     results = _per_label_results(TABLES)
     subset = {key: value for key, value in results.items() if not key.endswith("_2")}
-    got = PosteriorRefit("f1", average="micro").scores(subset)
+    got = PosteriorRefit(metric="f1", average="micro").scores(subset)
     cells = [sum(subset[f"split{k}_test_{cell}_{label}"] for k in range(2) for label in range(2))
              for cell in ("tp", "fp", "fn", "tn")]
     np.testing.assert_allclose(got, metric_posterior(ConfusionCounts(*cells),
-                                                     "f1").interval(0.9).low)
+                                                     metric="f1").interval(0.95).low)
 
 
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_macro_refit_from_per_label_counts(average, seed):
     # Reference: each label's exact one-vs-rest posterior (FBetaPosterior).  The labels are
     # drawn independently, so the average's mean is the (weighted) mean of the label means
-    # and its Monte Carlo error sqrt(sum w_l^2 var_l / n_samples).
+    # and its Monte Carlo error sqrt(sum w_l^2 var_l / n_draws).
     results = _per_label_results(TABLES)
-    refit = PosteriorRefit("f1", average=average, statistic="mean", n_samples=20_000,
+    refit = PosteriorRefit(metric="f1", average=average, statistic="mean", n_draws=20_000,
                            random_state=seed)
     got = refit.scores(results)
     for i in range(2):
         cells = [sum(results[f"split{k}_test_{cell}_{label}"][i] for k in range(2))
                  for label in range(3) for cell in ("tp", "fp", "fn", "tn")]
         counts = ConfusionCounts(*np.asarray(cells).reshape(3, 4).T)
-        per_label = metric_posterior(counts, "f1")
+        per_label = metric_posterior(counts, metric="f1")
         weights = np.ones(3) if average == "macro" else counts.tp + counts.fn
         weights = weights / weights.sum()
         expected = float(np.asarray(per_label.mean()) @ weights)
@@ -426,11 +427,11 @@ def test_powers_refit_for_informedness():
     # Reference: Powers' weighting of informedness by predicted share (tp + fp), as
     # label_weights does; checked within Monte Carlo error of the weighted label means.
     results = _per_label_results(TABLES)
-    got = PosteriorRefit("informedness", average="powers", statistic="mean").scores(results)
+    got = PosteriorRefit(metric="informedness", average="powers", statistic="mean").scores(results)
     cells = np.asarray([[sum(results[f"split{k}_test_{cell}_{label}"][0] for k in range(2))
                          for cell in ("tp", "fp", "fn", "tn")] for label in range(3)])
     counts = ConfusionCounts(*cells.T)
-    per_label = metric_posterior(counts, "informedness")
+    per_label = metric_posterior(counts, metric="informedness")
     weights = (counts.tp + counts.fp) / (counts.tp + counts.fp).sum()
     expected = float(np.asarray(per_label.mean()) @ weights)
     error = float(np.sqrt(np.asarray(per_label.var()) @ weights**2 / 20_000))
@@ -448,7 +449,8 @@ def test_repeated_cv_counts_are_divided_by_n_repeats(data):
     cells = [sum(results[f"split{k}_test_{cell}"] for k in range(15))
              for cell in ("tp", "fp", "fn", "tn")]
     np.testing.assert_allclose(sum(cells), 5 * y.shape[0])
-    expected = metric_posterior(ConfusionCounts(*(c / 5 for c in cells)), "f1").interval(0.9).low
+    expected = metric_posterior(ConfusionCounts(*(c / 5 for c in cells)),
+                                metric="f1").interval(0.95).low
     got = PosteriorRefit(n_repeats=5).scores(results)
     np.testing.assert_allclose(got, expected, rtol=1e-10)
     assert search.best_index_ == int(np.argmax(expected))
@@ -465,20 +467,20 @@ def test_a_scorer_named_like_a_cell_is_not_pooled(data):
     X, y = data
     scoring = {"fp_rate": make_scorer(fallout_score), **CountsScorer().as_scoring()}
     search = GridSearchCV(LogisticRegression(), GRID, cv=3, scoring=scoring,
-                          refit=PosteriorRefit("precision")).fit(X, y)
+                          refit=PosteriorRefit(metric="precision")).fit(X, y)
     results = search.cv_results_
     assert np.all(results["split0_test_fp_rate"] > 0)     # would change the pooled FP
     without = {key: value for key, value in results.items() if "fp_rate" not in key}
-    got = PosteriorRefit("precision").scores(results)
-    np.testing.assert_array_equal(got, PosteriorRefit("precision").scores(without))
+    got = PosteriorRefit(metric="precision").scores(results)
+    np.testing.assert_array_equal(got, PosteriorRefit(metric="precision").scores(without))
     tp, fp = (sum(results[f"split{k}_test_{cell}"] for k in range(3)) for cell in ("tp", "fp"))
-    np.testing.assert_allclose(got, stats.beta(tp + 0.5, fp + 0.5).ppf(0.05), rtol=1e-10)
+    np.testing.assert_allclose(got, stats.beta(tp + 0.5, fp + 0.5).ppf(0.025), rtol=1e-10)
 
 
 def test_refit_without_counts_says_how_to_record_them(data):
     X, y = data
     search = GridSearchCV(LogisticRegression(), GRID, cv=3,
-                          scoring=make_posterior_scorer("f1", statistic="lower"),
+                          scoring=make_posterior_scorer(metric="f1", statistic="lower"),
                           refit=PosteriorRefit())
     with pytest.raises(ValueError, match=r"PosteriorRefit pools .*"
                                          r"\*\*CountsScorer\(labels=\.\.\.\)\.as_scoring\(\)"):
@@ -501,17 +503,17 @@ def test_refit_average_must_match_the_recorded_counts():
     ({"n_repeats": 0}, ValueError, "`n_repeats` must be an integer >= 1; got 0"),
     ({"n_repeats": 2.5}, ValueError, "`n_repeats` must be an integer >= 1; got 2.5"),
     ({"n_repeats": "5"}, TypeError, "`n_repeats` must be an integer >= 1"),
-    ({"n_samples": 1}, ValueError, "`n_samples` must be an integer >= 2"),
+    ({"n_draws": 1}, ValueError, "`n_draws` must be an integer >= 2"),
     ({"random_state": -3}, ValueError, "`random_state` must be"),
     ({"statistic": "best"}, ValueError, "`statistic` must be one of"),
 ])
 def test_bad_refit_arguments_fail_when_built(kwargs, error, message):
     with pytest.raises(error, match=message):
-        PosteriorRefit("f1", **kwargs)
+        PosteriorRefit(metric="f1", **kwargs)
 
 
 def test_refit_repr_shows_every_parameter():
-    text = repr(PosteriorRefit("recall", average="macro", n_repeats=5, random_state=3))
-    assert text == ("PosteriorRefit(metric='recall', statistic='lower', confidence=0.9, "
+    text = repr(PosteriorRefit(metric="recall", average="macro", n_repeats=5, random_state=3))
+    assert text == ("PosteriorRefit(metric='recall', statistic='lower', confidence=0.95, "
                     "threshold=None, prior=0.5, beta=1.0, average='macro', n_repeats=5, "
-                    "n_samples=20000, random_state=3)")
+                    "n_draws=10000, random_state=3)")

@@ -25,7 +25,7 @@ cv = StratifiedKFold(5, shuffle=True, random_state=0)
 
 # %%
 # Per-fold lower bound of F1 as the score.
-scorer = make_posterior_scorer("f1", statistic="lower", confidence=0.9)
+scorer = make_posterior_scorer(metric="f1", statistic="lower", confidence=0.9)
 search = GridSearchCV(model, grid, scoring={"f1": "f1", "f1_lower": scorer}, refit="f1_lower",
                       cv=cv, n_jobs=2)
 search.fit(X, y)
@@ -36,7 +36,7 @@ print("refit on:", search.best_params_)
 
 # %%
 # Pooled counts and the refit rule.
-search = GridSearchCV(model, grid, scoring=CountsScorer(), refit=PosteriorRefit("f1"), cv=cv)
+search = GridSearchCV(model, grid, scoring=CountsScorer(), refit=PosteriorRefit(metric="f1"), cv=cv)
 search.fit(X, y)
-print("pooled lower bounds:", np.round(PosteriorRefit("f1").scores(search.cv_results_), 4))
+print("pooled lower bounds:", np.round(PosteriorRefit(metric="f1").scores(search.cv_results_), 4))
 print("refit on:", search.best_params_)

@@ -68,7 +68,7 @@ for metric in ("average_precision", "roc_auc"):
 # %%
 # A threshold chosen under uncertainty: the lower bound of the F1 posterior's 90% interval
 # penalises thresholds whose F1 rests on few items.
-lower_f1 = make_posterior_scorer("f1", statistic="lower", confidence=0.9)
+lower_f1 = make_posterior_scorer(metric="f1", statistic="lower", confidence=0.9)
 for scoring, label in (("f1", "F1"), (lower_f1, "lower 90% bound of F1")):
     tuned = TunedThresholdClassifierCV(models["logistic regression"], scoring=scoring, cv=5,
                                        random_state=0).fit(X_train, y_train)

@@ -17,8 +17,8 @@ from skprobeval.plotting import plot_posteriors
 system_1 = ConfusionCounts(tp=10, fp=10, fn=0, tn=0)
 system_2 = ConfusionCounts(tp=3, fp=2, fn=0, tn=0)
 
-posterior_1 = metric_posterior(system_1, "precision")
-posterior_2 = metric_posterior(system_2, "precision")
+posterior_1 = metric_posterior(system_1, metric="precision")
+posterior_2 = metric_posterior(system_2, metric="precision")
 print("system 1:", posterior_1)
 print("system 2: mean", round(posterior_2.mean(), 3), "mode", round(posterior_2.mode(), 3))
 
