@@ -72,6 +72,7 @@ from ._ranking import (
     precision_at_k,
 )
 from ._report import ComparisonReport
+from ._results import ComparisonResult
 from ._sklearn import (
     CountsScorer,
     PosteriorRefit,
@@ -89,6 +90,7 @@ __all__ = [
     "BetaPosterior",
     "ChanceBaseline",
     "ComparisonReport",
+    "ComparisonResult",
     "ConfusionCounts",
     "CorrelatedTTestResult",
     "CountsScorer",

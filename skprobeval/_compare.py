@@ -15,7 +15,7 @@ Sign convention: a difference is **first minus second**.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import special
@@ -26,10 +26,12 @@ from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import beta_greater
 from ._paired import _out
-from ._posterior import BetaPosterior, _fmt
+from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
+from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,
+    check_confidence,
     check_draws,
     check_positive,
     check_prior,
@@ -49,7 +51,7 @@ __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class MetricComparison:
+class MetricComparison(ComparisonResult):
     """Posterior probabilities that one system's metric beats another's.
 
     Returned by `compare_independent` and `compare_paired_metric`.  The
@@ -80,6 +82,12 @@ class MetricComparison:
         Region of practical equivalence.
     n_draws : int
         Posterior draws used (0 when exact).
+    difference : posterior or None
+        Posterior of the difference behind `interval`: exact for two
+        independent Beta posteriors (`DifferencePosterior`), otherwise a
+        `SampledPosterior` of the difference's draws (those of the comparison
+        itself when it was sampled; 10 000 draws of the two exact
+        posteriors, from the comparison's `random_state`, when it was exact).
 
     Examples
     --------
@@ -89,6 +97,8 @@ class MetricComparison:
     >>> result
     MetricComparison(metric='precision', paired=False, method='exact', prob_first_better=0.6522,
     prob_equivalent=0.0, prob_second_better=0.3478, mc_error=0.0, rope=0.0, n_draws=0)
+    >>> result.interval(0.9)
+    CredibleInterval(low=-0.2815, high=0.424)
     """
 
     metric: str
@@ -100,8 +110,21 @@ class MetricComparison:
     mc_error: float | np.ndarray
     rope: float
     n_draws: int
+    difference: object = field(default=None, repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
+
+    def interval(self, confidence=0.95):
+        """Equal-tailed credible interval of the metric difference (first minus second)."""
+        confidence = check_confidence(confidence)
+        if self.difference is None:
+            shape = np.shape(self.prob_first_better)
+            return CredibleInterval(_out(np.zeros(shape)), _out(np.zeros(shape)))
+        return self.difference.interval(confidence)
+
+    def _extra_dict(self):
+        return {"metric": self.metric, "paired": self.paired, "method": self.method,
+                "n_draws": self.n_draws}
 
     def __repr__(self):
         parts = [f"metric={self.metric!r}", f"paired={self.paired}", f"method={self.method!r}"]
@@ -239,6 +262,7 @@ def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, r
     above = np.zeros(counts_a.shape)
     below = np.zeros(counts_a.shape)
     defined = np.zeros(counts_a.shape)
+    draws = []
     for start in range(0, n_draws, _CHUNK):
         size = min(_CHUNK, n_draws - start)
         da = dirichlet(cells_a, size, rng)
@@ -249,12 +273,13 @@ def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, r
         above += (diff > rope).sum(axis=0)
         below += (diff < -rope).sum(axis=0)
         defined += (~np.isnan(diff)).sum(axis=0)
+        draws.append(diff)
     with np.errstate(invalid="ignore"):
         first, second = above / defined, below / defined
     equivalent = np.clip(1.0 - first - second, 0.0, 1.0)
     probs = np.stack([first, equivalent, second])
     error = np.sqrt(probs * (1.0 - probs) / np.maximum(defined, 1)).max(axis=0)
-    return first, equivalent, second, error
+    return first, equivalent, second, error, np.concatenate(draws)
 
 
 @renamed_keyword("n_samples", "n_draws")
@@ -358,22 +383,46 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
             & (counts_a.fn == counts_b.fn) & (counts_a.tn == counts_b.tn))
     zero = np.zeros(counts_a.shape)
 
-    def result(method, first, equivalent, second, error, n):
+    def result(method, first, equivalent, second, error, n, difference):
         first, second = np.where(same, 0.5, first), np.where(same, 0.5, second)
         equivalent, error = np.where(same, 0.0, equivalent), np.where(same, 0.0, error)
         return MetricComparison(spec.name, False, method, _out(first), _out(equivalent),
-                                _out(second), _out(error), 0.0, n)
+                                _out(second), _out(error), 0.0, n, difference)
 
-    if np.all(same):
-        return result("exact", zero, zero, zero, zero, 0)
     posterior_a = exact_posterior(counts_a, spec.name, lam, beta)
     if posterior_a is not None:
+        posterior_b = exact_posterior(counts_b, spec.name, lam, beta)
+        difference = _difference_posterior(posterior_a, posterior_b, rng)
+        if np.all(same):
+            return result("exact", zero, zero, zero, zero, 0, difference)
         # Continuous posteriors: P(M_A = M_B) = 0, so one integral gives both.
-        first = _prob_greater(posterior_a, exact_posterior(counts_b, spec.name, lam, beta))
-        return result("exact", first, zero, 1.0 - first, zero, 0)
-    first, equivalent, second, error = _sampled_independent(
+        first = _prob_greater(posterior_a, posterior_b)
+        return result("exact", first, zero, 1.0 - first, zero, 0, difference)
+    first, equivalent, second, error, draws = _sampled_independent(
         spec, params, counts_a, counts_b, lam, 0.0, n_draws, rng)
-    return result("sampled", first, equivalent, second, error, n_draws)
+    if np.all(same):
+        return result("exact", zero, zero, zero, zero, 0, _draws_posterior(draws))
+    return result("sampled", first, equivalent, second, error, n_draws, _draws_posterior(draws))
+
+
+def _difference_posterior(first, second, rng):
+    """Posterior of ``first - second`` for independent posteriors: exact for two
+    Betas, else from `N_DRAWS` draws of each."""
+    if isinstance(first, BetaPosterior) and isinstance(second, BetaPosterior):
+        return DifferencePosterior(first, second)
+    size = (N_DRAWS,) + tuple(np.broadcast_shapes(first.shape, second.shape))
+    return _draws_posterior(first.rvs(size, random_state=rng)
+                            - second.rvs(size, random_state=rng))
+
+
+def _draws_posterior(draws):
+    """`SampledPosterior` of difference draws ``(n, ...)``, draws with an undefined
+    (NaN) value dropped; None when none is defined."""
+    draws = np.asarray(draws, dtype=float)
+    keep = np.all(np.isfinite(draws.reshape(draws.shape[0], -1)), axis=1)
+    if keep.sum() < 2:
+        return None
+    return SampledPosterior(draws[keep])
 
 
 # ---------------------------------------------------------------------------
@@ -520,6 +569,7 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
                if combine not in ("binary", None) else None
                for system, mask in zip((1, 2), masks)]
     above = below = defined = 0
+    draws = []
     for cells_a, cells_b in table.sample(n_draws, rng):
         if combine == "binary":
             values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
@@ -535,6 +585,7 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         above = above + (diff > rope).sum(axis=0)
         below = below + (diff < -rope).sum(axis=0)
         defined = defined + (~np.isnan(diff)).sum(axis=0)
+        draws.append(diff)
     with np.errstate(invalid="ignore", divide="ignore"):
         first = np.asarray(above / defined, dtype=float)
         second = np.asarray(below / defined, dtype=float)
@@ -542,4 +593,5 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
         [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
     return MetricComparison(spec.name, True, "sampled", _out(first), _out(equivalent),
-                            _out(second), _out(error), rope, n_draws)
+                            _out(second), _out(error), rope, n_draws,
+                            _draws_posterior(np.concatenate(draws)))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._compare import MetricComparison
+from ._compare import MetricComparison, _draws_posterior
 from ._counts import ConfusionCounts
 from ._posterior import BetaPosterior, SampledPosterior, _fmt
 from ._ranking import _binary_labels, _check_real_array, _check_same_length
@@ -932,4 +932,4 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     equivalent = (n_draws - n_better - n_worse) / n_draws
     error = max(math.sqrt(p * (1 - p) / n_draws) for p in (better, equivalent, worse))
     return MetricComparison(metric, True, "sampled", better, equivalent, worse, error, rope,
-                            n_draws)
+                            n_draws, _draws_posterior(difference))

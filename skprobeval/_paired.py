@@ -23,6 +23,7 @@ with Jeffreys priors, about 1e-7 in the most extreme cases tried (priors of
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ from ._labels import _check_pair
 from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
 from ._numerics import frozen_result as _out
 from ._posterior import CredibleInterval, _fmt
+from ._results import ComparisonResult
 from ._validation import check_confidence, check_prior, check_rope, fail
 
 __all__ = ["PairedComparison", "compare_paired", "pairwise_comparison"]
@@ -221,7 +223,7 @@ def _check_paired_prior(prior):
 
 
 @dataclass(frozen=True, slots=True, eq=False, init=False)
-class PairedComparison:
+class PairedComparison(ComparisonResult):
     """Paired Bayesian comparison of two systems on the same items.
 
     Each item is one of: the first system right and the second wrong
@@ -292,7 +294,7 @@ class PairedComparison:
     0.9983
     >>> round(result.expected_log_odds, 4)
     1.4445
-    >>> result.difference_interval(0.95)
+    >>> result.interval(0.95)
     CredibleInterval(low=0.0013, high=0.0069)
     >>> with_rope = PairedComparison.from_counts(PairedCounts(17, 4, 3278), rope=0.002)
     >>> round(with_rope.prob_first_better, 3), round(with_rope.prob_equivalent, 3)
@@ -393,7 +395,18 @@ class PairedComparison:
         a1, a2, _ = self._parameters()
         return _out(_digamma_difference(a1, a2))
 
+    @property
+    def mc_error(self):
+        """0.0: every probability is exact."""
+        return _out(np.zeros(np.shape(self.prob_first_better)))
+
     def difference_interval(self, confidence=0.95):
+        """Deprecated alias of `interval` (renamed in 0.2, removed in 0.3)."""
+        warnings.warn("`difference_interval` was renamed `interval` in 0.2 and will be "
+                      "removed in 0.3.", FutureWarning, stacklevel=2)
+        return self.interval(confidence)
+
+    def interval(self, confidence=0.95):
         """Equal-tailed credible interval of ``delta = pi1 - pi2`` (first minus second).
 
         Parameters
@@ -409,7 +422,7 @@ class PairedComparison:
         Examples
         --------
         >>> from skprobeval import PairedComparison, PairedCounts
-        >>> PairedComparison.from_counts(PairedCounts(8, 3, 711)).difference_interval(0.9)
+        >>> PairedComparison.from_counts(PairedCounts(8, 3, 711)).interval(0.9)
         CredibleInterval(low=-0.0006, high=0.0151)
         """
         confidence = check_confidence(confidence)
@@ -418,6 +431,12 @@ class PairedComparison:
         low = _difference_quantile(a1, a2, a3, tail)
         high = _difference_quantile(a1, a2, a3, 1.0 - tail)
         return CredibleInterval(_out(low), _out(high))
+
+    def _extra_dict(self):
+        c = self.counts
+        return {"first_better": _out(c.first_better), "second_better": _out(c.second_better),
+                "ties": _out(c.ties), "expected_difference": self.expected_difference,
+                "expected_log_odds": self.expected_log_odds}
 
     def summary(self, confidence=0.95):
         """Counts, probabilities, expectations and the interval as a dict.
@@ -432,12 +451,13 @@ class PairedComparison:
         Returns
         -------
         dict
-            Keys ``first_better``, ``second_better``, ``ties``,
-            ``prob_first_better``, ``prob_equivalent``, ``prob_second_better``,
+            Keys ``prob_first_better``, ``prob_equivalent``,
+            ``prob_second_better``, ``rope``, ``mc_error`` (0.0: exact),
+            ``first_better``, ``second_better``, ``ties``,
             ``expected_difference``, ``expected_log_odds``, ``low``, ``high``,
-            ``confidence``, ``rope``; values are floats, or arrays of shape
-            ``(K,)`` for per-label counts (``pandas.DataFrame(summary)``
-            then gives one row per label).
+            ``confidence``; values are floats, or arrays of shape ``(K,)``
+            for per-label counts (``pandas.DataFrame(summary)`` then gives
+            one row per label).
 
         Examples
         --------
@@ -446,22 +466,7 @@ class PairedComparison:
         >>> round(summary["prob_first_better"], 4), round(summary["expected_difference"], 5)
         (0.9983, 0.00394)
         """
-        interval = self.difference_interval(confidence)
-        c = self.counts
-        return {
-            "first_better": _out(c.first_better),
-            "second_better": _out(c.second_better),
-            "ties": _out(c.ties),
-            "prob_first_better": self.prob_first_better,
-            "prob_equivalent": self.prob_equivalent,
-            "prob_second_better": self.prob_second_better,
-            "expected_difference": self.expected_difference,
-            "expected_log_odds": self.expected_log_odds,
-            "low": interval.low,
-            "high": interval.high,
-            "confidence": confidence,
-            "rope": self.rope,
-        }
+        return ComparisonResult.summary(self, confidence)
 
     def __repr__(self):
         c = self.counts

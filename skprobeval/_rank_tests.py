@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._numerics import dirichlet
-from ._posterior import _fmt
+from ._posterior import CredibleInterval, _fmt
+from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,
+    check_confidence,
     check_draws,
     check_positive,
     check_random_state,
@@ -48,7 +50,7 @@ _CELLS_PER_CHUNK = 2_000_000
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class DatasetsComparison:
+class DatasetsComparison(ComparisonResult):
     """Posterior probabilities that one system beats another across data sets.
 
     Returned by `signed_rank_test` and `sign_test`.  The compared quantity is
@@ -105,6 +107,34 @@ class DatasetsComparison:
     samples: np.ndarray = field(repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
+    _difference_label = "mass of 'first better' minus mass of 'second better'"
+
+    def interval(self, confidence=0.95):
+        """Equal-tailed credible interval of the mass of "first better" minus
+        the mass of "second better" (from the draws in `samples`).
+
+        Positive: a new data set's difference is more likely above `rope`
+        than below ``-rope``.
+
+        Examples
+        --------
+        >>> from skprobeval import sign_test
+        >>> result = sign_test([0.9, 0.8, 0.85, 0.7], [0.7, 0.75, 0.7, 0.72], random_state=0)
+        >>> low, high = result.interval(0.9)
+        >>> bool(-1 <= low < high <= 1)
+        True
+        """
+        confidence = check_confidence(confidence)
+        difference = self.samples[:, 0] - self.samples[:, 2]
+        tail = (1.0 - confidence) / 2
+        low, high = np.quantile(difference, [tail, 1.0 - tail])
+        return CredibleInterval(float(low), float(high))
+
+    def _extra_dict(self):
+        return {"test": self.test, "mean_first_better": self.mean_first_better,
+                "mean_equivalent": self.mean_equivalent,
+                "mean_second_better": self.mean_second_better, "prior": self.prior,
+                "n": self.n, "n_draws": self.n_draws}
 
     def __repr__(self):
         parts = [f"test={self.test!r}"]

@@ -18,6 +18,7 @@ import numpy as np
 from scipy import special, stats
 
 from ._posterior import CredibleInterval, _fmt
+from ._results import ComparisonResult
 from ._validation import check_confidence, check_rope, check_score_pair, fail
 
 __all__ = ["CorrelatedTTestResult", "correlated_ttest"]
@@ -29,7 +30,7 @@ __all__ = ["CorrelatedTTestResult", "correlated_ttest"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CorrelatedTTestResult:
+class CorrelatedTTestResult(ComparisonResult):
     """Posterior of the mean score difference over cross-validation folds.
 
     The mean difference (**first minus second**) has a Student-t posterior
@@ -56,6 +57,8 @@ class CorrelatedTTestResult:
     prob_first_better, prob_equivalent, prob_second_better : float
         ``P(mu > rope)``, ``P(|mu| <= rope)``, ``P(mu < -rope)`` for the
         mean difference ``mu``.
+    mc_error : float
+        0.0: the probabilities are exact (Student t).
 
     References
     ----------
@@ -85,6 +88,15 @@ class CorrelatedTTestResult:
     prob_first_better: float
     prob_equivalent: float
     prob_second_better: float
+
+    @property
+    def mc_error(self):
+        """0.0: the probabilities are exact."""
+        return 0.0
+
+    def _extra_dict(self):
+        return {"mean": self.mean, "scale": self.scale, "df": self.df, "n": self.n,
+                "test_fraction": self.test_fraction, "runs": self.runs}
 
     @property
     def posterior(self):

@@ -193,3 +193,80 @@ def test_the_command_line_keeps_the_former_option(tmp_path, capsys):
         assert main(["compare", str(path), "--truth", "truth", "--metric", "mcc", option,
                      "300"]) == 0
         assert "mcc" in capsys.readouterr().out.lower()
+
+
+def _every_comparison():
+    """One result of every comparison the library offers."""
+    y = np.array([0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0])
+    a = np.array([0, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 0])
+    b = np.array([0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0])
+    rng = np.random.default_rng(3)
+    score = y + rng.normal(size=12)
+    counts_a, counts_b = ConfusionCounts(90, 10, 12, 888), ConfusionCounts(80, 15, 20, 885)
+    return {
+        "compare_paired": skprobeval.compare_paired(y, a, b, rope=0.01),
+        "compare_independent exact Beta": skprobeval.compare_independent(
+            counts_a, counts_b, metric="precision"),
+        "compare_independent exact F1": skprobeval.compare_independent(
+            counts_a, counts_b, random_state=0),
+        "compare_independent sampled": skprobeval.compare_independent(
+            counts_a, counts_b, metric="mcc", n_draws=2000, random_state=0),
+        "compare_paired_metric": compare_paired_metric(y, a, b, metric="f1", n_draws=2000,
+                                                       random_state=0),
+        "compare_scores": skprobeval.compare_scores(y, score, score + rng.normal(size=12),
+                                                    n_draws=2000, random_state=0),
+        "correlated_ttest": skprobeval.correlated_ttest([0.81, 0.84, 0.79, 0.85, 0.83],
+                                                        [0.80, 0.82, 0.80, 0.82, 0.81],
+                                                        test_fraction=0.2, rope=0.005),
+        "signed_rank_test": signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88],
+                                             [0.78, 0.75, 0.90, 0.61, 0.86], n_draws=2000,
+                                             random_state=0),
+        "sign_test": skprobeval.sign_test([0.81, 0.74, 0.92, 0.66, 0.88],
+                                          [0.78, 0.75, 0.90, 0.61, 0.86], n_draws=2000,
+                                          random_state=0),
+    }
+
+
+@pytest.mark.parametrize("name, result", list(_every_comparison().items()))
+def test_every_comparison_result_has_one_interface(name, result):
+    assert isinstance(result, skprobeval.ComparisonResult)
+    probs = [result.prob_first_better, result.prob_equivalent, result.prob_second_better]
+    assert all(0.0 <= p <= 1.0 for p in probs)
+    assert sum(probs) == pytest.approx(1.0, abs=1e-9)
+    assert 0.0 <= result.mc_error < 0.05 and result.rope >= 0.0
+    low, high = result.interval()
+    low90, high90 = result.interval(0.9)
+    assert np.isfinite(low) and low <= low90 <= high90 <= high
+    with pytest.raises(ValueError, match="`confidence`"):
+        result.interval(1.5)
+    as_dict = result.to_dict()
+    assert list(as_dict)[:5] == ["prob_first_better", "prob_equivalent", "prob_second_better",
+                                 "rope", "mc_error"]
+    summary = result.summary(0.9)
+    assert summary["low"] == low90 and summary["high"] == high90
+    assert summary["confidence"] == 0.9
+    assert {k: summary[k] for k in as_dict} == as_dict
+    html = result._repr_html_()
+    assert html.startswith("<table>") and "prob_first_better" in html
+
+
+def test_difference_intervals_by_an_independent_route():
+    # Exact Beta difference: against 400 000 draws of the two Betas (scipy).
+    from scipy import stats
+
+    counts_a, counts_b = ConfusionCounts(90, 10, 12, 888), ConfusionCounts(80, 15, 20, 885)
+    result = skprobeval.compare_independent(counts_a, counts_b, metric="precision")
+    rng = np.random.default_rng(0)
+    draws = (stats.beta(90.5, 10.5).rvs(400_000, random_state=rng)
+             - stats.beta(80.5, 15.5).rvs(400_000, random_state=rng))
+    np.testing.assert_allclose(result.interval(0.9), np.quantile(draws, [0.05, 0.95]),
+                               atol=2e-3)
+    # The paired exact interval is the former difference_interval, which warns now.
+    paired = skprobeval.PairedComparison.from_counts(skprobeval.PairedCounts(17, 4, 3278))
+    with pytest.warns(FutureWarning, match="`difference_interval` was renamed `interval`"):
+        assert paired.difference_interval(0.9) == paired.interval(0.9)
+    # The rank tests: mass of "first better" minus mass of "second better".
+    rank = signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88], [0.78, 0.75, 0.90, 0.61, 0.86],
+                            n_draws=3000, random_state=1)
+    difference = rank.samples[:, 0] - rank.samples[:, 2]
+    assert rank.interval(0.8) == pytest.approx(tuple(np.quantile(difference, [0.1, 0.9])))

@@ -207,7 +207,7 @@ def test_rope_probabilities_match_monte_carlo(rng):
 def test_difference_interval_matches_monte_carlo(rng):
     for n1, n2, n3, prior in [(17, 4, 3278, 0.5), (3, 1, 10, 1.0), (30, 5, 0, 0.001)]:
         result = PairedComparison.from_counts(PairedCounts(n1, n2, n3), prior=prior)
-        low, high = result.difference_interval(0.9)
+        low, high = result.interval(0.9)
         draws = rng.dirichlet(np.array([n1, n2, n3], float) + np.array(result.prior), N_MC)
         delta = draws[:, 0] - draws[:, 1]
         se = math.sqrt(0.05 * 0.95 / N_MC)
@@ -263,7 +263,7 @@ def test_huge_counts_match_normal_limit():
     sd = math.sqrt(((a[0] + a[1]) * total - (a[0] - a[1]) ** 2) / (total ** 2 * (total + 1)))
     assert result.prob_first_better == pytest.approx(stats.norm.sf(rope, mean, sd), abs=1e-4)
     assert result.prob_second_better == pytest.approx(stats.norm.cdf(-rope, mean, sd), abs=1e-4)
-    low, high = result.difference_interval(0.95)
+    low, high = result.interval(0.95)
     assert low == pytest.approx(stats.norm.ppf(0.025, mean, sd), rel=1e-3)
     assert high == pytest.approx(stats.norm.ppf(0.975, mean, sd), rel=1e-3)
     closed = PairedComparison.from_counts(PairedCounts(n1, n2, n3))
@@ -278,7 +278,7 @@ def test_tiny_and_large_priors_on_empty_counts(prior):
     assert sum(probabilities) == pytest.approx(1.0, abs=1e-12)
     # Symmetric prior, no data: both directions equally likely.
     assert result.prob_first_better == pytest.approx(result.prob_second_better, abs=1e-9)
-    low, high = result.difference_interval()
+    low, high = result.interval()
     assert low == pytest.approx(-high, abs=1e-9)
 
 
@@ -286,12 +286,12 @@ def test_fractional_counts_and_per_label_rope_vectorise():
     n1, n2, n3 = np.array([2.5, 17.0, 0.0]), np.array([0.25, 4.0, 3.0]), np.array([7.75, 3278, 0])
     result = PairedComparison.from_counts(PairedCounts(n1, n2, n3), rope=0.01)
     assert result.prob_first_better.shape == (3,)
-    low, high = result.difference_interval()
+    low, high = result.interval()
     for i in range(3):
         single = PairedComparison.from_counts(PairedCounts(n1[i], n2[i], n3[i]), rope=0.01)
         assert result.prob_first_better[i] == pytest.approx(single.prob_first_better, abs=1e-15)
         assert result.prob_equivalent[i] == pytest.approx(single.prob_equivalent, abs=1e-15)
-        single_low, single_high = single.difference_interval()
+        single_low, single_high = single.interval()
         assert low[i] == pytest.approx(single_low, rel=1e-9)
         assert high[i] == pytest.approx(single_high, rel=1e-9)
     with pytest.raises(ValueError):
@@ -305,7 +305,7 @@ def test_result_repr_and_summary():
     assert "np.float64" not in text
     summary = result.summary(confidence=0.9)
     assert summary["prob_first_better"] == result.prob_first_better
-    assert summary["low"] == result.difference_interval(0.9).low
+    assert summary["low"] == result.interval(0.9).low
     assert summary["confidence"] == 0.9 and summary["rope"] == 0.002
     with pytest.raises(AttributeError):
         result.rope = 0.1                       # frozen
@@ -700,8 +700,8 @@ def test_swapping_mirrors_paired_comparison():
                                    atol=1e-14)
         np.testing.assert_array_equal(backward.expected_difference, -forward.expected_difference)
         np.testing.assert_array_equal(backward.expected_log_odds, -forward.expected_log_odds)
-        low, high = forward.difference_interval(0.9)
-        back_low, back_high = backward.difference_interval(0.9)
+        low, high = forward.interval(0.9)
+        back_low, back_high = backward.interval(0.9)
         np.testing.assert_allclose(back_low, -high, rtol=1e-9, atol=1e-14)
         np.testing.assert_allclose(back_high, -low, rtol=1e-9, atol=1e-14)
 
@@ -748,7 +748,7 @@ BAD_INPUTS = [
     (lambda: PairedComparison.from_counts(COUNTS, rope=-0.1), ValueError, "`rope`"),
     (lambda: PairedComparison.from_counts(COUNTS, rope=np.inf), ValueError, "`rope`"),
     (lambda: PairedComparison.from_counts((17, 4, 3278)), TypeError, "`paired_counts`"),
-    (lambda: PairedComparison.from_counts(COUNTS).difference_interval(1.5), ValueError,
+    (lambda: PairedComparison.from_counts(COUNTS).interval(1.5), ValueError,
      "`confidence`"),
     (lambda: compare_paired(Y, YA, YB[:5]), ValueError, "`y_pred_b`"),
     (lambda: compare_paired(Y, YA[:4], YB), ValueError, "`y_pred_a`"),
