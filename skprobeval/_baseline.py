@@ -531,7 +531,7 @@ def _permutation_aps(relevant_sorted, ends, n_relevant, n_permutations, rng):
     return out
 
 
-def random_ranking_test(y_true, y_score, *, pos_label=1, n_permutations=0, random_state=None):
+def random_ranking_test(y_true, y_score, *, pos_label=None, n_permutations=0, random_state=None):
     """Compare the average precision of a ranking with a random ranking.
 
     Computes the observed `average_precision`, the exact mean and standard
@@ -548,8 +548,10 @@ def random_ranking_test(y_true, y_score, *, pos_label=1, n_permutations=0, rando
         Binary relevance labels, with at least one relevant item.
     y_score : array-like of shape (n_samples,)
         Scores; a higher score ranks an item earlier.
-    pos_label : int, float, bool or str, default=1
-        The label of the relevant class.
+    pos_label : int, float, bool or str, default=None
+        The label of the relevant class; None means 1 for labels in {0, 1},
+        {-1, 1} or bool, and other labels must name it (the rule of every
+        ranking function and curve).
     n_permutations : int, default=0
         Number of label permutations for the p-value; 0 skips it.
     random_state : None, int or numpy.random.Generator, default=None

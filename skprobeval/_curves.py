@@ -23,7 +23,7 @@ import numpy as np
 from ._compare import MetricComparison, _draws_posterior
 from ._counts import ConfusionCounts
 from ._posterior import BetaPosterior, SampledPosterior, _fmt
-from ._ranking import _binary_labels, _check_real_array, _check_same_length
+from ._ranking import _check_real_array, _check_same_length, positive_mask
 from ._validation import (
     N_DRAWS,
     check_confidence,
@@ -68,17 +68,7 @@ def _relevant(y_true, pos_label):
     scikit-learn's curves); other labels need it.  With more than two classes
     (multiclass labels) the named class stands against all the others.
     """
-    array, classes = _binary_labels(y_true, multiclass=pos_label is not None)
-    if pos_label is None:
-        numeric = classes.dtype.kind in "iufb"
-        if not (numeric and (set(classes.tolist()) <= {0, 1}
-                             or set(classes.tolist()) <= {-1, 1})):
-            fail("pos_label", f"one of the labels {classes.tolist()!r} (the labels are not "
-                 "{0, 1} or {-1, 1}, so the positive class must be named)", pos_label)
-        pos_label = 1
-    if classes.shape[0] >= 2 and not np.any(classes == pos_label):
-        fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
-    relevant = array == pos_label
+    relevant = positive_mask(y_true, pos_label, multiclass=True)
     if relevant.all() or not relevant.any():
         fail("y_true", "labels of both classes (a curve needs positives and negatives)",
              y_true, shown="one class only")

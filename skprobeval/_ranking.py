@@ -94,25 +94,36 @@ def _binary_labels(y_true, name="y_true", multiclass=False):
     return array, np.unique(array)
 
 
-def _positive_mask(y_true, pos_label, name="y_true"):
-    """Boolean mask of the relevant items of a binary ``y_true``.
+def positive_mask(y_true, pos_label, *, name="y_true", multiclass=False):
+    """Boolean mask of the relevant (positive) items: the one `pos_label` rule
+    of every ranking metric, ranking posterior and curve.
 
-    Follows scikit-learn's rules for binary targets: ``y_true`` holds at most
-    two classes; ``pos_label`` must be one of them unless the classes are a
-    subset of {0, 1} or {-1, 1} (then an absent ``pos_label`` means "no
-    relevant item").
+    * ``pos_label=None``: the labels must be a subset of {0, 1}, {-1, 1} or
+      {False, True}, and the positive class is 1 (True); other labels must
+      name it.
+    * A named `pos_label` must be one of the labels, except that labels of a
+      single class from {0, 1} or {-1, 1} may lack it (no relevant item).
+
+    ``multiclass=True`` (curves) also takes more than two classes, with the
+    named class against all the others.
     """
-    array, classes = _binary_labels(y_true, name)
+    array, classes = _binary_labels(y_true, name, multiclass=multiclass and pos_label is not None)
+    values = set(classes.tolist())
+    plain = classes.dtype.kind in "iufb" and (values <= {0, 1} or values <= {-1, 1})
+    if pos_label is None:
+        if not plain:
+            fail("pos_label", f"one of the labels {classes.tolist()!r} (the labels are not "
+                 "{0, 1} or {-1, 1}, so the positive class must be named)", pos_label)
+        pos_label = 1
     if np.any(classes == pos_label):
         return array == pos_label
-    numeric = classes.dtype.kind in "iufb"
-    if numeric and (set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}):
+    if plain and classes.shape[0] < 2 and pos_label in (0, 1, -1):
         return np.zeros(array.shape[0], dtype=bool)
     fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
 
 
 def _check_ranking_input(y_true, y_score, pos_label, name_score="y_score"):
-    relevant = _positive_mask(y_true, pos_label)
+    relevant = positive_mask(y_true, pos_label)
     score = _check_real_array(y_score, name_score)
     _check_same_length(relevant, score, "y_true", name_score)
     return relevant, score
@@ -163,7 +174,7 @@ def _ap_from_groups(relevant_cumulative, weight_cumulative, total_relevant):
 # ---------------------------------------------------------------------------
 
 
-def average_precision(y_true, y_score, *, pos_label=1, sample_weight=None,
+def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None,
                       zero_division="warn"):
     """Uninterpolated average precision of a ranking by score.
 
@@ -186,8 +197,10 @@ def average_precision(y_true, y_score, *, pos_label=1, sample_weight=None,
         ``pos_label`` naming the relevant one).
     y_score : array-like of shape (n_samples,)
         Scores; a higher score ranks an item earlier.  Finite.
-    pos_label : int, float, bool or str, default=1
-        The label of the relevant class.
+    pos_label : int, float, bool or str, default=None
+        The label of the relevant class; None means 1 for labels in {0, 1},
+        {-1, 1} or bool, and other labels must name it (the rule of every
+        ranking function and curve).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights; a weighted item counts ``weight`` times in
         every precision and recall.
@@ -259,7 +272,7 @@ def average_precision(y_true, y_score, *, pos_label=1, sample_weight=None,
     return float(_ap_from_groups(relevant_cumulative, weight_cumulative, total))
 
 
-def precision_at_k(y_true, y_score, *, k, pos_label=1):
+def precision_at_k(y_true, y_score, *, k, pos_label=None):
     """Precision of the ``k`` highest-scored items (precision at rank k).
 
     .. math:: P@k = \\frac{1}{k} \\sum_{n=1}^{k} x_n
@@ -276,8 +289,10 @@ def precision_at_k(y_true, y_score, *, k, pos_label=1):
         Scores; a higher score ranks an item earlier.  Finite.
     k : int
         Length of the top of the ranking, ``1 <= k <= n_samples``.
-    pos_label : int, float, bool or str, default=1
-        The label of the relevant class.
+    pos_label : int, float, bool or str, default=None
+        The label of the relevant class; None means 1 for labels in {0, 1},
+        {-1, 1} or bool, and other labels must name it (the rule of every
+        ranking function and curve).
 
     Returns
     -------

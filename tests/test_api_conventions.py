@@ -270,3 +270,50 @@ def test_difference_intervals_by_an_independent_route():
                             n_draws=3000, random_state=1)
     difference = rank.samples[:, 0] - rank.samples[:, 2]
     assert rank.interval(0.8) == pytest.approx(tuple(np.quantile(difference, [0.1, 0.9])))
+
+
+@pytest.mark.parametrize("y_true", [
+    [0, 1, 0, 1, 1, 0], [-1, 1, -1, 1, 1, -1], [False, True, False, True, True, False],
+    [1, 2, 1, 2, 2, 1], ["ham", "spam", "ham", "spam", "spam", "ham"],
+    [0.0, 1.0, 0.0, 1.0, 1.0, 0.0]])
+@pytest.mark.parametrize("pos_label", [None, 1, 2, 0, -1, True, "spam", "eggs"])
+def test_one_pos_label_rule_for_ranking_metrics_and_posteriors(y_true, pos_label):
+    # The same (y_true, pos_label) pairs are accepted and refused, with the same
+    # positive class, by the point metric, its posterior and the curves.
+    score = [0.1, 0.9, 0.3, 0.6, 0.8, 0.4]
+    outcomes = []
+    for function in (skprobeval.average_precision, skprobeval.precision_at_k,
+                     skprobeval.average_precision_posterior, skprobeval.roc_auc_posterior,
+                     skprobeval.posterior_precision_recall_curve):
+        kwargs = {"k": 3} if function is skprobeval.precision_at_k else {}
+        if function in (skprobeval.average_precision_posterior, skprobeval.roc_auc_posterior):
+            kwargs["n_draws"] = 20
+        try:
+            function(y_true, score, pos_label=pos_label, **kwargs)
+            outcomes.append("accepted")
+        except ValueError as error:
+            assert "`pos_label`" in str(error)
+            outcomes.append("refused")
+    assert len(set(outcomes)) == 1, outcomes
+    if outcomes[0] == "accepted":
+        point = skprobeval.average_precision(y_true, score, pos_label=pos_label)
+        posterior = skprobeval.average_precision_posterior(y_true, score, pos_label=pos_label,
+                                                           n_draws=20)
+        assert point == pytest.approx(posterior.point)
+    # Labels {1, 2} without a named positive class are refused everywhere.
+    if y_true[0] == 1 and pos_label is None:
+        assert outcomes == ["refused"] * 5
+
+
+def test_the_ranking_defaults_share_the_rule():
+    # Labels {1, 2} with the default pos_label: refused by the point metric as by
+    # its posterior (the point metric took 1 as positive before).
+    y_true, score = [1, 2, 1, 2, 2, 1], [0.1, 0.9, 0.3, 0.6, 0.8, 0.4]
+    for function in (skprobeval.average_precision, skprobeval.average_precision_posterior,
+                     skprobeval.random_ranking_test):
+        assert inspect.signature(function).parameters["pos_label"].default is None
+        with pytest.raises(ValueError, match="`pos_label`"):
+            function(y_true, score)
+    # A named class absent from two-class labels is refused (it gave AP 0 before).
+    with pytest.raises(ValueError, match="`pos_label`"):
+        skprobeval.average_precision([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], pos_label=2)
