@@ -20,6 +20,7 @@ from ._counts import joint_codes
 from ._data import frame_matrix, resolve_columns
 from ._metrics import check_average, get_metric
 from ._report import _build_report, _counts_only_report, _Fold, _repeats
+from ._sklearn import estimator_responses
 from ._validation import (
     N_DRAWS,
     as_array,
@@ -85,26 +86,17 @@ def _index(X, rows):
 def _scores_of(estimator, X, kind, labels):
     """Scores ranking each of `labels` first (columns), or None.
 
-    A binary classifier's ``decision_function`` scores ``classes_[1]`` (it
-    is negated for ``classes_[0]``) and ranks like its probabilities without
-    their ties at 0 and 1.  With more classes ``predict_proba`` comes first:
-    the columns of a multinomial model's ``decision_function`` are logits
-    that do not rank items one-vs-rest (on digits, logistic regression's
-    macro average precision is 0.956 from them and 0.994 from its
-    probabilities).  ``predict_proba`` gives one column per class (one
-    ``(n, 2)`` array per label for some multilabel estimators).  A label the
-    fold's estimator never saw gets a NaN column.
+    The scores of `estimator_responses`, in its one order (``predict_proba``,
+    then ``decision_function``, as scikit-learn's displays and the Displays
+    here): the columns of a multinomial model's ``decision_function`` are
+    logits that do not rank items one-vs-rest (on digits, logistic
+    regression's macro average precision is 0.956 from them and 0.994 from
+    its probabilities).  A binary ``decision_function`` scores
+    ``classes_[1]`` (negated for ``classes_[0]``).  ``predict_proba`` gives
+    one column per class (one ``(n, 2)`` array per label for some multilabel
+    estimators).  A label the fold's estimator never saw gets a NaN column.
     """
-    two_classes = kind != "multilabel" and len(getattr(estimator, "classes_", [])) == 2
-    methods = (("decision_function", "predict_proba") if two_classes
-               else ("predict_proba", "decision_function"))
-    for method in methods:
-        if not hasattr(estimator, method):
-            continue
-        try:
-            values = getattr(estimator, method)(X)
-        except (AttributeError, NotImplementedError, ValueError):
-            continue
+    for _method, values in estimator_responses(estimator, X):
         if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
             try:
                 values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])

@@ -21,6 +21,7 @@ from ._curves import (
     posterior_roc_curve,
     roc_auc_posterior,
 )
+from ._sklearn import SCORE_METHODS, estimator_responses
 from ._validation import N_DRAWS, fail, renamed_keyword
 from .plotting import _pyplot
 
@@ -42,14 +43,12 @@ def _estimator_scores(estimator, X, response_method, pos_label):
         pos_label = classes[1]
     elif pos_label not in classes:
         fail("pos_label", f"one of the estimator's classes {classes!r}", pos_label)
-    methods = (["predict_proba", "decision_function"] if response_method == "auto"
-               else [response_method])
-    for method in methods:
-        if hasattr(estimator, method):
-            scores = np.asarray(getattr(estimator, method)(X))
-            if method == "predict_proba":
-                return scores[:, classes.index(pos_label)], pos_label
-            return (scores if pos_label == classes[1] else -scores), pos_label
+    for method, values in estimator_responses(estimator, X, response_method):
+        scores = np.asarray(values)
+        if method == "predict_proba":
+            return scores[:, classes.index(pos_label)], pos_label
+        return (scores if pos_label == classes[1] else -scores), pos_label
+    methods = SCORE_METHODS if response_method == "auto" else (response_method,)
     fail("estimator", f"a classifier with {' or '.join(methods)}", estimator)
 
 

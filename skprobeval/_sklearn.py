@@ -49,6 +49,28 @@ __all__ = [
 ]
 
 STATISTICS = ("mean", "median", "mode", "lower", "upper", "prob_above")
+
+# Where a fitted classifier's scores come from, in this order (scikit-learn's
+# response_method="auto"): the Displays and the reports read the same scores.
+SCORE_METHODS = ("predict_proba", "decision_function")
+
+
+def estimator_responses(estimator, X, response_method="auto"):
+    """Yield ``(method, values)`` of a fitted classifier's score methods.
+
+    In the order of `SCORE_METHODS` for ``"auto"`` (only the named one
+    otherwise), skipping methods the estimator lacks or refuses for this `X`
+    (an ``AttributeError`` or ``NotImplementedError``, as for an SVC without
+    probability estimates).  Callers take the first whose values fit.
+    """
+    for method in SCORE_METHODS if response_method == "auto" else (response_method,):
+        if not hasattr(estimator, method):
+            continue
+        try:
+            values = getattr(estimator, method)(X)
+        except (AttributeError, NotImplementedError, ValueError):
+            continue
+        yield method, values
 _CELLS = ("tp", "fp", "fn", "tn")
 # A score is one number: every average but None (one value per label).
 _SCORE_AVERAGES = ("binary", "micro", "macro", "weighted", "powers")

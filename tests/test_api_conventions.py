@@ -317,3 +317,23 @@ def test_the_ranking_defaults_share_the_rule():
     # A named class absent from two-class labels is refused (it gave AP 0 before).
     with pytest.raises(ValueError, match="`pos_label`"):
         skprobeval.average_precision([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], pos_label=2)
+
+
+def test_the_display_and_the_report_read_the_same_scores():
+    # A binary classifier with both predict_proba and decision_function: the
+    # Display's scores and the report's scores of the positive class are the
+    # same array (predict_proba first, as scikit-learn's displays), so the
+    # report's AP and the Display's legend agree.  Before, the report read
+    # decision_function first.
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+
+    from skprobeval._crossval import _scores_of
+    from skprobeval._displays import _estimator_scores
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
+    display_scores, _ = _estimator_scores(model, X[1::2], "auto", None)
+    report_scores = _scores_of(model, X[1::2], "binary", [1])[:, 0]
+    np.testing.assert_array_equal(display_scores, report_scores)
+    np.testing.assert_array_equal(report_scores, model.predict_proba(X[1::2])[:, 1])
