@@ -883,15 +883,16 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
 def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confidence,
                         n_draws, rng):
     """A summary row from counts alone (labels' tables independent for averages)."""
+    from ._bayes import _sample_cells
+    from ._joint import average_values
+    from ._metrics import label_weights
+
     if average in ("binary", "micro"):
         table = counts if average == "binary" else counts.sum()
         posterior = metric_posterior(table, metric=spec.name, prior=lam, beta=beta,
                                      n_draws=n_draws, random_state=rng)
-        chance = metric_posterior(table, metric="informedness", prior=lam).prob_greater(0.0)
     else:
-        from ._bayes import _metric_function, _sample_cells
-        from ._joint import average_values
-        from ._metrics import label_weights
+        from ._bayes import _metric_function
         from ._posterior import SampledPosterior
 
         function, _, _ = _metric_function(spec.name, beta)
@@ -899,8 +900,17 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
         posterior = SampledPosterior(average_values(
             function, params, cells, average if average is not None else "macro",
             label_weights(counts, average, spec.name)))
+    # P(better than chance): the binary table's informedness, Powers' bookmaker
+    # (informedness weighted by the predicted shares) over labels otherwise, as in
+    # the report built from labels.
+    if average == "binary":
+        chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
+    else:
+        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
         informedness = get_metric("informedness").function
-        chance = float(np.mean(average_values(informedness, {}, cells, "macro") > 0))
+        chance = float(np.mean(average_values(
+            informedness, {}, cells, "powers",
+            label_weights(counts, "powers", "informedness")) > 0))
     interval = posterior.interval(confidence)
     point = averaged_value(spec, counts, average if average is not None else "macro", params,
                            kind="binary" if average == "binary" else "counts",
