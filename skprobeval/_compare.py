@@ -21,11 +21,11 @@ import numpy as np
 from scipy import special
 
 from ._bayes import check_target_metric, exact_posterior
-from ._counts import ConfusionCounts, joint_codes
+from ._counts import ConfusionCounts, PairedCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
 from ._numerics import beta_greater
-from ._paired import _out
+from ._paired import PairedComparison, _out
 from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._results import ComparisonResult
@@ -542,6 +542,32 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
                                     n_draws=n_draws, rng=rng)
 
 
+class _Negated:
+    """The interval of minus a difference (error = 1 - accuracy)."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self, of):
+        self._of = of
+
+    def interval(self, confidence=0.95):
+        low, high = self._of.interval(confidence)
+        return CredibleInterval(-high, -low)
+
+
+def _exact_share_comparison(table, name, rope):
+    posterior, seen = table.right_alone()
+    prior = tuple(p - s for p, s in zip(posterior, seen))
+    exact = PairedComparison(PairedCounts(*seen), prior=prior, rope=rope)
+    first, equivalent, second = (exact.prob_first_better, exact.prob_equivalent,
+                                 exact.prob_second_better)
+    difference = exact
+    if name == "error":         # error difference = minus the accuracy difference
+        first, second, difference = second, first, _Negated(exact)
+    return MetricComparison(name, True, "exact", first, equivalent, second, 0.0, rope, 0,
+                            difference)
+
+
 def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, rng,
                              masks=None):
     """`compare_paired_metric` on validated, encoded labels (truth and two systems).
@@ -562,6 +588,11 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     share = every and spec.name in SHARE_OF_RIGHT | {"error"}
+    if ((joint.kind == "binary" and spec.name in ("accuracy", "error"))
+            or (share and combine == "micro")):
+        # The share of items right (or wrong): the exact paired comparison of
+        # who is right alone, with the table prior's aggregated masses.
+        return _exact_share_comparison(table, spec.name, rope)
     if masks is None or combine in ("binary", None) or (share and combine == "micro"):
         # The share of items right does not depend on the label set.
         masks = (slice(None), slice(None))

@@ -163,6 +163,19 @@ class JointTable:
         self._map = combined.toarray() if combined.shape[0] * combined.shape[1] <= 1 << 22 \
             else combined
         self.differ = None if self.n_systems == 1 else digits[1] != digits[2]
+        self._cell_digits = digits
+
+    def right_alone(self):
+        """Dirichlet masses (posterior, observed) of three aggregated cells of a
+        two-system table: the first system right and the second wrong, the
+        reverse, and the rest (by the aggregation property, the posterior of
+        the share of items right of each system)."""
+        truth, first, second = self._cell_digits
+        a_alone = (first == truth) & (second != truth)
+        b_alone = (second == truth) & (first != truth)
+        masks = (a_alone, b_alone, ~(a_alone | b_alone))
+        return (tuple(float(self.alpha[m].sum()) for m in masks),
+                tuple(float(self._observed_counts[m].sum()) for m in masks))
 
     def _init_multilabel(self, joint, lam):
         codes = np.zeros(joint.codes[0].shape, dtype=np.intp)

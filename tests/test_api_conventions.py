@@ -355,3 +355,38 @@ def test_prob_better_than_chance_is_powers_bookmaker_in_counts_only_reports(aver
                               beta=1.0, confidence=0.95, n_draws=20_000,
                               rng=np.random.default_rng(1))
     assert row["prob_better_than_chance"] == pytest.approx(0.9948, abs=0.003)
+
+
+def test_paired_accuracy_has_one_answer():
+    # The metric route of paired accuracy is the exact paired comparison: the
+    # same P(first better) as compare_paired to 1e-12 (both depend only on the
+    # Dirichlet masses of 'first right alone' and 'second right alone'), where
+    # the sampled route gave 0.6112 against the exact 0.6120.
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    a = np.where(rng.random(300) < 0.8, y, 1 - y)
+    b = np.where(rng.random(300) < 0.77, y, 1 - y)
+    exact = skprobeval.compare_paired(y, a, b)
+    metric = compare_paired_metric(y, a, b, metric="accuracy")
+    assert metric.method == "exact" and metric.mc_error == 0.0
+    assert metric.prob_first_better == pytest.approx(exact.prob_first_better, abs=1e-12)
+    error = compare_paired_metric(y, a, b, metric="error")
+    assert error.prob_first_better == pytest.approx(metric.prob_second_better, abs=1e-12)
+    assert error.interval() == pytest.approx(tuple(-v for v in metric.interval()[::-1]))
+    # Multiclass micro F1 with every label is the share right: exact, and equal to
+    # Monte Carlo over the table's Dirichlet aggregated to who is right alone
+    # (1 000 000 numpy draws; standard error 3e-4).
+    y3 = rng.integers(0, 3, 300)
+    a3 = np.where(rng.random(300) < 0.8, y3, (y3 + 1) % 3)
+    b3 = np.where(rng.random(300) < 0.75, y3, (y3 + 2) % 3)
+    micro = compare_paired_metric(y3, a3, b3, metric="f1", average="micro")
+    assert micro.method == "exact"
+    from skprobeval._counts import joint_codes
+    from skprobeval._joint import JointTable
+
+    table = JointTable(joint_codes(y3, [a3, b3], average="micro", labels=None,
+                                   names=["y_true", "a", "b"]), 0.5)
+    masses, _ = table.right_alone()
+    draws = rng.dirichlet(masses, size=1_000_000)
+    assert micro.prob_first_better == pytest.approx(np.mean(draws[:, 0] > draws[:, 1]),
+                                                    abs=1.5e-3)
