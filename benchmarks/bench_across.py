@@ -1,7 +1,7 @@
 """The Bayesian signed-rank and sign tests against baycomp, across 50 data sets.
 
-Times, in one process, one call of ``signed_rank_test(a, b, rope=rope,
-n_draws=50_000)`` and ``sign_test(...)`` on the scores of two systems on 50
+Times, in one process, one call of ``bayesian_signed_rank_test(a, b, rope=rope,
+n_draws=50_000)`` and ``bayesian_sign_test(...)`` on the scores of two systems on 50
 data sets, with and without a region of practical equivalence, against
 baycomp's ``SignedRankTest.probs`` / ``SignTest.probs`` with the same prior,
 rope and number of samples (baycomp evaluates the O(n^2) pair sums draw by
@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from benchmarks._timing import best_time_and_value
-from skprobeval import sign_test, signed_rank_test
+from skprobeval import bayesian_sign_test, bayesian_signed_rank_test
 
 
 def main(quick=False):
@@ -33,9 +33,9 @@ def main(quick=False):
     b = a + rng.normal(0.005, 0.02, n_datasets)
     repeat = 1 if quick else 3
     rows = []
-    for name, ours_function, theirs_class in (("signed-rank", signed_rank_test,
+    for name, ours_function, theirs_class in (("signed-rank", bayesian_signed_rank_test,
                                                baycomp.SignedRankTest),
-                                              ("sign", sign_test, baycomp.SignTest)):
+                                              ("sign", bayesian_sign_test, baycomp.SignTest)):
         for rope in (0.0, 0.01):
             ours_s, ours = best_time_and_value(lambda: ours_function(
                 a, b, rope=rope, n_draws=n_draws, random_state=0), repeat)

@@ -28,7 +28,8 @@ import numpy as np
 from scipy import special
 
 from benchmarks._timing import best_time_and_value as best_time
-from skprobeval import random_average_precision, random_average_precision_reference
+from skprobeval import random_average_precision
+from skprobeval._baseline import random_average_precision_reference
 
 
 def expected_ap_double_sum(n_items, n_relevant, block=1 << 20):

@@ -67,13 +67,13 @@ from skprobeval import (
     PairedCounts,
     SampledPosterior,
     average_precision_posterior,
+    bayesian_signed_rank_test,
     compare_independent,
     compare_scores,
     correlated_ttest,
     metric_posterior,
     posterior_precision_recall_curve,
     posterior_roc_curve,
-    signed_rank_test,
 )
 from skprobeval._curves import (
     _ap_from_cumulative,
@@ -654,7 +654,7 @@ def run_comparison(cell, reps, n_draws):
                                  "corrected resampled t-test (one-sided)")]
     if name == "signed-rank":
         differences = difference + 0.02 * rng.standard_t(5, size=(reps, size))
-        probability = np.array([signed_rank_test(d, np.zeros(size), n_draws=n_draws * 5,
+        probability = np.array([bayesian_signed_rank_test(d, np.zeros(size), n_draws=n_draws * 5,
                                                  random_state=rng).prob_first_better
                                 for d in differences])
         return [_probability_row(name, f"{size} data sets", difference, probability,

@@ -13,16 +13,15 @@ from ._baseline import (
     RandomRankingTest,
     chance_baseline,
     random_average_precision,
-    random_average_precision_reference,
     random_precision_baseline,
     random_ranking_test,
 )
 from ._bayes import (
-    classification_report,
     fbeta_posterior,
     informedness_posterior,
     markedness_posterior,
     metric_posterior,
+    posterior_report,
     precision_posterior,
     recall_posterior,
 )
@@ -56,6 +55,7 @@ from ._metrics import (
     informedness_score,
     k_measure_score,
     markedness_score,
+    metric_score,
     noise_score,
     overlap_score,
     silence_score,
@@ -64,12 +64,12 @@ from ._metrics import (
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
-from ._rank_tests import DatasetsComparison, sign_test, signed_rank_test
+from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking import (
     average_precision,
-    d_measure,
+    d_measure_score,
     d_measure_weights,
-    precision_at_k,
+    precision_at_k_score,
 )
 from ._report import ComparisonReport
 from ._results import ComparisonResult
@@ -116,8 +116,9 @@ __all__ = [
     "available_metrics",
     "average_precision",
     "average_precision_posterior",
+    "bayesian_sign_test",
+    "bayesian_signed_rank_test",
     "chance_baseline",
-    "classification_report",
     "compare_across_datasets",
     "compare_cv_results",
     "compare_estimators",
@@ -129,7 +130,7 @@ __all__ = [
     "compare_scores",
     "confusion_count",
     "correlated_ttest",
-    "d_measure",
+    "d_measure_score",
     "d_measure_weights",
     "distance_weighted_precision_recall",
     "e_measure_score",
@@ -144,24 +145,51 @@ __all__ = [
     "markedness_posterior",
     "markedness_score",
     "metric_posterior",
+    "metric_score",
     "noise_score",
     "overlap_score",
     "pairwise_comparison",
     "posterior_precision_recall_curve",
+    "posterior_report",
     "posterior_roc_curve",
     "posterior_score",
     "posterior_statistic",
-    "precision_at_k",
+    "precision_at_k_score",
     "precision_posterior",
     "random_average_precision",
-    "random_average_precision_reference",
     "random_precision_baseline",
     "random_ranking_test",
     "recall_posterior",
     "roc_auc_posterior",
-    "sign_test",
-    "signed_rank_test",
     "silence_score",
     "specificity_score",
     "__version__",
 ]
+
+
+# Former names: importable until 0.3, with a FutureWarning (scikit-learn's rule).
+_RENAMED = {
+    "classification_report": "posterior_report",
+    "signed_rank_test": "bayesian_signed_rank_test",
+    "sign_test": "bayesian_sign_test",
+    "precision_at_k": "precision_at_k_score",
+    "d_measure": "d_measure_score",
+}
+
+
+def __getattr__(name):
+    import warnings
+
+    if name in _RENAMED:
+        warnings.warn(f"`skprobeval.{name}` was renamed `{_RENAMED[name]}` in 0.2 and will be "
+                      "removed in 0.3.", FutureWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    if name == "random_average_precision_reference":
+        warnings.warn("`random_average_precision_reference` (Bestgen's O(R N) algorithm, a "
+                      "test oracle) left the public API in 0.2: import it from "
+                      "`skprobeval._baseline`; `random_average_precision` is the library's "
+                      "exact closed form.", FutureWarning, stacklevel=2)
+        from ._baseline import random_average_precision_reference
+
+        return random_average_precision_reference
+    raise AttributeError(f"module 'skprobeval' has no attribute {name!r}")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._rank_tests import sign_test, signed_rank_test
+from ._rank_tests import bayesian_sign_test, bayesian_signed_rank_test
 from ._validation import (
     N_DRAWS,
     check_draws,
@@ -24,7 +24,7 @@ from ._validation import (
 
 __all__ = ["AcrossDatasetsReport", "check_across_options", "compare_across_datasets"]
 
-_TESTS = {"signed-rank": (signed_rank_test, 0.5), "sign": (sign_test, 1.0)}
+_TESTS = {"signed-rank": (bayesian_signed_rank_test, 0.5), "sign": (bayesian_sign_test, 1.0)}
 _PAIR_COLUMNS = ("prob_first_better", "prob_equivalent", "prob_second_better",
                  "mean_first_better", "mean_equivalent", "mean_second_better", "mc_error")
 
@@ -176,15 +176,16 @@ class AcrossDatasetsReport:
         return plot_simplex(samples, names=(first, second), ax=ax)
 
 
-def check_across_options(test, rope, prior, n_draws, higher_is_better=True):
-    """The test function and its checked rope, prior and draws (before any work is done)."""
+def check_across_options(test, rope, prior_strength, n_draws, higher_is_better=True):
+    """The test function and its checked rope, prior strength and draws (before any work)."""
     if test not in _TESTS:
         fail("test", f"one of {sorted(_TESTS)}", test)
     if not isinstance(higher_is_better, (bool, np.bool_)):
         fail("higher_is_better", "a bool", higher_is_better, error=TypeError)
     function, default_prior = _TESTS[test]
-    prior = default_prior if prior is None else check_positive(prior, "prior", allow_zero=True)
-    return function, check_rope(rope), prior, check_draws(n_draws)
+    prior_strength = (default_prior if prior_strength is None
+                      else check_positive(prior_strength, "prior_strength", allow_zero=True))
+    return function, check_rope(rope), prior_strength, check_draws(n_draws)
 
 
 def _check_scores_table(scores):
@@ -214,9 +215,11 @@ def _check_scores_table(scores):
     return pd.DataFrame(values, index=scores.index, columns=scores.columns)
 
 
+@renamed_keyword("prior", "prior_strength")
 @renamed_keyword("n_samples", "n_draws")
 def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="signed-rank",
-                            prior=None, n_draws=N_DRAWS, random_state=None, reports=None):
+                            prior_strength=None, n_draws=N_DRAWS, random_state=None,
+                            reports=None):
     """Compare several systems across data sets: mean ranks and pairwise Bayesian tests.
 
     Every pair of systems is compared with the Bayesian signed-rank test (or
@@ -236,8 +239,8 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
         win the tests.
     test : {"signed-rank", "sign"}, default="signed-rank"
         The test of every pair.
-    prior : float, default=None
-        Strength of the prior pseudo-observation at 0; None: 0.5 for the
+    prior_strength : float, default=None
+        Strength of the prior pseudo-observation at 0 (formerly `prior`); None: 0.5 for the
         signed-rank test, 1 for the sign test (baycomp's defaults).
     n_draws : int, default=10_000
         Posterior draws per pair.
@@ -250,7 +253,7 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
 
     See Also
     --------
-    signed_rank_test, sign_test : One pair.
+    bayesian_signed_rank_test, bayesian_sign_test : One pair.
     compare_estimators_across_datasets : Cross-validates estimators on several data sets first.
 
     Examples
@@ -276,7 +279,7 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
     import pandas as pd
 
     table = _check_scores_table(scores)
-    function, rope, prior, n_draws = check_across_options(test, rope, prior, n_draws,
+    function, rope, prior, n_draws = check_across_options(test, rope, prior_strength, n_draws,
                                                             higher_is_better)
     rng = check_random_state(random_state)
     oriented = table if higher_is_better else -table
@@ -289,7 +292,8 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             result = function(oriented[first].to_numpy(), oriented[second].to_numpy(),
-                              rope=rope, prior=prior, n_draws=n_draws, random_state=rng)
+                              rope=rope, prior_strength=prior, n_draws=n_draws,
+                              random_state=rng)
             results[first, second] = result
             prob_better.loc[first, second] = result.prob_first_better
             prob_better.loc[second, first] = result.prob_second_better

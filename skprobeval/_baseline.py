@@ -303,7 +303,6 @@ def random_average_precision(n_items, n_relevant):
 
     See Also
     --------
-    random_average_precision_reference : Bestgen's O(R·N) algorithm for the mean.
     random_ranking_test : Compare an observed ranking with this baseline.
     average_precision : The metric itself.
 
@@ -439,7 +438,7 @@ def random_average_precision_reference(n_items, n_relevant):
 
     Examples
     --------
-    >>> from skprobeval import random_average_precision_reference
+    >>> from skprobeval._baseline import random_average_precision_reference
     >>> round(random_average_precision_reference(5, 2), 4)  # Bestgen's Table 2
     0.5925
     >>> round(random_average_precision_reference(10, 4), 7)  # RandomAPExact(10, 4)

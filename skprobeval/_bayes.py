@@ -40,7 +40,7 @@ from ._validation import (
 )
 
 __all__ = [
-    "classification_report",
+    "posterior_report",
     "fbeta_posterior",
     "informedness_posterior",
     "markedness_posterior",
@@ -670,7 +670,7 @@ _REPORT_METRICS = ("precision", "recall", "f1")
 
 
 @renamed_keyword("n_samples", "n_draws")
-def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
+def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
                           sample_weight=None, n_draws=N_DRAWS, random_state=None):
     """Bayesian classification report: posterior means and credible intervals.
 
@@ -730,10 +730,10 @@ def classification_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=
 
     Examples
     --------
-    >>> from skprobeval import classification_report
+    >>> from skprobeval import posterior_report
     >>> y_true = ["cat", "cat", "dog", "dog", "dog", "bird", "bird", "cat"]
     >>> y_pred = ["cat", "dog", "dog", "dog", "cat", "bird", "cat", "cat"]
-    >>> report = classification_report(y_true, y_pred, random_state=0)
+    >>> report = posterior_report(y_true, y_pred, random_state=0)
     >>> report.round(2)[["precision_mean", "precision_low", "precision_high", "support"]]
                   precision_mean  precision_low  precision_high  support
     bird                    0.75           0.15            1.00      2.0

@@ -557,10 +557,11 @@ for _function in (compare_estimators, compare_cv_results, compare_predictions):
 del _function
 
 
+@renamed_keyword("prior", "prior_strength")
 @renamed_keyword("n_samples", "n_draws")
 def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1",
                                        average="macro", rope=0.0, test="signed-rank",
-                                       prior=None, n_draws=N_DRAWS, random_state=0,
+                                       prior_strength=None, n_draws=N_DRAWS, random_state=0,
                                        **options):
     """Cross-validate estimators on several data sets and compare them across all.
 
@@ -583,7 +584,7 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
     average : str, default="macro"
         How labels are combined; "macro" is defined for binary and multiclass
         data alike.
-    rope, test, prior, n_draws :
+    rope, test, prior_strength, n_draws :
         As in `compare_across_datasets`.
     random_state : None or int, default=0
         Seeds the splits and every sampled figure.
@@ -618,7 +619,7 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
 
     if not isinstance(datasets, dict) or not datasets:
         fail("datasets", "a dict of named (X, y) pairs", datasets)
-    check_across_options(test, rope, prior, n_draws)     # before any fitting
+    check_across_options(test, rope, prior_strength, n_draws)     # before any fitting
     reports, rows = {}, {}
     for name, pair in datasets.items():
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
@@ -630,6 +631,6 @@ def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1
         rows[name] = report.summary["point"]
     scores = pd.DataFrame(rows).T
     scores.columns.name = None
-    return compare_across_datasets(scores, rope=rope, test=test, prior=prior,
+    return compare_across_datasets(scores, rope=rope, test=test, prior_strength=prior_strength,
                                    n_draws=n_draws, random_state=random_state,
                                    reports=reports)

@@ -34,6 +34,7 @@ __all__ = [
     "informedness_score",
     "k_measure_score",
     "markedness_score",
+    "metric_score",
     "noise_score",
     "overlap_score",
     "silence_score",
@@ -460,6 +461,64 @@ def _score(spec, y_true, y_pred, *, labels, pos_label, average, sample_weight, z
     return averaged_value(spec, counts, average, params,
                           kind="binary" if average == "binary" else "one-vs-rest",
                           every_label=False, zero_division=zero_division)
+
+
+def metric_score(y_true, y_pred, *, metric, labels=None, pos_label=1, average="binary",
+                 sample_weight=None, zero_division="warn", beta=1.0):
+    """Any registered confusion-table metric of predictions, as scikit-learn scores one.
+
+    The point-estimate counterpart of `metric_posterior`: count once, evaluate
+    the metric of the table (or of each label's one-vs-rest table), average
+    as scikit-learn averages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels or label indicator matrix.
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or label indicator matrix.
+    metric : str or MetricSpec
+        A name from `available_metrics` (or an alias).
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"``, in order.
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average="binary"``.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        As in `sklearn.metrics.precision_score`; ``"powers"`` for informedness
+        and markedness only.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an undefined (0/0) metric; "warn" gives the metric's
+        convention with an `UndefinedMetricWarning`.
+    beta : float, default=1.0
+        Recall weight of the metrics that take one (fbeta, e_measure,
+        k_measure).
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        A float, or one value per label when ``average=None``.
+
+    See Also
+    --------
+    metric_posterior : The posterior of the same metric.
+
+    Examples
+    --------
+    >>> from skprobeval import metric_score
+    >>> y_true, y_pred = [1, 1, 1, 0, 0, 1], [1, 1, 0, 0, 1, 0]
+    >>> metric_score(y_true, y_pred, metric="f1")
+    0.5714...
+    >>> round(metric_score(y_true, y_pred, metric="informedness"), 4)
+    0.0
+    """
+    spec = get_metric(metric)
+    beta = check_positive(beta, "beta")
+    params = {"beta": beta} if "beta" in spec.params else {}
+    return _score(spec, y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
+                  sample_weight=sample_weight, zero_division=zero_division, params=params,
+                  extra_averages=("powers",) if spec.name in POWERS_WEIGHTS else ())
 
 
 def specificity_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",

@@ -2,7 +2,7 @@
 
 Benavoli et al. (2014, 2017) put a Dirichlet-process prior on the
 distribution of the per-data-set score differences ``z = a - b`` (**first
-minus second**), with strength ``s`` (`prior`) and one pseudo-observation at
+minus second**), with strength ``s`` (`prior_strength`) and one pseudo-observation at
 ``z0 = 0``.  Its posterior, given ``n`` differences, is the Dirichlet
 distribution ``Dir(s, 1, ..., 1)`` of weights ``w`` on the points
 ``(z0, z1, ..., zn)``.  For each draw of ``w``:
@@ -43,7 +43,7 @@ from ._validation import (
     renamed_keyword,
 )
 
-__all__ = ["DatasetsComparison", "sign_test", "signed_rank_test"]
+__all__ = ["DatasetsComparison", "bayesian_sign_test", "bayesian_signed_rank_test"]
 
 # Draws per chunk: bounds the (draws x points) work arrays.
 _CELLS_PER_CHUNK = 2_000_000
@@ -53,7 +53,7 @@ _CELLS_PER_CHUNK = 2_000_000
 class DatasetsComparison(ComparisonResult):
     """Posterior probabilities that one system beats another across data sets.
 
-    Returned by `signed_rank_test` and `sign_test`.  The compared quantity is
+    Returned by `bayesian_signed_rank_test` and `bayesian_sign_test`.  The compared quantity is
     the score difference **first minus second** on each data set.
 
     Attributes
@@ -73,7 +73,7 @@ class DatasetsComparison(ComparisonResult):
         second better), e.g. for a simplex plot.
     rope : float
         Region of practical equivalence.
-    prior : float
+    prior_strength : float
         Strength of the prior pseudo-observation at 0.
     n : int
         Number of data sets.
@@ -82,10 +82,10 @@ class DatasetsComparison(ComparisonResult):
 
     Examples
     --------
-    >>> from skprobeval import signed_rank_test
+    >>> from skprobeval import bayesian_signed_rank_test
     >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.85, 0.70]
     >>> b = [0.78, 0.75, 0.90, 0.61, 0.86, 0.80, 0.81, 0.69]
-    >>> result = signed_rank_test(a, b, rope=0.01, random_state=0)
+    >>> result = bayesian_signed_rank_test(a, b, rope=0.01, random_state=0)
     >>> round(result.prob_first_better, 2), round(result.prob_second_better, 2)
     (0.96, 0.01)
     >>> result.samples.shape
@@ -101,12 +101,13 @@ class DatasetsComparison(ComparisonResult):
     mean_equivalent: float
     mean_second_better: float
     rope: float
-    prior: float
+    prior_strength: float
     n: int
     n_draws: int
     samples: np.ndarray = field(repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
+    prior = renamed_attribute("prior", "prior_strength")
     _difference_label = "mass of 'first better' minus mass of 'second better'"
 
     def interval(self, confidence=0.95):
@@ -118,8 +119,9 @@ class DatasetsComparison(ComparisonResult):
 
         Examples
         --------
-        >>> from skprobeval import sign_test
-        >>> result = sign_test([0.9, 0.8, 0.85, 0.7], [0.7, 0.75, 0.7, 0.72], random_state=0)
+        >>> from skprobeval import bayesian_sign_test
+        >>> result = bayesian_sign_test([0.9, 0.8, 0.85, 0.7], [0.7, 0.75, 0.7, 0.72],
+        ...                             random_state=0)
         >>> low, high = result.interval(0.9)
         >>> bool(-1 <= low < high <= 1)
         True
@@ -133,26 +135,27 @@ class DatasetsComparison(ComparisonResult):
     def _extra_dict(self):
         return {"test": self.test, "mean_first_better": self.mean_first_better,
                 "mean_equivalent": self.mean_equivalent,
-                "mean_second_better": self.mean_second_better, "prior": self.prior,
+                "mean_second_better": self.mean_second_better,
+                "prior_strength": self.prior_strength,
                 "n": self.n, "n_draws": self.n_draws}
 
     def __repr__(self):
         parts = [f"test={self.test!r}"]
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
-                     "rope", "prior"):
+                     "rope", "prior_strength"):
             parts.append(f"{name}={_fmt(getattr(self, name))}")
         parts += [f"n={self.n}", f"n_draws={self.n_draws}"]
         return f"DatasetsComparison({', '.join(parts)})"
 
 
-def _check_inputs(scores_a, scores_b, rope, prior, n_draws):
+def _check_inputs(scores_a, scores_b, rope, prior_strength, n_draws):
     a, b = check_score_pair(scores_a, scores_b)
     rope = check_rope(rope)
-    prior = check_positive(prior, "prior", allow_zero=True)
-    return a - b, rope, prior, check_draws(n_draws)
+    prior_strength = check_positive(prior_strength, "prior_strength", allow_zero=True)
+    return a - b, rope, prior_strength, check_draws(n_draws)
 
 
-def _result(test, samples, rope, prior, n_datasets):
+def _result(test, samples, rope, prior_strength, n_datasets):
     """Probabilities (share of draws won by each region) from the mass draws."""
     n_draws = samples.shape[0]
     # A draw whose largest mass is shared (all differences 0 with rope = 0: half
@@ -165,18 +168,21 @@ def _result(test, samples, rope, prior, n_datasets):
     samples.setflags(write=False)
     return DatasetsComparison(test, float(probs[0]), float(probs[1]), float(probs[2]),
                               float(error), float(means[0]), float(means[1]), float(means[2]),
-                              float(rope), float(prior), int(n_datasets), n_draws, samples)
+                              float(rope), float(prior_strength), int(n_datasets), n_draws,
+                              samples)
 
 
+@renamed_keyword("prior", "prior_strength")
 @renamed_keyword("n_samples", "n_draws")
-def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=N_DRAWS,
+def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.5,
+                              n_draws=N_DRAWS,
                      random_state=None):
     """Bayesian signed-rank test of two systems' scores across data sets.
 
     The Bayesian counterpart of the Wilcoxon signed-rank test (Benavoli et
     al. 2014, 2017): a Dirichlet-process posterior on the distribution of the
     score differences ``z = scores_a - scores_b`` (**first minus second**),
-    with a prior pseudo-observation at 0 of strength `prior`, and the
+    with a prior pseudo-observation at 0 of strength `prior_strength`, and the
     posterior masses of the Walsh averages ``(z_i + z_j) / 2`` above
     `rope`, within it and below ``-rope``.
 
@@ -187,8 +193,9 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=N_DRAWS
         same data sets, in the same order.
     rope : float, default=0.0
         Region of practical equivalence of the difference; in [0, 1).
-    prior : float, default=0.5
-        Strength of the prior pseudo-observation at 0 (baycomp's default).
+    prior_strength : float, default=0.5
+        Strength of the prior pseudo-observation at 0 (baycomp's default;
+        formerly `prior`).
     n_draws : int, default=10_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
@@ -200,14 +207,14 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=N_DRAWS
 
     See Also
     --------
-    sign_test : Counts signs only (weaker, fewer assumptions).
+    bayesian_sign_test : Counts signs only (weaker, fewer assumptions).
     correlated_ttest : Two systems over the folds of one data set.
     compare_across_datasets : Every pair of several systems.
 
     Notes
     -----
     Equal in distribution to ``baycomp.SignedRankTest(scores_a, scores_b,
-    rope, prior=prior)``, whose ``(p_left, p_rope, p_right)`` are our
+    rope, prior=prior_strength)``, whose ``(p_left, p_rope, p_right)`` are our
     (first better, equivalent, second better); with ``rope=0`` baycomp
     returns the two probabilities without the (empty) rope.  Each draw costs
     O(n) instead of O(n^2).
@@ -223,14 +230,15 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=N_DRAWS
 
     Examples
     --------
-    >>> from skprobeval import signed_rank_test
+    >>> from skprobeval import bayesian_signed_rank_test
     >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.85, 0.70]
     >>> b = [0.78, 0.75, 0.90, 0.61, 0.86, 0.80, 0.81, 0.69]
-    >>> signed_rank_test(a, b, rope=0.01, random_state=0)
+    >>> bayesian_signed_rank_test(a, b, rope=0.01, random_state=0)
     DatasetsComparison(test='signed-rank', prob_first_better=0.9617, prob_equivalent=0.0281,
-    prob_second_better=0.0102, mc_error=0.0019, rope=0.01, prior=0.5, n=8, n_draws=10000)
+    prob_second_better=0.0102, mc_error=0.0019, rope=0.01, prior_strength=0.5, n=8,
+    n_draws=10000)
     """
-    z, rope, prior, n_draws = _check_inputs(scores_a, scores_b, rope, prior, n_draws)
+    z, rope, prior, n_draws = _check_inputs(scores_a, scores_b, rope, prior_strength, n_draws)
     rng = check_random_state(random_state)
     points = np.concatenate([[0.0], z])
     weights = np.ones(points.shape[0])
@@ -270,8 +278,9 @@ def signed_rank_test(scores_a, scores_b, *, rope=0.0, prior=0.5, n_draws=N_DRAWS
     return _result("signed-rank", samples, rope, prior, z.shape[0])
 
 
+@renamed_keyword("prior", "prior_strength")
 @renamed_keyword("n_samples", "n_draws")
-def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_draws=N_DRAWS,
+def bayesian_sign_test(scores_a, scores_b, *, rope=0.0, prior_strength=1.0, n_draws=N_DRAWS,
               random_state=None):
     """Bayesian sign test of two systems' scores across data sets.
 
@@ -287,8 +296,9 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_draws=N_DRAWS,
         The two systems' scores on the same data sets, in the same order.
     rope : float, default=0.0
         Region of practical equivalence of the difference; in [0, 1).
-    prior : float, default=1.0
-        Strength of the prior pseudo-observation at 0 (baycomp's default).
+    prior_strength : float, default=1.0
+        Strength of the prior pseudo-observation at 0 (baycomp's default;
+        formerly `prior`).
     n_draws : int, default=10_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
@@ -300,7 +310,7 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_draws=N_DRAWS,
 
     See Also
     --------
-    signed_rank_test : Uses the sizes of the differences too.
+    bayesian_signed_rank_test : Uses the sizes of the differences too.
 
     Notes
     -----
@@ -318,14 +328,14 @@ def sign_test(scores_a, scores_b, *, rope=0.0, prior=1.0, n_draws=N_DRAWS,
 
     Examples
     --------
-    >>> from skprobeval import sign_test
+    >>> from skprobeval import bayesian_sign_test
     >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.85, 0.70]
     >>> b = [0.78, 0.75, 0.90, 0.61, 0.86, 0.80, 0.81, 0.69]
-    >>> result = sign_test(a, b, rope=0.01, random_state=0)
+    >>> result = bayesian_sign_test(a, b, rope=0.01, random_state=0)
     >>> round(result.prob_first_better, 2), round(result.mean_first_better, 3)
     (0.92, 0.667)
     """
-    z, rope, prior, n_draws = _check_inputs(scores_a, scores_b, rope, prior, n_draws)
+    z, rope, prior, n_draws = _check_inputs(scores_a, scores_b, rope, prior_strength, n_draws)
     rng = check_random_state(random_state)
     first = float(np.sum(z > rope))
     second = float(np.sum(z < -rope))

@@ -22,7 +22,7 @@ from ._metrics import _check_zero_division
 from ._numerics import weighted_mean
 from ._validation import as_array, check_sample_weight, fail
 
-__all__ = ["average_precision", "d_measure", "d_measure_weights", "precision_at_k"]
+__all__ = ["average_precision", "d_measure_score", "d_measure_weights", "precision_at_k_score"]
 
 
 # ---------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None,
 
     See Also
     --------
-    precision_at_k : Precision of the top of the ranking.
+    precision_at_k_score : Precision of the top of the ranking.
     random_average_precision : What a random ranking scores (exact mean and variance).
     sklearn.metrics.average_precision_score : The same value.
 
@@ -272,7 +272,7 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None,
     return float(_ap_from_groups(relevant_cumulative, weight_cumulative, total))
 
 
-def precision_at_k(y_true, y_score, *, k, pos_label=None):
+def precision_at_k_score(y_true, y_score, *, k, pos_label=None):
     """Precision of the ``k`` highest-scored items (precision at rank k).
 
     .. math:: P@k = \\frac{1}{k} \\sum_{n=1}^{k} x_n
@@ -314,17 +314,17 @@ def precision_at_k(y_true, y_score, *, k, pos_label=None):
 
     Examples
     --------
-    >>> from skprobeval import precision_at_k
+    >>> from skprobeval import precision_at_k_score
     >>> y_true = [1, 0, 1, 1, 0]
     >>> y_score = [0.9, 0.8, 0.7, 0.2, 0.1]
-    >>> precision_at_k(y_true, y_score, k=2)
+    >>> precision_at_k_score(y_true, y_score, k=2)
     0.5
-    >>> round(precision_at_k(y_true, y_score, k=3), 4)
+    >>> round(precision_at_k_score(y_true, y_score, k=3), 4)
     0.6667
 
     A tie across the cut-off counts its relevant share:
 
-    >>> precision_at_k([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=2)  # (1 + 1/2) / 2
+    >>> precision_at_k_score([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=2)  # (1 + 1/2) / 2
     0.75
     """
     relevant, score = _check_ranking_input(y_true, y_score, pos_label)
@@ -374,7 +374,7 @@ def d_measure_weights(n_items, *, k=15.0, l=0.7):  # noqa: E741 (the paper's nam
 
     See Also
     --------
-    d_measure : Weighted mean of graded pertinence with these weights.
+    d_measure_score : Weighted mean of graded pertinence with these weights.
 
     Notes
     -----
@@ -409,7 +409,7 @@ def d_measure_weights(n_items, *, k=15.0, l=0.7):  # noqa: E741 (the paper's nam
     return expit(k * (x - l))
 
 
-def d_measure(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (the paper's name)
+def d_measure_score(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (the paper's name)
     """D-measure: rank-weighted mean of graded pertinence (Nakache et al., 2005).
 
     .. math:: D = \\frac{\\sum_{i=1}^N p_i w_i}{\\sum_{i=1}^N w_i},
@@ -454,13 +454,13 @@ def d_measure(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (the paper's name)
     Examples
     --------
     >>> import numpy as np
-    >>> from skprobeval import d_measure
+    >>> from skprobeval import d_measure_score
     >>> good_first = np.r_[np.ones(20), np.zeros(80)]
-    >>> round(d_measure(good_first), 3)
+    >>> round(d_measure_score(good_first), 3)
     0.616
-    >>> round(d_measure(good_first[::-1]), 3)
+    >>> round(d_measure_score(good_first[::-1]), 3)
     0.0
-    >>> d_measure([1.0, 1.0, 1.0])
+    >>> d_measure_score([1.0, 1.0, 1.0])
     1.0
     """
     pertinence = _check_real_array(pertinence, "pertinence")

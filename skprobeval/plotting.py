@@ -256,9 +256,9 @@ def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cm
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from skprobeval import signed_rank_test
+    >>> from skprobeval import bayesian_signed_rank_test
     >>> from skprobeval.plotting import plot_simplex
-    >>> result = signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.78, 0.71, 0.85, 0.6], rope=0.01,
+    >>> result = bayesian_signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.78, 0.71, 0.85, 0.6], rope=0.01,
     ...                           n_draws=2000, random_state=0)
     >>> ax = plot_simplex(result, names=("A", "B"))
     >>> ax.get_title()

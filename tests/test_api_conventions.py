@@ -12,11 +12,11 @@ import skprobeval
 from skprobeval import (
     ConfusionCounts,
     PosteriorRefit,
+    bayesian_signed_rank_test,
     compare_paired_metric,
     make_posterior_scorer,
     metric_posterior,
     posterior_roc_curve,
-    signed_rank_test,
 )
 from skprobeval._validation import N_DRAWS
 
@@ -116,7 +116,7 @@ def test_the_former_draws_keyword_warns_and_gives_the_same_result():
 
 
 def test_result_attributes_keep_their_former_name():
-    result = signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.7, 0.7, 0.8, 0.5], n_draws=100,
+    result = bayesian_signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.7, 0.7, 0.8, 0.5], n_draws=100,
                               random_state=0)
     with pytest.warns(FutureWarning):
         assert result.n_samples == result.n_draws == 100
@@ -218,10 +218,10 @@ def _every_comparison():
         "correlated_ttest": skprobeval.correlated_ttest([0.81, 0.84, 0.79, 0.85, 0.83],
                                                         [0.80, 0.82, 0.80, 0.82, 0.81],
                                                         test_fraction=0.2, rope=0.005),
-        "signed_rank_test": signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88],
+        "bayesian_signed_rank_test": bayesian_signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88],
                                              [0.78, 0.75, 0.90, 0.61, 0.86], n_draws=2000,
                                              random_state=0),
-        "sign_test": skprobeval.sign_test([0.81, 0.74, 0.92, 0.66, 0.88],
+        "bayesian_sign_test": skprobeval.bayesian_sign_test([0.81, 0.74, 0.92, 0.66, 0.88],
                                           [0.78, 0.75, 0.90, 0.61, 0.86], n_draws=2000,
                                           random_state=0),
     }
@@ -266,7 +266,7 @@ def test_difference_intervals_by_an_independent_route():
     with pytest.warns(FutureWarning, match="`difference_interval` was renamed `interval`"):
         assert paired.difference_interval(0.9) == paired.interval(0.9)
     # The rank tests: mass of "first better" minus mass of "second better".
-    rank = signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88], [0.78, 0.75, 0.90, 0.61, 0.86],
+    rank = bayesian_signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88], [0.78, 0.75, 0.90, 0.61, 0.86],
                             n_draws=3000, random_state=1)
     difference = rank.samples[:, 0] - rank.samples[:, 2]
     assert rank.interval(0.8) == pytest.approx(tuple(np.quantile(difference, [0.1, 0.9])))
@@ -282,10 +282,10 @@ def test_one_pos_label_rule_for_ranking_metrics_and_posteriors(y_true, pos_label
     # positive class, by the point metric, its posterior and the curves.
     score = [0.1, 0.9, 0.3, 0.6, 0.8, 0.4]
     outcomes = []
-    for function in (skprobeval.average_precision, skprobeval.precision_at_k,
+    for function in (skprobeval.average_precision, skprobeval.precision_at_k_score,
                      skprobeval.average_precision_posterior, skprobeval.roc_auc_posterior,
                      skprobeval.posterior_precision_recall_curve):
-        kwargs = {"k": 3} if function is skprobeval.precision_at_k else {}
+        kwargs = {"k": 3} if function is skprobeval.precision_at_k_score else {}
         if function in (skprobeval.average_precision_posterior, skprobeval.roc_auc_posterior):
             kwargs["n_draws"] = 20
         try:
@@ -390,3 +390,61 @@ def test_paired_accuracy_has_one_answer():
     draws = rng.dirichlet(masses, size=1_000_000)
     assert micro.prob_first_better == pytest.approx(np.mean(draws[:, 0] > draws[:, 1]),
                                                     abs=1.5e-3)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("classification_report", "posterior_report"),
+    ("signed_rank_test", "bayesian_signed_rank_test"),
+    ("sign_test", "bayesian_sign_test"),
+    ("precision_at_k", "precision_at_k_score"),
+    ("d_measure", "d_measure_score"),
+])
+def test_renamed_functions_stay_importable_for_one_release(old, new):
+    with pytest.warns(FutureWarning, match=f"`skprobeval.{old}` was renamed `{new}`"):
+        function = getattr(skprobeval, old)
+    assert function is getattr(skprobeval, new)
+    assert old not in skprobeval.__all__ and new in skprobeval.__all__
+
+
+def test_the_test_oracle_left_the_public_api():
+    from skprobeval._baseline import random_average_precision_reference
+
+    assert "random_average_precision_reference" not in skprobeval.__all__
+    with pytest.warns(FutureWarning, match="test oracle"):
+        assert skprobeval.random_average_precision_reference is (
+            random_average_precision_reference)
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        skprobeval.no_such_name  # noqa: B018
+
+
+def test_rank_tests_take_prior_strength():
+    a, b = [0.81, 0.74, 0.92, 0.66, 0.88], [0.78, 0.75, 0.90, 0.61, 0.86]
+    new = skprobeval.bayesian_sign_test(a, b, prior_strength=2.0, n_draws=100, random_state=0)
+    with pytest.warns(FutureWarning, match="`prior` was renamed `prior_strength`"):
+        old = skprobeval.bayesian_sign_test(a, b, prior=2.0, n_draws=100, random_state=0)
+    assert old.prob_first_better == new.prob_first_better and new.prior_strength == 2.0
+    with pytest.raises(ValueError, match="`prior_strength`"):
+        skprobeval.compare_across_datasets({"x": a, "y": b}, prior_strength=-1.0)
+
+
+def test_metric_score_equals_scikit_learn_and_the_named_scores():
+    from sklearn.metrics import f1_score, fbeta_score, precision_score
+
+    rng = np.random.default_rng(5)
+    y_true, y_pred = rng.integers(0, 3, 200), rng.integers(0, 3, 200)
+    for average in ("micro", "macro", "weighted", None):
+        np.testing.assert_allclose(
+            skprobeval.metric_score(y_true, y_pred, metric="f1", average=average),
+            f1_score(y_true, y_pred, average=average), rtol=1e-12)
+        np.testing.assert_allclose(
+            skprobeval.metric_score(y_true, y_pred, metric="precision", average=average),
+            precision_score(y_true, y_pred, average=average), rtol=1e-12)
+    np.testing.assert_allclose(
+        skprobeval.metric_score(y_true, y_pred, metric="fbeta", beta=2.0, average="macro"),
+        fbeta_score(y_true, y_pred, beta=2.0, average="macro"), rtol=1e-12)
+    assert skprobeval.metric_score(y_true, y_pred, metric="specificity", average="macro") == (
+        skprobeval.specificity_score(y_true, y_pred, average="macro"))
+    assert skprobeval.metric_score(y_true, y_pred, metric="informedness", average="powers") == (
+        skprobeval.informedness_score(y_true, y_pred, average="powers"))
+    with pytest.raises(ValueError, match="`average`"):
+        skprobeval.metric_score(y_true, y_pred, metric="f1", average="powers")

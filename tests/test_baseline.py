@@ -18,10 +18,13 @@ from skprobeval import (
     average_precision,
     chance_baseline,
     random_average_precision,
-    random_average_precision_reference,
     random_ranking_test,
 )
-from skprobeval._baseline import _moments_exact, _reference_terms
+from skprobeval._baseline import (
+    _moments_exact,
+    _reference_terms,
+    random_average_precision_reference,
+)
 
 
 def _enumerate(n_items, n_relevant):

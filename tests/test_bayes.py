@@ -1,7 +1,7 @@
 """Entry points of skprobeval._bayes: labels/counts in, posterior objects out.
 
 References: statsmodels ``proportion_confint(method="jeffreys")``, scikit-learn's
-point metrics and ``classification_report``, counting by hand, and Monte Carlo
+point metrics and ``posterior_report``, counting by hand, and Monte Carlo
 written out here with ``numpy.random.Generator.dirichlet``.
 """
 
@@ -20,12 +20,12 @@ from skprobeval import (
     DifferencePosterior,
     FBetaPosterior,
     SampledPosterior,
-    classification_report,
     fbeta_posterior,
     get_metric,
     informedness_posterior,
     markedness_posterior,
     metric_posterior,
+    posterior_report,
     precision_posterior,
     recall_posterior,
 )
@@ -101,7 +101,7 @@ def test_prior_names_and_values():
         with pytest.raises(ValueError, match="`prior`"):
             metric_posterior(ConfusionCounts(3, 2, 1, 4), metric="mcc", prior=bad)
         with pytest.raises(ValueError, match="`prior`"):
-            classification_report(y_true, y_pred, prior=bad)
+            posterior_report(y_true, y_pred, prior=bad)
 
 
 def test_bad_arguments_name_the_argument():
@@ -113,7 +113,7 @@ def test_bad_arguments_name_the_argument():
             metric_posterior(ConfusionCounts(3, 2, 1, 4), metric="fbeta", beta=bad)
     for bad in (0.0, 1.0, 1.5, -0.1):
         with pytest.raises(ValueError, match="`confidence`"):
-            classification_report(y_true, y_pred, confidence=bad)
+            posterior_report(y_true, y_pred, confidence=bad)
     with pytest.raises(ValueError, match="`average`"):
         precision_posterior(y_true, y_pred, average="samples")
     with pytest.raises(ValueError, match="`n_draws`"):
@@ -380,7 +380,7 @@ def test_tiny_prior_sampling_stays_finite():
 
 
 # ---------------------------------------------------------------------------
-# classification_report
+# posterior_report
 # ---------------------------------------------------------------------------
 
 COLUMNS = ["precision_mean", "precision_low", "precision_high", "recall_mean", "recall_low",
@@ -388,7 +388,7 @@ COLUMNS = ["precision_mean", "precision_low", "precision_high", "recall_mean", "
 
 
 def test_report_shape_and_rows_agree_with_single_posteriors():
-    report = classification_report(Y_TRUE, Y_PRED, confidence=0.9, random_state=0)
+    report = posterior_report(Y_TRUE, Y_PRED, confidence=0.9, random_state=0)
     assert list(report.columns) == COLUMNS
     assert list(report.index) == ["bird", "cat", "dog", "micro avg", "macro avg",
                                   "weighted avg"]
@@ -413,10 +413,10 @@ def test_report_shape_and_rows_agree_with_single_posteriors():
 
 
 def test_report_reproducible_and_labels_subset():
-    first = classification_report(Y_TRUE, Y_PRED, random_state=3, n_draws=2_000)
-    second = classification_report(Y_TRUE, Y_PRED, random_state=3, n_draws=2_000)
+    first = posterior_report(Y_TRUE, Y_PRED, random_state=3, n_draws=2_000)
+    second = posterior_report(Y_TRUE, Y_PRED, random_state=3, n_draws=2_000)
     assert first.equals(second)
-    subset = classification_report(Y_TRUE, Y_PRED, labels=["dog", "cat"], random_state=0)
+    subset = posterior_report(Y_TRUE, Y_PRED, labels=["dog", "cat"], random_state=0)
     assert list(subset.index[:2]) == ["dog", "cat"]
     assert subset.loc["micro avg", "support"] == 7.0
 
@@ -428,7 +428,7 @@ def test_report_tends_to_scikit_learn_as_counts_grow():
     y_true = rng.integers(0, 4, size=300)
     y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 4, size=300))
     weight = np.full(300, 1e8)
-    ours = classification_report(y_true, y_pred, sample_weight=weight, n_draws=2_000,
+    ours = posterior_report(y_true, y_pred, sample_weight=weight, n_draws=2_000,
                                   random_state=0)
     theirs = sklearn_report(y_true, y_pred, output_dict=True, sample_weight=weight)
     for label in ("0", "1", "2", "3", "macro avg", "weighted avg"):
@@ -439,7 +439,7 @@ def test_report_tends_to_scikit_learn_as_counts_grow():
     for name, value in zip(("precision", "recall", "f1"), micro[:3]):
         assert ours.loc["micro avg", f"{name}_mean"] == pytest.approx(value, abs=1e-6)
     # ... while the plain (unweighted) report keeps wide intervals around them.
-    small = classification_report(y_true, y_pred, random_state=0)
+    small = posterior_report(y_true, y_pred, random_state=0)
     assert (small["precision_high"] - small["precision_low"]).iloc[:4].min() > 0.1
 
 
@@ -447,6 +447,6 @@ def test_report_multilabel():
     rng = np.random.default_rng(7)
     y_true = rng.integers(0, 2, size=(50, 3))
     y_pred = np.where(rng.random((50, 3)) < 0.75, y_true, 1 - y_true)
-    report = classification_report(y_true, y_pred, random_state=0)
+    report = posterior_report(y_true, y_pred, random_state=0)
     assert list(report.index) == ["0", "1", "2", "micro avg", "macro avg", "weighted avg"]
     np.testing.assert_array_equal(report["support"].iloc[:3], y_true.sum(axis=0))

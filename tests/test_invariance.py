@@ -114,11 +114,11 @@ def test_nan_raises(metric):
 
 
 # Ranking metrics take scores instead of predicted labels.
-from skprobeval import average_precision, precision_at_k  # noqa: E402
+from skprobeval import average_precision, precision_at_k_score  # noqa: E402
 
 RANKING = {
     "average_precision": (average_precision, {}, True),
-    "precision_at_k": (precision_at_k, {"k": 10}, False),
+    "precision_at_k_score": (precision_at_k_score, {"k": 10}, False),
 }
 
 

@@ -47,15 +47,16 @@ CALLS = {
                                            **FAST}),
     "correlated_ttest": (sp.correlated_ttest, {"scores_a": S, "scores_b": S[::-1],
                                                "test_fraction": 0.2}),
-    "signed_rank_test": (sp.signed_rank_test, {"scores_a": S, "scores_b": S[::-1], **FAST}),
+    "bayesian_signed_rank_test": (sp.bayesian_signed_rank_test,
+                                  {"scores_a": S, "scores_b": S[::-1], **FAST}),
     "random_average_precision": (sp.random_average_precision,
                                  {"n_items": 10, "n_relevant": 3}),
     "random_precision_baseline": (sp.random_precision_baseline,
                                   {"n_items": 10, "n_relevant": 3, "confidence": 0.9}),
     "average_precision_posterior": (sp.average_precision_posterior,
                                     {"y_true": Y, "y_score": S, **FAST}),
-    "precision_at_k": (sp.precision_at_k, {"y_true": Y, "y_score": S, "k": 3}),
-    "classification_report": (sp.classification_report, {"y_true": Y, "y_pred": P, **FAST}),
+    "precision_at_k_score": (sp.precision_at_k_score, {"y_true": Y, "y_score": S, "k": 3}),
+    "posterior_report": (sp.posterior_report, {"y_true": Y, "y_pred": P, **FAST}),
     "ConfusionCounts": (sp.ConfusionCounts, {"tp": 1, "fp": 2, "fn": 3, "tn": 4}),
     "PairedCounts": (sp.PairedCounts, {"first_better": 1, "second_better": 2, "ties": 3}),
     "BetaPosterior": (sp.BetaPosterior, {"a": 1.5, "b": 2.5}),
@@ -205,7 +206,7 @@ def test_n_relevant_outside_1_to_n_items_is_refused(n_items, n_relevant):
 
 @given(st.one_of(st.floats(min_value=1), st.floats(max_value=-1e-300), st.just(np.nan)),
        st.sampled_from(["compare_paired", "compare_paired_metric", "compare_predictions",
-                        "compare_scores", "correlated_ttest", "signed_rank_test"]))
+                        "compare_scores", "correlated_ttest", "bayesian_signed_rank_test"]))
 def test_ropes_outside_0_1_are_refused(rope, key):
     function, kwargs = CALLS[key]
     with pytest.raises(ValueError, match="`rope`"):

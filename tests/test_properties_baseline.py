@@ -12,9 +12,9 @@ from skprobeval import (
     ConfusionCounts,
     chance_baseline,
     random_average_precision,
-    random_average_precision_reference,
     random_precision_baseline,
 )
+from skprobeval._baseline import random_average_precision_reference
 
 
 def _sizes(max_items):

@@ -11,11 +11,11 @@ from skprobeval import (
     ConfusionCounts,
     PairedComparison,
     PairedCounts,
+    bayesian_sign_test,
+    bayesian_signed_rank_test,
     compare_independent,
     correlated_ttest,
     pairwise_comparison,
-    sign_test,
-    signed_rank_test,
 )
 
 paired_counts = st.builds(PairedCounts, counts(), counts(), counts())
@@ -98,7 +98,8 @@ def test_correlated_ttest_sums_to_one_and_mirrors(scores_a, data, rope):
     np.testing.assert_allclose(swapped, probs[::-1], rtol=0, atol=1e-12)
 
 
-@given(score_lists, st.data(), ropes(), st.sampled_from([signed_rank_test, sign_test]))
+@given(score_lists, st.data(), ropes(),
+       st.sampled_from([bayesian_signed_rank_test, bayesian_sign_test]))
 def test_across_data_set_tests_sum_to_one_and_mirror(scores_a, data, rope, test):
     n = len(scores_a)
     scores_b = data.draw(st.lists(st.floats(0, 1), min_size=n, max_size=n), label="scores_b")

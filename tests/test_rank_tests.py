@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 from skprobeval import (
+    bayesian_sign_test,
+    bayesian_signed_rank_test,
     compare_across_datasets,
     compare_estimators_across_datasets,
-    sign_test,
-    signed_rank_test,
 )
 from skprobeval._numerics import dirichlet
 
@@ -50,7 +50,7 @@ def _baycomp_probs(test, a, b, rope, **options):
 @pytest.mark.parametrize("rope", [0.0, 0.01])
 def test_signed_rank_equals_baycomp(seed, rope):
     a, b = _scores(seed)
-    ours = signed_rank_test(a, b, rope=rope, n_draws=20_000, random_state=seed)
+    ours = bayesian_signed_rank_test(a, b, rope=rope, n_draws=20_000, random_state=seed)
     theirs = _baycomp_probs(baycomp.SignedRankTest, a, b, rope)
     # baycomp's (p_left, p_rope, p_right) are (first better, equivalent, second better);
     # with rope = 0 it returns (p_left, p_right).
@@ -69,7 +69,7 @@ def test_signed_rank_equals_baycomp(seed, rope):
 @pytest.mark.parametrize("rope", [0.0, 0.01])
 def test_sign_test_equals_baycomp(seed, rope):
     a, b = _scores(seed)
-    ours = sign_test(a, b, rope=rope, n_draws=20_000, random_state=seed)
+    ours = bayesian_sign_test(a, b, rope=rope, n_draws=20_000, random_state=seed)
     theirs = _baycomp_probs(baycomp.SignTest, a, b, rope)
     if rope == 0:
         # baycomp drops the rope (ties and prior) and renormalises the other two.
@@ -87,7 +87,7 @@ def test_sign_test_masses_are_the_dirichlet_of_the_counts():
     # Posterior mean masses: (n_first, n_equal + prior, n_second) / (n + prior).
     a = np.array([0.9, 0.8, 0.7, 0.7, 0.6, 0.5])
     b = np.array([0.8, 0.8, 0.75, 0.65, 0.6, 0.4])      # first better 3, equal 2, second 1
-    result = sign_test(a, b, prior=1.0, n_draws=200_000, random_state=0)
+    result = bayesian_sign_test(a, b, prior_strength=1.0, n_draws=200_000, random_state=0)
     expected = np.array([3, 3, 1]) / 7
     got = np.array([result.mean_first_better, result.mean_equivalent, result.mean_second_better])
     assert np.all(np.abs(got - expected) < 4 * np.sqrt(expected * (1 - expected) / 8 / 200_000))
@@ -99,7 +99,8 @@ def test_linear_pair_sums_equal_the_brute_force_double_sum(seed, rope):
     # The O(n) cumulative sums against sum_ij w_i w_j H(z_i + z_j, 2 rope) on the same
     # draws (Heaviside 1/2 at the boundary, as baycomp).
     a, b = _scores(seed)
-    result = signed_rank_test(a, b, rope=rope, prior=0.5, n_draws=300, random_state=seed)
+    result = bayesian_signed_rank_test(a, b, rope=rope, prior_strength=0.5, n_draws=300,
+                                       random_state=seed)
     points = np.concatenate([[0.0], a - b])
     weights = np.ones(points.shape[0])
     weights[0] = 0.5
@@ -115,7 +116,7 @@ def test_linear_pair_sums_equal_the_brute_force_double_sum(seed, rope):
     np.testing.assert_allclose(result.samples[:, 2], second, rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("test", [signed_rank_test, sign_test])
+@pytest.mark.parametrize("test", [bayesian_signed_rank_test, bayesian_sign_test])
 def test_probabilities_sum_to_one_mirror_on_swap_and_reproduce(test):
     a, b = _scores(3)
     first = test(a, b, rope=0.01, n_draws=40_000, random_state=7)
@@ -132,7 +133,7 @@ def test_probabilities_sum_to_one_mirror_on_swap_and_reproduce(test):
         assert _close(p, q, 40_000, 40_000)
 
 
-@pytest.mark.parametrize("test", [signed_rank_test, sign_test])
+@pytest.mark.parametrize("test", [bayesian_signed_rank_test, bayesian_sign_test])
 def test_a_rope_wider_than_every_difference_makes_them_equivalent(test):
     a, b = _scores(4)
     rope = float(np.max(np.abs(a - b))) + 0.01
@@ -142,15 +143,15 @@ def test_a_rope_wider_than_every_difference_makes_them_equivalent(test):
 
 
 @pytest.mark.parametrize("call, name, error", [
-    (lambda: signed_rank_test([0.1, 0.2], [0.1]), "scores_b", ValueError),
-    (lambda: signed_rank_test([0.1, np.nan], [0.1, 0.2]), "scores_a", ValueError),
-    (lambda: signed_rank_test(["a"], ["b"]), "scores_a", TypeError),
-    (lambda: signed_rank_test([[0.1]], [[0.2]]), "scores_a", ValueError),
-    (lambda: signed_rank_test([], []), "scores_a", ValueError),
-    (lambda: signed_rank_test([0.1], [0.2], rope=-0.1), "rope", ValueError),
-    (lambda: sign_test([0.1], [0.2], prior=-1), "prior", ValueError),
-    (lambda: sign_test([0.1], [0.2], n_draws=0), "n_draws", ValueError),
-    (lambda: sign_test([0.1], [0.2], n_draws="many"), "n_draws", TypeError),
+    (lambda: bayesian_signed_rank_test([0.1, 0.2], [0.1]), "scores_b", ValueError),
+    (lambda: bayesian_signed_rank_test([0.1, np.nan], [0.1, 0.2]), "scores_a", ValueError),
+    (lambda: bayesian_signed_rank_test(["a"], ["b"]), "scores_a", TypeError),
+    (lambda: bayesian_signed_rank_test([[0.1]], [[0.2]]), "scores_a", ValueError),
+    (lambda: bayesian_signed_rank_test([], []), "scores_a", ValueError),
+    (lambda: bayesian_signed_rank_test([0.1], [0.2], rope=-0.1), "rope", ValueError),
+    (lambda: bayesian_sign_test([0.1], [0.2], prior_strength=-1), "prior_strength", ValueError),
+    (lambda: bayesian_sign_test([0.1], [0.2], n_draws=0), "n_draws", ValueError),
+    (lambda: bayesian_sign_test([0.1], [0.2], n_draws="many"), "n_draws", TypeError),
     (lambda: compare_across_datasets(pd.DataFrame({"a": [0.1, 0.2]})), "scores", ValueError),
     (lambda: compare_across_datasets(pd.DataFrame({"a": [0.1, np.nan], "b": [0.2, 0.3]})),
      "scores", ValueError),
@@ -189,7 +190,7 @@ def test_mean_ranks_equal_pandas_and_pairs_equal_the_pairwise_tests(table):
     names = list(table.columns)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
-            pair = signed_rank_test(table[first], table[second], rope=0.01, n_draws=5000,
+            pair = bayesian_signed_rank_test(table[first], table[second], rope=0.01, n_draws=5000,
                                     random_state=rng)
             assert report.prob_better.loc[first, second] == pair.prob_first_better
             assert report.prob_better.loc[second, first] == pair.prob_second_better
@@ -207,7 +208,7 @@ def test_lower_is_better_flips_ranks_and_probabilities(table):
     pd.testing.assert_frame_equal(higher.prob_better, lower.prob_better)
     sign = compare_across_datasets(table, test="sign", rope=0.01, n_draws=5000,
                                    random_state=1)
-    assert sign.test == "sign" and sign.results["w", "x"].prior == 1.0
+    assert sign.test == "sign" and sign.results["w", "x"].prior_strength == 1.0
 
 
 def test_plots_of_the_report(table):

@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import average_precision_score
 
-from skprobeval import average_precision, d_measure, d_measure_weights, precision_at_k
+from skprobeval import average_precision, d_measure_score, d_measure_weights, precision_at_k_score
 
 # ---------------------------------------------------------------------------
 # average_precision
@@ -119,7 +119,7 @@ def test_average_precision_without_relevant_items():
 
 
 # ---------------------------------------------------------------------------
-# precision_at_k
+# precision_at_k_score
 # ---------------------------------------------------------------------------
 
 
@@ -132,7 +132,7 @@ def test_precision_at_k_without_ties(seed):
         y_score = rng.permutation(n) + rng.random()
         ranked = y_true[np.argsort(-y_score)]
         for k in {1, n, int(rng.integers(1, n + 1))}:
-            assert precision_at_k(y_true, y_score, k=k) == pytest.approx(ranked[:k].mean())
+            assert precision_at_k_score(y_true, y_score, k=k) == pytest.approx(ranked[:k].mean())
 
 
 def test_precision_at_k_with_ties_is_the_expectation_over_tie_breaking():
@@ -145,23 +145,24 @@ def test_precision_at_k_with_ties_is_the_expectation_over_tie_breaking():
             order = np.array(order)
             ranked = order[np.argsort(-y_score[order], kind="stable")]
             values.append(y_true[ranked][:k].mean())
-        assert precision_at_k(y_true, y_score, k=k) == pytest.approx(np.mean(values), rel=1e-14)
+        assert precision_at_k_score(y_true, y_score, k=k) == pytest.approx(np.mean(values),
+                                                                          rel=1e-14)
 
 
 def test_precision_at_k_values():
-    assert precision_at_k([1, 0, 1, 1, 0], [5, 4, 3, 2, 1], k=5) == 0.6   # prevalence
-    assert precision_at_k([0, 0, 1], [3, 2, 1], k=2) == 0.0
-    assert precision_at_k(["a", "b"], [2, 1], k=1, pos_label="a") == 1.0
-    assert precision_at_k([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=2) == 0.75
-    assert precision_at_k([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=np.int64(3)) == pytest.approx(
+    assert precision_at_k_score([1, 0, 1, 1, 0], [5, 4, 3, 2, 1], k=5) == 0.6   # prevalence
+    assert precision_at_k_score([0, 0, 1], [3, 2, 1], k=2) == 0.0
+    assert precision_at_k_score(["a", "b"], [2, 1], k=1, pos_label="a") == 1.0
+    assert precision_at_k_score([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=2) == 0.75
+    assert precision_at_k_score([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=np.int64(3)) == pytest.approx(
         2 / 3)
-    assert precision_at_k([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=2.0) == 0.75
+    assert precision_at_k_score([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], k=2.0) == 0.75
 
 
 @pytest.mark.parametrize("k", [0, 5, -1, 2.5, True, "2", None, np.nan])
 def test_precision_at_k_bad_k(k):
     with pytest.raises(ValueError, match="`k` must be an integer in 1..4"):
-        precision_at_k([1, 0, 1, 0], [4, 3, 2, 1], k=k)
+        precision_at_k_score([1, 0, 1, 0], [4, 3, 2, 1], k=k)
 
 
 # ---------------------------------------------------------------------------
@@ -203,10 +204,10 @@ def test_d_measure_is_the_weighted_mean():
         pertinence = rng.random(n)
         for k, l in [(15.0, 0.7), (3.0, 0.2), (40.0, 0.95)]:
             w = d_measure_weights(n, k=k, l=l)
-            assert d_measure(pertinence, k=k, l=l) == pytest.approx(
+            assert d_measure_score(pertinence, k=k, l=l) == pytest.approx(
                 np.sum(pertinence * w) / np.sum(w), rel=1e-13)
             # A constant numerator (the paper's 1 + e^(l-k)) cancels.
-            assert d_measure(pertinence, k=k, l=l) == pytest.approx(
+            assert d_measure_score(pertinence, k=k, l=l) == pytest.approx(
                 np.sum(pertinence * 3.7 * w) / np.sum(3.7 * w), rel=1e-13)
 
 
@@ -214,25 +215,25 @@ def test_d_measure_of_a_constant_list_is_that_constant_exactly():
     # Exact by construction (one summation route, clipped to the values' range),
     # whatever summation order the machine's BLAS or SIMD kernels use.
     for n in range(1, 501):
-        assert d_measure(np.ones(n)) == 1.0
-        assert d_measure(np.zeros(n)) == 0.0
-        assert d_measure(np.full(n, 0.1)) == 0.1
+        assert d_measure_score(np.ones(n)) == 1.0
+        assert d_measure_score(np.zeros(n)) == 0.0
+        assert d_measure_score(np.full(n, 0.1)) == 0.1
     for k, l in [(3.0, 0.2), (40.0, 0.95), (500.0, 5.0)]:
-        assert d_measure(np.ones(273), k=k, l=l) == 1.0
+        assert d_measure_score(np.ones(273), k=k, l=l) == 1.0
 
 
 def test_d_measure_values_and_extremes():
-    assert d_measure([0.25]) == 0.25
+    assert d_measure_score([0.25]) == 0.25
     good_first = np.r_[np.ones(10), np.zeros(90)]
-    assert d_measure(good_first) > d_measure(good_first[::-1])
+    assert d_measure_score(good_first) > d_measure_score(good_first[::-1])
     # A very steep sigmoid is a hard cut at x = l: the mean pertinence of the top 30%.
     pertinence = np.r_[np.full(30, 0.8), np.full(70, 0.1)]
-    assert d_measure(pertinence, k=1e5, l=0.705) == pytest.approx(0.8, rel=1e-12)
+    assert d_measure_score(pertinence, k=1e5, l=0.705) == pytest.approx(0.8, rel=1e-12)
     # The inflection point far outside the list: weights underflow, the result does not.
-    assert d_measure(pertinence, k=500.0, l=5.0) == pytest.approx(
+    assert d_measure_score(pertinence, k=500.0, l=5.0) == pytest.approx(
         np.average(pertinence, weights=np.exp(500 * (np.arange(100, 0, -1) / 100 - 1))),
         rel=1e-10)
-    assert 0.0 <= d_measure(pertinence, k=500.0, l=-5.0) <= 1.0
+    assert 0.0 <= d_measure_score(pertinence, k=500.0, l=-5.0) <= 1.0
 
 
 # ---------------------------------------------------------------------------
@@ -256,7 +257,7 @@ AP_CASES = [
 
 
 @pytest.mark.parametrize("function, extra", [
-    (average_precision, {}), (precision_at_k, {"k": 1})])
+    (average_precision, {}), (precision_at_k_score, {"k": 1})])
 @pytest.mark.parametrize("args, kwargs, message", AP_CASES)
 def test_ranking_bad_input(function, extra, args, kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -289,7 +290,7 @@ def test_average_precision_bad_keywords(kwargs, message):
 ])
 def test_d_measure_bad_input(pertinence, kwargs, message):
     with pytest.raises(ValueError, match=message):
-        d_measure(pertinence, **kwargs)
+        d_measure_score(pertinence, **kwargs)
 
 
 @pytest.mark.parametrize("n_items", [0, -1, 2.5, True, "3"])

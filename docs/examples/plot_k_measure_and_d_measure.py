@@ -15,7 +15,7 @@ weights near 1 at the top, falling sharply past rank ~50 and close to 0 past ran
 import matplotlib.pyplot as plt
 import numpy as np
 
-from skprobeval import d_measure, d_measure_weights, get_metric
+from skprobeval import d_measure_score, d_measure_weights, get_metric
 
 # %%
 # The paper's number: P = R = 0.4 is the table tp = 2, fp = 3, fn = 3.
@@ -50,5 +50,5 @@ print("weight at rank 1, 83, 150:", np.round(weights[[0, 82, 149]], 3))
 # Good answers early score higher than the same answers late.
 early = np.r_[np.ones(30), np.zeros(243)]
 late = early[::-1]
-print("D, good answers first:", round(d_measure(early), 4))
-print("D, good answers last :", round(d_measure(late), 4))
+print("D, good answers first:", round(d_measure_score(early), 4))
+print("D, good answers last :", round(d_measure_score(late), 4))

@@ -21,8 +21,8 @@ import numpy as np
 from skprobeval import (
     average_precision,
     random_average_precision,
-    random_average_precision_reference,
 )
+from skprobeval._baseline import random_average_precision_reference
 from skprobeval.plotting import plot_random_ap_baseline
 
 # %%
