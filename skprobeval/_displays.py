@@ -130,13 +130,46 @@ class _PosteriorCurveDisplay:
         return display.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
 
     @classmethod
+    @renamed_keyword("n_samples", "n_draws")
     def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None,
-                       name=None, **kwargs):
+                       sample_weight=None, prior=None, confidence=0.95, kind="pointwise",
+                       n_draws=N_DRAWS, drop_intermediate=None, random_state=None, name=None,
+                       ax=None, plot_chance_level=False, **kwargs):
         """Build the display from a fitted binary classifier, and plot it.
 
-        Scores come from ``predict_proba`` (the positive class's column) or
-        else ``decision_function``; ``name`` defaults to the estimator's class
-        name.  Other keyword arguments as in `from_predictions`.
+        Parameters
+        ----------
+        estimator : fitted classifier
+            A binary classifier (two ``classes_``).
+        X : array-like of shape (n_samples, n_features)
+            Input of the estimator.
+        y : array-like of shape (n_samples,)
+            True labels.
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+            Where the scores come from: ``"auto"`` tries ``predict_proba``
+            (the positive class's column), then ``decision_function``, the
+            order the cross-validation reports use too.
+        pos_label : default=None
+            The positive class (None: ``estimator.classes_[1]``).
+        sample_weight : array-like of shape (n_samples,), default=None
+        prior : float, default=None
+            As in `from_predictions`.
+        confidence : float, default=0.95
+            Mass of the band.
+        kind : {"pointwise", "simultaneous"}, default="pointwise"
+            Band kind (see `PosteriorCurve.band`).
+        n_draws : int, default=10_000
+            Draws for a simultaneous band and for the summary in the legend.
+        drop_intermediate : bool, default=None
+            scikit-learn's default of the curve.
+        random_state : None, int or numpy Generator
+        name : str, default=None
+            Legend name (default: the estimator's class name).
+        ax : matplotlib Axes, default=None
+        plot_chance_level : bool, default=False
+            Also draw the chance level.
+        **kwargs
+            Passed to the curve's ``Axes.plot``.
 
         Returns
         -------
@@ -145,7 +178,11 @@ class _PosteriorCurveDisplay:
         scores, pos_label = _estimator_scores(estimator, X, response_method, pos_label)
         if name is None:
             name = type(estimator).__name__
-        return cls.from_predictions(y, scores, pos_label=pos_label, name=name, **kwargs)
+        return cls.from_predictions(y, scores, pos_label=pos_label, sample_weight=sample_weight,
+                                    prior=prior, confidence=confidence, kind=kind,
+                                    n_draws=n_draws, drop_intermediate=drop_intermediate,
+                                    random_state=random_state, name=name, ax=ax,
+                                    plot_chance_level=plot_chance_level, **kwargs)
 
     def plot(self, ax=None, *, name=None, plot_chance_level=False, band_kw=None,
              chance_level_kw=None, **kwargs):

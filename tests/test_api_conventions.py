@@ -448,3 +448,18 @@ def test_metric_score_equals_scikit_learn_and_the_named_scores():
         skprobeval.informedness_score(y_true, y_pred, average="powers"))
     with pytest.raises(ValueError, match="`average`"):
         skprobeval.metric_score(y_true, y_pred, metric="f1", average="powers")
+
+
+@pytest.mark.parametrize("display", ["PosteriorPrecisionRecallDisplay",
+                                     "PosteriorRocCurveDisplay"])
+@pytest.mark.parametrize("method", ["from_predictions", "from_estimator", "plot"])
+def test_display_parameters_are_explicit_and_documented(display, method):
+    # numpydoc's validation, as scikit-learn runs it on its displays: every
+    # parameter documented (PR01), no documented parameter missing from the
+    # signature (PR02), a Returns section (RT01).
+    validate = pytest.importorskip("numpydoc.validate").validate
+    errors = [code for code, _ in validate(f"skprobeval.{display}.{method}")["errors"]
+              if code in ("PR01", "PR02", "RT01")]
+    assert not errors
+    parameters = inspect.signature(getattr(getattr(skprobeval, display), method)).parameters
+    assert "sample_weight" in parameters or method == "plot"
