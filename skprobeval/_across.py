@@ -7,6 +7,7 @@ test on every pair; `AcrossDatasetsReport` holds the tables and the plots.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -185,7 +186,7 @@ def check_across_options(test, rope, prior_strength, n_draws, higher_is_better=T
     function, default_prior = _TESTS[test]
     prior_strength = (default_prior if prior_strength is None
                       else check_positive(prior_strength, "prior_strength", allow_zero=True))
-    return function, check_rope(rope), prior_strength, check_draws(n_draws)
+    return function, check_rope(rope, width=math.inf), prior_strength, check_draws(n_draws)
 
 
 def _check_scores_table(scores):
@@ -233,7 +234,7 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
         One row per data set, one column per system (as autorank takes it);
         anything ``pandas.DataFrame`` accepts (a dict of lists).
     rope : float, default=0.0
-        Region of practical equivalence of a score difference; in [0, 1).
+        Region of practical equivalence of a score difference: any finite value >= 0.
     higher_is_better : bool, default=True
         False for losses and error rates: lower scores then rank first and
         win the tests.

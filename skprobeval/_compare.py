@@ -23,7 +23,7 @@ from scipy import special
 from ._bayes import check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, PairedCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
-from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights
+from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
 from ._numerics import beta_greater
 from ._paired import PairedComparison, _out
 from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
@@ -481,7 +481,8 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     prior : float or {"jeffreys", "uniform"}, default=0.5
         λ of each system's table (see above).
     rope : float, default=0.0
-        Region of practical equivalence for the metric difference; in [0, 1).
+        Region of practical equivalence for the metric difference: in [0, 1), or
+        [0, 2) for informedness, markedness and MCC (range [-1, 1]).
     beta : float, default=1.0
         F-beta / E-measure weight (for ``metric="fbeta"`` or ``"e_measure"``).
     pos_label : int, float, bool or str, default=1
@@ -531,7 +532,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     spec = get_metric(metric)
     average = check_average(average, spec.name)
     lam = check_prior(prior)
-    rope = check_rope(rope)
+    rope = check_rope(rope, width=range_width(spec.name))
     beta = check_positive(beta, "beta")
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)

@@ -397,6 +397,13 @@ POWERS_WEIGHTS = {
 # data, are the share of items right (scikit-learn's accuracy_score): each
 # wrong item is one false positive and one false negative.
 SHARE_OF_RIGHT = frozenset({"precision", "recall", "f1", "fbeta", "accuracy"})
+# Metrics whose range is [-1, 1] (every other registered metric lies in [0, 1]).
+SIGNED_METRICS = frozenset({"informedness", "markedness", "mcc"})
+
+
+def range_width(name):
+    """Width of a registered metric's range: 2 for the signed ones, else 1."""
+    return 2.0 if name in SIGNED_METRICS else 1.0
 
 
 def check_average(average, metric):

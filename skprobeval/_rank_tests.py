@@ -150,7 +150,7 @@ class DatasetsComparison(ComparisonResult):
 
 def _check_inputs(scores_a, scores_b, rope, prior_strength, n_draws):
     a, b = check_score_pair(scores_a, scores_b)
-    rope = check_rope(rope)
+    rope = check_rope(rope, width=math.inf)
     prior_strength = check_positive(prior_strength, "prior_strength", allow_zero=True)
     return a - b, rope, prior_strength, check_draws(n_draws)
 
@@ -192,7 +192,8 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         The two systems' scores (e.g. mean cross-validated accuracy) on the
         same data sets, in the same order.
     rope : float, default=0.0
-        Region of practical equivalence of the difference; in [0, 1).
+        Region of practical equivalence of the difference: any finite
+        value >= 0 (the scores may have any range).
     prior_strength : float, default=0.5
         Strength of the prior pseudo-observation at 0 (baycomp's default;
         formerly `prior`).
@@ -295,7 +296,8 @@ def bayesian_sign_test(scores_a, scores_b, *, rope=0.0, prior_strength=1.0, n_dr
     scores_a, scores_b : array-like of shape (n_datasets,)
         The two systems' scores on the same data sets, in the same order.
     rope : float, default=0.0
-        Region of practical equivalence of the difference; in [0, 1).
+        Region of practical equivalence of the difference: any finite
+        value >= 0 (the scores may have any range).
     prior_strength : float, default=1.0
         Strength of the prior pseudo-observation at 0 (baycomp's default;
         formerly `prior`).

@@ -165,7 +165,7 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
         Share of the data in each test fold, in (0, 1): ``1/k`` for k-fold
         cross-validation (repeated or not).
     rope : float, default=0.0
-        Region of practical equivalence for the mean difference; in [0, 1).
+        Region of practical equivalence for the mean difference: any finite value >= 0.
     runs : int, default=1
         Repetitions of the cross-validation; ``n`` must be a multiple of it.
         It does not enter the computation (the correction depends on
@@ -217,7 +217,7 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
     test_fraction = float(test_fraction)
     if not 0.0 < test_fraction < 1.0:
         fail("test_fraction", "a float in the open interval (0, 1)", test_fraction)
-    rope = check_rope(rope)
+    rope = check_rope(rope, width=math.inf)
     if isinstance(runs, bool) or not isinstance(runs, (numbers.Integral, np.integer)):
         fail("runs", "a positive int", runs, error=TypeError)
     if runs < 1 or n % runs:

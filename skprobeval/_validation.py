@@ -94,16 +94,19 @@ def check_positive(value, name, *, allow_zero=False):
     return value
 
 
-def check_rope(rope, name="rope"):
-    """Return the half-width of the region of practical equivalence, in [0, 1).
+def check_rope(rope, name="rope", *, width=1.0):
+    """Return the half-width of the region of practical equivalence.
 
-    Differences of metrics in [0, 1] lie in (-1, 1): a rope of 1 or more would
-    call every difference equivalent whatever the data.
+    `width` is the width of the compared scores' range: differences of scores
+    in [0, 1] lie in (-1, 1), of informedness or MCC in (-2, 2), so a rope of
+    `width` or more would call every difference equivalent whatever the data.
+    Unbounded scores (per-fold or per-data-set scores of any kind) take any
+    finite rope >= 0 (``width=inf``).
     """
     rope = check_positive(rope, name, allow_zero=True)
-    if rope >= 1:
-        fail(name, "a finite number in [0, 1) (a rope of 1 or more makes every "
-             "difference of [0, 1] scores equivalent)", rope)
+    if rope >= width:
+        fail(name, f"a finite number in [0, {width:g}) (a rope of {width:g} or more makes "
+             f"every difference of scores whose range is {width:g} wide equivalent)", rope)
     return rope
 
 

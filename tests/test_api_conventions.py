@@ -463,3 +463,25 @@ def test_display_parameters_are_explicit_and_documented(display, method):
     assert not errors
     parameters = inspect.signature(getattr(getattr(skprobeval, display), method)).parameters
     assert "sample_weight" in parameters or method == "plot"
+
+
+def test_the_rope_range_follows_the_metric_range():
+    # Informedness lies in [-1, 1]: a rope of 1.5 is a real question; for F1 in
+    # [0, 1] it is refused.  Per-fold or per-data-set scores may be on any scale
+    # (log-loss, RMSE): a rope of 5 is fine.
+    y = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1]
+    a = [0, 1, 0, 0, 1, 1, 1, 1, 0, 1]
+    b = [0, 0, 1, 0, 0, 1, 0, 1, 1, 1]
+    wide = compare_paired_metric(y, a, b, metric="informedness", rope=1.5, n_draws=200,
+                                 random_state=0)
+    assert wide.prob_equivalent > 0.99
+    with pytest.raises(ValueError, match=r"`rope` must be a finite number in \[0, 1\)"):
+        compare_paired_metric(y, a, b, metric="f1", rope=1.5)
+    with pytest.raises(ValueError, match=r"\[0, 2\)"):
+        compare_paired_metric(y, a, b, metric="mcc", rope=2.0)
+    losses_a, losses_b = [12.0, 15.0, 11.0, 14.0, 13.0], [20.0, 21.0, 19.0, 22.0, 18.0]
+    ttest = skprobeval.correlated_ttest(losses_a, losses_b, test_fraction=0.2, rope=5.0)
+    assert ttest.rope == 5.0
+    ranks = skprobeval.bayesian_signed_rank_test(losses_a, losses_b, rope=5.0, n_draws=200,
+                                                 random_state=0)
+    assert ranks.rope == 5.0

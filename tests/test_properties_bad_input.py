@@ -206,8 +206,19 @@ def test_n_relevant_outside_1_to_n_items_is_refused(n_items, n_relevant):
 
 @given(st.one_of(st.floats(min_value=1), st.floats(max_value=-1e-300), st.just(np.nan)),
        st.sampled_from(["compare_paired", "compare_paired_metric", "compare_predictions",
-                        "compare_scores", "correlated_ttest", "bayesian_signed_rank_test"]))
-def test_ropes_outside_0_1_are_refused(rope, key):
+                        "compare_scores"]))
+def test_ropes_outside_0_1_are_refused_for_scores_in_0_1(rope, key):
+    # The rope's range follows the compared scores' range: [0, 1) for metrics
+    # in [0, 1] (the calls here compare accuracy, F1, AP); any finite value >= 0
+    # for per-fold and per-data-set scores of any kind (below).
+    function, kwargs = CALLS[key]
+    with pytest.raises(ValueError, match="`rope`"):
+        function(**{**kwargs, "rope": rope})
+
+
+@given(st.one_of(st.floats(max_value=-1e-300), st.just(np.nan), st.just(np.inf)),
+       st.sampled_from(["correlated_ttest", "bayesian_signed_rank_test"]))
+def test_ropes_of_unbounded_scores_are_refused_only_when_negative_or_not_finite(rope, key):
     function, kwargs = CALLS[key]
     with pytest.raises(ValueError, match="`rope`"):
         function(**{**kwargs, "rope": rope})
