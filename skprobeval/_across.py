@@ -234,19 +234,25 @@ def compare_across_datasets(scores, *, rope=0.0, higher_is_better=True, test="si
         One row per data set, one column per system (as autorank takes it);
         anything ``pandas.DataFrame`` accepts (a dict of lists).
     rope : float, default=0.0
-        Region of practical equivalence of a score difference: any finite value >= 0.
+        Region of practical equivalence of a score difference: any finite
+        value >= 0.
     higher_is_better : bool, default=True
         False for losses and error rates: lower scores then rank first and
         win the tests.
     test : {"signed-rank", "sign"}, default="signed-rank"
         The test of every pair.
     prior_strength : float, default=None
-        Strength of the prior pseudo-observation at 0 (formerly `prior`); None: 0.5 for the
+        Strength of the prior pseudo-observation at 0 (formerly `prior`);
+        None: 0.5 for the
         signed-rank test, 1 for the sign test (baycomp's defaults).
     n_draws : int, default=10_000
         Posterior draws per pair.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws (one stream, pair after pair).
+    reports : dict of str to ComparisonReport, default=None
+        Per-data-set reports to keep in the result's ``reports`` (as
+        `compare_estimators_across_datasets` passes them); not used in the
+        tests.
 
     Returns
     -------

@@ -445,22 +445,32 @@ def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average
                                 n_draws=n_draws, random_state=random_state)
 
 
-_SHARED_DOC = """
+
+
+@renamed_keyword("n_samples", "n_draws")
+def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
+                        average="binary", sample_weight=None, n_draws=N_DRAWS,
+                        random_state=None):
+    """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (Goutte & Gaussier 2005, eq. 8).
+
+    With no positive prediction (TP + FP = 0) this is the prior, mean 1/2
+    for any λ: the model's answer to the zero-division case, no warning.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
         True labels, or a label indicator matrix (multilabel).
     y_pred : array-like of the same shape as `y_true`
         Predicted labels or indicator matrix.
-    prior : float or {{"jeffreys", "uniform"}}, default=0.5
+    prior : float or {"jeffreys", "uniform"}, default=0.5
         Dirichlet concentration λ > 0 of every cell ("jeffreys" = 0.5,
-        "uniform" = 1).{extra}
+        "uniform" = 1).
     labels : array-like, default=None
         Labels to include when ``average != "binary"``, in order (as in
         scikit-learn).
     pos_label : int, float, bool or str, default=1
         The positive class when ``average="binary"``.
-    average : {{"binary", "micro", "macro", "weighted", "powers"}} or None, default="binary"
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
         ``"binary"``: the table of `pos_label`; ``None``: one exact
         posterior per label; ``"micro"``: the per-label tables pooled, exact
         (for single-label multiclass data with every label, precision =
@@ -481,18 +491,7 @@ _SHARED_DOC = """
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
-"""
 
-
-@renamed_keyword("n_samples", "n_draws")
-def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
-                        average="binary", sample_weight=None, n_draws=N_DRAWS,
-                        random_state=None):
-    """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (Goutte & Gaussier 2005, eq. 8).
-
-    With no positive prediction (TP + FP = 0) this is the prior, mean 1/2
-    for any λ: the model's answer to the zero-division case, no warning.
-    {shared}
     Returns
     -------
     BetaPosterior or SampledPosterior
@@ -534,7 +533,43 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
     """Posterior of recall (sensitivity), ``Beta(TP + λ, FN + λ)``.
 
     With no positive item (TP + FN = 0) this is the prior.
-    {shared}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix (multilabel).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 of every cell ("jeffreys" = 0.5,
+        "uniform" = 1).
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"``, in order (as in
+        scikit-learn).
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average="binary"``.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        ``"binary"``: the table of `pos_label`; ``None``: one exact
+        posterior per label; ``"micro"``: the per-label tables pooled, exact
+        (for single-label multiclass data with every label, precision =
+        recall = F = the share of items right, Beta(right + 2λ, wrong + 2λ));
+        ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
+        sampled from the joint K x K Dirichlet posterior for multiclass data
+        (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
+        cell: the binary table's mass 4λ whatever K, so that averaging many
+        labels does not keep a common pull of the prior) and from
+        independent per-column tables for multilabel data; ``"powers"``
+        (informedness and markedness only): Powers' weighting by predicted
+        (true) share, sampled likewise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; counts become weighted (fractional) sums.  A
+        weight acts as a count: weights of 10 are ten times the evidence and
+        narrow the interval about three-fold.
+    n_draws : int, default=10_000
+        Posterior draws of the sampled averages (ignored where exact).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the sampled averages.
+
     Returns
     -------
     BetaPosterior or SampledPosterior
@@ -562,7 +597,45 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
     ``F1 = 2B / (1 + B)`` with ``B ~ Beta(TP + λ, FP + FN + 2λ)``, exactly;
     for ``beta != 1`` a one-dimensional integral on fixed quadrature nodes,
     where Goutte & Gaussier (2005) sampled Gamma variates.
-    {shared}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix (multilabel).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 of every cell ("jeffreys" = 0.5,
+        "uniform" = 1).
+    beta : float, default=1.0
+        Weight of recall (> 0).
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"``, in order (as in
+        scikit-learn).
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average="binary"``.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        ``"binary"``: the table of `pos_label`; ``None``: one exact
+        posterior per label; ``"micro"``: the per-label tables pooled, exact
+        (for single-label multiclass data with every label, precision =
+        recall = F = the share of items right, Beta(right + 2λ, wrong + 2λ));
+        ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
+        sampled from the joint K x K Dirichlet posterior for multiclass data
+        (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
+        cell: the binary table's mass 4λ whatever K, so that averaging many
+        labels does not keep a common pull of the prior) and from
+        independent per-column tables for multilabel data; ``"powers"``
+        (informedness and markedness only): Powers' weighting by predicted
+        (true) share, sampled likewise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; counts become weighted (fractional) sums.  A
+        weight acts as a count: weights of 10 are ten times the evidence and
+        narrow the interval about three-fold.
+    n_draws : int, default=10_000
+        Posterior draws of the sampled averages (ignored where exact).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the sampled averages.
+
     Returns
     -------
     FBetaPosterior or SampledPosterior
@@ -604,7 +677,43 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
     independent; the difference is integrated exactly (one-dimensional
     quadrature).  ``prob_greater(0)`` is the posterior probability that the
     classifier does better than chance.
-    {shared}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix (multilabel).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 of every cell ("jeffreys" = 0.5,
+        "uniform" = 1).
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"``, in order (as in
+        scikit-learn).
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average="binary"``.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        ``"binary"``: the table of `pos_label`; ``None``: one exact
+        posterior per label; ``"micro"``: the per-label tables pooled, exact
+        (for single-label multiclass data with every label, precision =
+        recall = F = the share of items right, Beta(right + 2λ, wrong + 2λ));
+        ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
+        sampled from the joint K x K Dirichlet posterior for multiclass data
+        (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
+        cell: the binary table's mass 4λ whatever K, so that averaging many
+        labels does not keep a common pull of the prior) and from
+        independent per-column tables for multilabel data; ``"powers"``
+        (informedness and markedness only): Powers' weighting by predicted
+        (true) share, sampled likewise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; counts become weighted (fractional) sums.  A
+        weight acts as a count: weights of 10 are ten times the evidence and
+        narrow the interval about three-fold.
+    n_draws : int, default=10_000
+        Posterior draws of the sampled averages (ignored where exact).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the sampled averages.
+
     Returns
     -------
     DifferencePosterior or SampledPosterior
@@ -632,7 +741,43 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
 
     ``ppv ~ Beta(TP + λ, FP + λ)`` and ``1 - npv ~ Beta(FN + λ, TN + λ)``
     are independent, so markedness is the difference of two Beta variables.
-    {shared}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a label indicator matrix (multilabel).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted labels or indicator matrix.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 of every cell ("jeffreys" = 0.5,
+        "uniform" = 1).
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"``, in order (as in
+        scikit-learn).
+    pos_label : int, float, bool or str, default=1
+        The positive class when ``average="binary"``.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        ``"binary"``: the table of `pos_label`; ``None``: one exact
+        posterior per label; ``"micro"``: the per-label tables pooled, exact
+        (for single-label multiclass data with every label, precision =
+        recall = F = the share of items right, Beta(right + 2λ, wrong + 2λ));
+        ``"macro"`` / ``"weighted"``: the (support-weighted) mean over labels,
+        sampled from the joint K x K Dirichlet posterior for multiclass data
+        (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
+        cell: the binary table's mass 4λ whatever K, so that averaging many
+        labels does not keep a common pull of the prior) and from
+        independent per-column tables for multilabel data; ``"powers"``
+        (informedness and markedness only): Powers' weighting by predicted
+        (true) share, sampled likewise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; counts become weighted (fractional) sums.  A
+        weight acts as a count: weights of 10 are ten times the evidence and
+        narrow the interval about three-fold.
+    n_draws : int, default=10_000
+        Posterior draws of the sampled averages (ignored where exact).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the sampled averages.
+
     Returns
     -------
     DifferencePosterior or SampledPosterior
@@ -652,14 +797,6 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                              beta=1.0, n_draws=n_draws, random_state=random_state)
 
 
-for _function in (precision_posterior, recall_posterior, informedness_posterior,
-                  markedness_posterior):
-    _function.__doc__ = _function.__doc__.replace("    {shared}\n",
-                                                  _SHARED_DOC.format(extra="") + "\n")
-fbeta_posterior.__doc__ = fbeta_posterior.__doc__.replace(
-    "    {shared}\n", _SHARED_DOC.format(extra="\n    beta : float, default=1.0\n        Weight "
-                                              "of recall (> 0).") + "\n")
-del _function
 
 
 # ---------------------------------------------------------------------------

@@ -132,44 +132,6 @@ def _skip_scoring(estimator, X, y):
     return 0.0
 
 
-_COMMON_PARAMETERS = """metric : str, default="f1"
-        A registered metric name (see `available_metrics`).  ``prob_first_better``
-        and the t-test read "the first has the higher value": for metrics
-        where lower is better (fallout, error, silence, noise, e_measure) that
-        is the worse one.
-    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
-        How labels are combined, as in `sklearn.metrics.f1_score`:
-        ``"binary"`` reports the table of `pos_label` (binary targets only);
-        ``"micro"`` pools the per-label tables (on single-label multiclass
-        data precision, recall, F and accuracy are then the share of items
-        right, with an exact Beta posterior); ``"macro"`` is the mean over
-        labels and ``"weighted"`` the mean weighted by support (sampled from
-        the joint Dirichlet of the K x K table, or of independent columns for
-        multilabel targets); ``"powers"`` (informedness and markedness only)
-        weights labels by predicted (true) share; ``None`` gives one row per
-        label.
-    labels : array-like, default=None
-        Labels to average over, in order; they must occur in the data.  By
-        default every label (for multilabel targets: the column indices).
-    beta : float, default=1.0
-        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
-    prior : float or {"jeffreys", "uniform"}, default=0.5
-        Dirichlet concentration λ of each system's table (λ on every cell of
-        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
-        one, the same total mass 4λ).
-    rope : float, default=0.0
-        Region of practical equivalence for the comparisons; in [0, 1).
-    confidence : float, default=0.95
-        Level of the credible intervals.
-    pos_label : int, float, bool or str, default=1
-        The positive class of ``average="binary"``.
-    n_draws : int, default=10_000
-        Posterior draws of every sampled figure (the paired metric
-        comparisons, macro / weighted posteriors); their Monte Carlo error is
-        reported next to them.
-    random_state : None, int or numpy.random.Generator, default=0
-        Seeds the default splitter and every sampled figure: identical input
-        gives identical reports."""
 
 
 @renamed_keyword("n_samples", "n_draws")
@@ -202,7 +164,45 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
     cv : int or cross-validation splitter, default=5
         An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``
         (``KFold`` for multilabel targets).
-    {common}
+    metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons: in [0, 1), or
+        [0, 2) for informedness, markedness and MCC.
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_draws : int, default=10_000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports.
     n_jobs : int, default=None
         Passed to `cross_validate`: folds fitted in parallel by joblib.  Under
         ``joblib.parallel_backend("dask")`` with a ``distributed.Client``
@@ -347,7 +347,45 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
     X : array-like of shape (n_samples, n_features), default=None
         The features, to predict with ``result["estimator"]`` when the results
         hold fitted estimators but no ``"predictions"``.
-    {common}
+    metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons: in [0, 1), or
+        [0, 2) for informedness, markedness and MCC.
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_draws : int, default=10_000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports.
 
     Returns
     -------
@@ -463,7 +501,45 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         Each system's predicted labels, by name (at least one); with `data`,
         a list of column names (the names of the systems) or a dict of
         system names to column names.
-    {common}
+    metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons: in [0, 1), or
+        [0, 2) for informedness, markedness and MCC.
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_draws : int, default=10_000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports.
     sample_weight : array-like of shape (n_samples,) or str, default=None
         Non-negative item weights (with `data`, a column name).  They act as
         counts: an item of weight 10 is evidence of ten items (intervals
@@ -552,9 +628,6 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
                          user_scores=True, store_predictions=not distinct)
 
 
-for _function in (compare_estimators, compare_cv_results, compare_predictions):
-    _function.__doc__ = _function.__doc__.replace("{common}", _COMMON_PARAMETERS)
-del _function
 
 
 @renamed_keyword("prior", "prior_strength")

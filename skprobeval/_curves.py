@@ -622,9 +622,24 @@ def posterior_roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, 
     """Posterior ROC curve: exact posteriors of TPR and FPR at every threshold.
 
     The counts at each threshold are those of ``sklearn.metrics.roc_curve``
-    (same thresholds in the same order, the first ``inf``).  Parameters as in
-    `posterior_precision_recall_curve`; ``drop_intermediate`` (default True,
-    as scikit-learn) drops thresholds that lie on a straight segment.
+    (same thresholds in the same order, the first ``inf``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels holding both classes, or multiclass labels with
+        `pos_label` naming the class scored against all the others.
+    y_score : array-like of shape (n_samples,)
+        Scores (higher means more positive), finite.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels {0, 1}, {-1, 1} or bool.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Counts: an item of weight 2 is two items (as in
+        `posterior_precision_recall_curve`).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each of the four boundary pseudo-cells.
+    drop_intermediate : bool, default=True
+        Drop thresholds that lie on a straight segment (as scikit-learn).
 
     Returns
     -------
@@ -791,8 +806,25 @@ def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
 
     Each draw is the Mann-Whitney probability (ties count 1/2) of the
     Gamma-weighted cells, the pseudo-items above and below every score.
-    Parameters as in `average_precision_posterior` (``prior`` default 0.1,
-    the best boundary mass the coverage benchmark measured for AUC too).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels holding both classes, or multiclass labels with
+        `pos_label` naming the class scored against all the others.
+    y_score : array-like of shape (n_samples,)
+        Scores (higher means more positive), finite.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels {0, 1}, {-1, 1} or bool.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Counts: an item of weight 2 is two items.
+    prior : float or {"jeffreys", "uniform"}, default=0.1
+        Mass λ of each boundary pseudo-cell; the default is the best boundary
+        mass the coverage benchmark measured, for AUC as for AP.
+    n_draws : int, default=10_000
+        Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_draws)``.
+    random_state : None, int or numpy Generator
+        Seed of the draws.
 
     Returns
     -------

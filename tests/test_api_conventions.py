@@ -485,3 +485,22 @@ def test_the_rope_range_follows_the_metric_range():
     ranks = skprobeval.bayesian_signed_rank_test(losses_a, losses_b, rope=5.0, n_draws=200,
                                                  random_state=0)
     assert ranks.rope == 5.0
+
+
+def test_public_docstrings_are_written_out_and_document_every_parameter():
+    # No docstring is patched at import (the source holds what help() shows),
+    # and numpydoc finds every parameter documented and nothing extra (PR01,
+    # PR02) with a Returns section (RT01), for every public function.
+    validate = pytest.importorskip("numpydoc.validate").validate
+    failures = {}
+    for name in skprobeval.__all__:
+        obj = getattr(skprobeval, name)
+        if inspect.isclass(obj) or not callable(obj):
+            continue
+        function = inspect.unwrap(obj)
+        assert function.__code__.co_consts[:1] == (function.__doc__,), name
+        errors = [code for code, _ in validate(f"skprobeval.{name}")["errors"]
+                  if code in ("PR01", "PR02", "RT01")]
+        if errors:
+            failures[name] = errors
+    assert not failures
