@@ -36,7 +36,7 @@ for seed, (n_features, n_informative, n_classes, flip) in enumerate(
         [(10, 4, 2, 0.05), (20, 6, 3, 0.05), (8, 3, 2, 0.15), (30, 10, 4, 0.02),
          (12, 5, 2, 0.10), (25, 8, 3, 0.08)]):
     datasets[f"synthetic {seed}"] = make_classification(
-        n_draws=400, n_features=n_features, n_informative=n_informative,
+        n_samples=400, n_features=n_features, n_informative=n_informative,
         n_classes=n_classes, flip_y=flip, random_state=seed)
 
 models = {
