@@ -190,8 +190,8 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
         a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
         one, the same total mass 4λ).
     rope : float, default=0.0
-        Region of practical equivalence for the comparisons: in [0, 1), or
-        [0, 2) for informedness, markedness and MCC.
+        Region of practical equivalence for the comparisons, in [0, 1) (it
+        applies to the share of items right as well as to the metric).
     confidence : float, default=0.95
         Level of the credible intervals.
     pos_label : int, float, bool or str, default=1
@@ -373,8 +373,8 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
         a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
         one, the same total mass 4λ).
     rope : float, default=0.0
-        Region of practical equivalence for the comparisons: in [0, 1), or
-        [0, 2) for informedness, markedness and MCC.
+        Region of practical equivalence for the comparisons, in [0, 1) (it
+        applies to the share of items right as well as to the metric).
     confidence : float, default=0.95
         Level of the credible intervals.
     pos_label : int, float, bool or str, default=1
@@ -527,8 +527,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
         one, the same total mass 4λ).
     rope : float, default=0.0
-        Region of practical equivalence for the comparisons: in [0, 1), or
-        [0, 2) for informedness, markedness and MCC.
+        Region of practical equivalence for the comparisons, in [0, 1) (it
+        applies to the share of items right as well as to the metric).
     confidence : float, default=0.95
         Level of the credible intervals.
     pos_label : int, float, bool or str, default=1

@@ -384,9 +384,8 @@ def _compare(args, out):
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
     # The options first: a bad one must not wait for the data to be read.
     _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
-    from ._metrics import get_metric, range_width
-
-    check_rope(args.rope, width=range_width(get_metric(args.metric).name))
+    # The report's rope serves the share-right comparison too: [0, 1) whatever the metric.
+    check_rope(args.rope)
     truth, predictions, weight = _read_table(args)
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
     n_labels = len({label for values in (truth, *predictions.values())
