@@ -17,8 +17,6 @@ posterior is the prior Beta(λ, λ).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -37,6 +35,7 @@ from ._validation import (
     check_random_state,
     fail,
     renamed_keyword,
+    warn_future,
 )
 
 __all__ = [
@@ -372,9 +371,9 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
     if isinstance(y_true, ConfusionCounts):
         if y_pred is not None:
             if metric is None and (isinstance(y_pred, str) or callable(y_pred)):
-                warnings.warn("Pass the metric as `metric=`: metric_posterior(counts, metric) "
-                              "with the metric second is deprecated since 0.2 and will be an "
-                              "error in 0.3.", FutureWarning, stacklevel=3)
+                warn_future("Pass the metric as `metric=`: metric_posterior(counts, metric) "
+                            "with the metric second is deprecated since 0.2 and will be an "
+                            "error in 0.3.")
                 metric = y_pred
             else:
                 fail("y_pred", "None when `y_true` is a ConfusionCounts (the table is counted "

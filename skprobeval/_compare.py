@@ -556,10 +556,11 @@ class _Negated:
         return CredibleInterval(-high, -low)
 
 
-def _exact_share_comparison(table, name, rope):
-    posterior, seen = table.right_alone()
-    prior = tuple(p - s for p, s in zip(posterior, seen))
-    exact = PairedComparison(PairedCounts(*seen), prior=prior, rope=rope)
+def _exact_share_comparison(table, name, lam, rope):
+    # compare_paired's model of who is right alone, with lambda on each of its
+    # three cells: one answer for paired accuracy whichever function is asked.
+    _, seen = table.right_alone()
+    exact = PairedComparison(PairedCounts(*seen), prior=lam, rope=rope)
     first, equivalent, second = (exact.prob_first_better, exact.prob_equivalent,
                                  exact.prob_second_better)
     difference = exact
@@ -580,20 +581,21 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     check_target_metric(joint, spec.name, average)
     table = JointTable(joint, lam)
     shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
-    if not table.any_difference:
-        # No item where the predictions differ: delta is identically 0.
-        return MetricComparison(spec.name, True, "exact", _out(np.zeros(shape)),
-                                _out(np.ones(shape)), _out(np.zeros(shape)),
-                                _out(np.zeros(shape)), rope, 0)
-    params = {"beta": beta} if "beta" in spec.params else {}
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     share = every and spec.name in SHARE_OF_RIGHT | {"error"}
     if ((joint.kind == "binary" and spec.name in ("accuracy", "error"))
             or (share and combine == "micro")):
         # The share of items right (or wrong): the exact paired comparison of
-        # who is right alone, with the table prior's aggregated masses.
-        return _exact_share_comparison(table, spec.name, rope)
+        # who is right alone (before the shortcut below: identical predictions
+        # give 1/2 each way there, as compare_paired says).
+        return _exact_share_comparison(table, spec.name, lam, rope)
+    if not table.any_difference:
+        # No item where the predictions differ: delta is identically 0.
+        return MetricComparison(spec.name, True, "exact", _out(np.zeros(shape)),
+                                _out(np.ones(shape)), _out(np.zeros(shape)),
+                                _out(np.zeros(shape)), rope, 0)
+    params = {"beta": beta} if "beta" in spec.params else {}
     if masks is None or combine in ("binary", None) or (share and combine == "micro"):
         # The share of items right does not depend on the label set.
         masks = (slice(None), slice(None))

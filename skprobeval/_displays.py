@@ -43,11 +43,14 @@ def _estimator_scores(estimator, X, response_method, pos_label):
         pos_label = classes[1]
     elif pos_label not in classes:
         fail("pos_label", f"one of the estimator's classes {classes!r}", pos_label)
-    for method, values in estimator_responses(estimator, X, response_method):
+    errors = []
+    for method, values in estimator_responses(estimator, X, response_method, errors):
         scores = np.asarray(values)
         if method == "predict_proba":
             return scores[:, classes.index(pos_label)], pos_label
         return (scores if pos_label == classes[1] else -scores), pos_label
+    if errors and isinstance(errors[-1], ValueError):
+        raise errors[-1]          # the estimator's own message (e.g. wrong number of features)
     methods = SCORE_METHODS if response_method == "auto" else (response_method,)
     fail("estimator", f"a classifier with {' or '.join(methods)}", estimator)
 

@@ -23,7 +23,6 @@ with Jeffreys priors, about 1e-7 in the most extreme cases tried (priors of
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -36,7 +35,7 @@ from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, so
 from ._numerics import frozen_result as _out
 from ._posterior import CredibleInterval, _fmt
 from ._results import ComparisonResult
-from ._validation import check_confidence, check_prior, check_rope, fail
+from ._validation import check_confidence, check_prior, check_rope, fail, warn_future
 
 __all__ = ["PairedComparison", "compare_paired", "pairwise_comparison"]
 
@@ -402,8 +401,8 @@ class PairedComparison(ComparisonResult):
 
     def difference_interval(self, confidence=0.95):
         """Deprecated alias of `interval` (renamed in 0.2, removed in 0.3)."""
-        warnings.warn("`difference_interval` was renamed `interval` in 0.2 and will be "
-                      "removed in 0.3.", FutureWarning, stacklevel=2)
+        warn_future("`difference_interval` was renamed `interval` in 0.2 and will be "
+                    "removed in 0.3.")
         return self.interval(confidence)
 
     def interval(self, confidence=0.95):

@@ -55,20 +55,23 @@ STATISTICS = ("mean", "median", "mode", "lower", "upper", "prob_above")
 SCORE_METHODS = ("predict_proba", "decision_function")
 
 
-def estimator_responses(estimator, X, response_method="auto"):
+def estimator_responses(estimator, X, response_method="auto", errors=None):
     """Yield ``(method, values)`` of a fitted classifier's score methods.
 
     In the order of `SCORE_METHODS` for ``"auto"`` (only the named one
     otherwise), skipping methods the estimator lacks or refuses for this `X`
-    (an ``AttributeError`` or ``NotImplementedError``, as for an SVC without
-    probability estimates).  Callers take the first whose values fit.
+    (an ``AttributeError``, ``NotImplementedError`` or ``ValueError``, as for
+    an SVC without probability estimates), whose exceptions are appended to
+    `errors` when a list is given.  Callers take the first whose values fit.
     """
     for method in SCORE_METHODS if response_method == "auto" else (response_method,):
         if not hasattr(estimator, method):
             continue
         try:
             values = getattr(estimator, method)(X)
-        except (AttributeError, NotImplementedError, ValueError):
+        except (AttributeError, NotImplementedError, ValueError) as error:
+            if errors is not None:
+                errors.append(error)
             continue
         yield method, values
 _CELLS = ("tp", "fp", "fn", "tn")

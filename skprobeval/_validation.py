@@ -26,6 +26,7 @@ __all__ = [
     "keyword_only",
     "renamed_attribute",
     "renamed_keyword",
+    "warn_future",
 ]
 
 # Default number of posterior draws of every function that samples: scipy's
@@ -135,6 +136,24 @@ def check_confidence(confidence, name="confidence"):
     return confidence
 
 
+def warn_future(message):
+    """A `FutureWarning` attributed to the first caller outside the package.
+
+    Decorators stack and entry points call each other: a fixed ``stacklevel``
+    would name a line of the package, and Python shows a warning once per
+    line, so later calls from the user's code would print nothing.
+    """
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 2
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == package:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, FutureWarning, stacklevel=level)
+
+
 def check_draws(n_draws, name="n_draws"):
     """Return ``n_draws`` as an int >= 2 (bool refused)."""
     if (not isinstance(n_draws, numbers.Integral) or isinstance(n_draws, bool)
@@ -157,8 +176,8 @@ def renamed_keyword(old, new, *, since="0.2", removed="0.3"):
                 if new in kwargs:
                     raise TypeError(f"{function.__qualname__}() got both `{old}` and `{new}`; "
                                     f"`{old}` was renamed `{new}`: pass `{new}` only.")
-                warnings.warn(f"`{old}` was renamed `{new}` in {since} and will be removed in "
-                              f"{removed}; pass `{new}`.", FutureWarning, stacklevel=2)
+                warn_future(f"`{old}` was renamed `{new}` in {since} and will be removed in "
+                            f"{removed}; pass `{new}`.")
                 kwargs[new] = kwargs.pop(old)
             return function(*args, **kwargs)
 
@@ -190,9 +209,8 @@ def keyword_only(*names, since="0.2", removed="0.3"):
                         raise TypeError(f"{function.__qualname__}() got multiple values for "
                                         f"argument `{name}`")
                 shown = ", ".join(f"{k}={v!r}" for k, v in passed.items())
-                warnings.warn(f"Pass {shown} as keyword argument(s): positional use is "
-                              f"deprecated since {since} and will be an error in {removed}.",
-                              FutureWarning, stacklevel=2)
+                warn_future(f"Pass {shown} as keyword argument(s): positional use is "
+                            f"deprecated since {since} and will be an error in {removed}.")
                 kwargs.update(passed)
                 args = args[:n_positional]
             return function(*args, **kwargs)
@@ -204,8 +222,8 @@ def keyword_only(*names, since="0.2", removed="0.3"):
 def renamed_attribute(old, new, *, since="0.2", removed="0.3"):
     """A read-only property `old` returning attribute `new` with a `FutureWarning`."""
     def getter(self):
-        warnings.warn(f"`{old}` was renamed `{new}` in {since} and will be removed in "
-                      f"{removed}; read `{new}`.", FutureWarning, stacklevel=2)
+        warn_future(f"`{old}` was renamed `{new}` in {since} and will be removed in "
+                    f"{removed}; read `{new}`.")
         return getattr(self, new)
 
     return property(getter, doc=f"Deprecated alias of `{new}`.")

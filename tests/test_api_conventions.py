@@ -504,3 +504,44 @@ def test_public_docstrings_are_written_out_and_document_every_parameter():
         if errors:
             failures[name] = errors
     assert not failures
+
+
+def test_deprecation_warnings_name_the_callers_line():
+    # Stacked decorators and entry points calling each other: every warning is
+    # attributed to the user's line, so each call warns (Python shows a warning
+    # once per line).
+    a, b = [0.8, 0.7, 0.9, 0.6], [0.7, 0.7, 0.8, 0.6]
+    calls = [lambda: skprobeval.bayesian_signed_rank_test(a, b, n_samples=100),
+             lambda: skprobeval.bayesian_sign_test(a, b, n_samples=100),
+             lambda: make_posterior_scorer(n_samples=100),
+             lambda: PosteriorRefit(n_samples=100),
+             lambda: metric_posterior(ConfusionCounts(3, 2, 1, 4), "f1")]
+    for call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        assert [w.filename for w in caught if w.category is FutureWarning] == [__file__]
+
+
+def test_paired_accuracy_is_one_answer_with_a_rope_and_identical_predictions():
+    y = [0, 1, 1, 0, 1, 0, 1, 1]
+    a = [0, 1, 0, 0, 1, 1, 1, 1]
+    b = [0, 0, 1, 0, 0, 1, 0, 1]
+    for second, rope in ((b, 0.05), (a, 0.0), (a, 0.05)):
+        exact = skprobeval.compare_paired(y, a, second, rope=rope)
+        metric = compare_paired_metric(y, a, second, metric="accuracy", rope=rope)
+        assert metric.prob_first_better == pytest.approx(exact.prob_first_better, abs=1e-12)
+        assert metric.prob_equivalent == pytest.approx(exact.prob_equivalent, abs=1e-12)
+        assert metric.interval() == pytest.approx(tuple(exact.interval()), abs=1e-12)
+
+
+def test_the_display_shows_the_estimators_own_error():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+
+    from skprobeval._displays import _estimator_scores
+
+    X, y = load_breast_cancer(return_X_y=True)
+    model = LogisticRegression(max_iter=5000).fit(X, y)
+    with pytest.raises(ValueError, match="X has 5 features"):
+        _estimator_scores(model, X[:, :5], "auto", None)
