@@ -543,6 +543,19 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
                                     n_draws=n_draws, rng=rng)
 
 
+class _NotKept:
+    """Placeholder difference of a comparison made for its probabilities only."""
+
+    __slots__ = ()
+
+    def interval(self, confidence=0.95):
+        raise ValueError("this comparison kept no draws of the difference (built for a "
+                         "report's probabilities); call compare_paired_metric for its interval")
+
+
+_NOT_KEPT = _NotKept()
+
+
 class _Negated:
     """The interval of minus a difference (error = 1 - accuracy)."""
 
@@ -571,12 +584,15 @@ def _exact_share_comparison(table, name, lam, rope):
 
 
 def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, rng,
-                             masks=None):
+                             masks=None, keep_difference=True):
     """`compare_paired_metric` on validated, encoded labels (truth and two systems).
 
     ``masks``: for each system, the requested labels its average runs over
     (scikit-learn's default label set of that system: the labels of the
     truth and of its own predictions); None for all of them.
+    ``keep_difference=False`` (the reports, which read only the
+    probabilities) skips keeping and sorting the difference's draws; the
+    result's `interval` is then unavailable.
     """
     check_target_metric(joint, spec.name, average)
     table = JointTable(joint, lam)
@@ -619,7 +635,8 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         above = above + (diff > rope).sum(axis=0)
         below = below + (diff < -rope).sum(axis=0)
         defined = defined + (~np.isnan(diff)).sum(axis=0)
-        draws.append(diff)
+        if keep_difference:
+            draws.append(diff)
     with np.errstate(invalid="ignore", divide="ignore"):
         first = np.asarray(above / defined, dtype=float)
         second = np.asarray(below / defined, dtype=float)
@@ -628,4 +645,5 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
     return MetricComparison(spec.name, True, "sampled", _out(first), _out(equivalent),
                             _out(second), _out(error), rope, n_draws,
-                            _draws_posterior(np.concatenate(draws)))
+                            _draws_posterior(np.concatenate(draws)) if keep_difference
+                            else _NOT_KEPT)

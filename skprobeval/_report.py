@@ -653,7 +653,8 @@ def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_draws, rng, 
                                   for mask in _label_masks(pair, None, average)]
                 metric = paired_metric_from_codes(pair, spec, average=average, lam=lam,
                                                   rope=rope, beta=beta, n_draws=n_draws,
-                                                  rng=rng, masks=pair_masks)
+                                                  rng=rng, masks=pair_masks,
+                                                  keep_difference=False)
                 values = [correct.prob_first_better, correct.prob_equivalent,
                           correct.prob_second_better, metric.prob_first_better,
                           metric.prob_equivalent, metric.prob_second_better, metric.mc_error]

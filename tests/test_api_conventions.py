@@ -545,3 +545,25 @@ def test_the_display_shows_the_estimators_own_error():
     model = LogisticRegression(max_iter=5000).fit(X, y)
     with pytest.raises(ValueError, match="X has 5 features"):
         _estimator_scores(model, X[:, :5], "auto", None)
+
+
+def test_a_report_comparison_keeps_no_draws_and_says_so():
+    # The reports read only the probabilities: no n_draws x labels array is kept
+    # per pair, and asking such a result for its interval is an error, not (0, 0).
+    from skprobeval._compare import paired_metric_from_codes
+    from skprobeval._counts import joint_codes
+    from skprobeval._metrics import get_metric
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 120)
+    a, b = (np.where(rng.random(120) < 0.8, y, (y + 1) % 3) for _ in range(2))
+    joint = joint_codes(y, [a, b], average="macro", labels=None, names=["y", "a", "b"])
+    options = dict(average="macro", lam=0.5, rope=0.0, beta=1.0, n_draws=500)
+    kept = paired_metric_from_codes(joint, get_metric("f1"), rng=np.random.default_rng(0),
+                                    **options)
+    bare = paired_metric_from_codes(joint, get_metric("f1"), rng=np.random.default_rng(0),
+                                    keep_difference=False, **options)
+    assert bare.prob_first_better == kept.prob_first_better
+    assert kept.difference.n_draws == 500
+    with pytest.raises(ValueError, match="kept no draws"):
+        bare.interval()
