@@ -22,6 +22,7 @@ import numpy as np
 
 from ._compare import MetricComparison, _draws_posterior
 from ._counts import ConfusionCounts
+from ._numerics import draw_chunks, log_gamma
 from ._posterior import BetaPosterior, SampledPosterior, _fmt
 from ._ranking import _check_real_array, _check_same_length, positive_mask
 from ._validation import (
@@ -48,8 +49,6 @@ __all__ = [
     "roc_auc_posterior",
 ]
 
-# Largest number of Gamma variates held at once (draws x cells).
-_CHUNK_VARIATES = 4_000_000
 _BAND_KINDS = ("pointwise", "simultaneous")
 # Largest total weight: the weights are counts (the posterior narrows as they grow).
 _MAX_TOTAL = 1e15
@@ -136,38 +135,50 @@ class _Cells:
                       np.add.reduceat(self.negative, starts))
 
 
-def _gamma_chunks(shapes, n_draws, rng):
-    """Gamma variates of the given shapes, ``(draws, len(shapes))``, in chunks of draws."""
-    size = max(1, _CHUNK_VARIATES // max(1, shapes.shape[-1]))
-    done = 0
-    while done < n_draws:
-        rows = min(size, n_draws - done)
-        yield rng.standard_gamma(shapes, size=(rows,) + shapes.shape)
-        done += rows
+def _class_shares(log_g, positive):
+    """Shares of one chunk of draws from log Gamma variates ``(draws, cells)``.
+
+    Each class is scaled by its own largest variate, so that neither class
+    total can underflow whatever the prior and weights (a Gamma variate of
+    shape 1e-3 is below 1e-300 about two times in three): returns ``g`` with
+    each class's cells in its own scale (its largest cell 1) and
+    ``fp_scale`` ``(draws, 1)``, the factor that brings the negative cells to
+    the positive cells' scale (clipped to e^±600, beyond which precision is 0
+    or 1 to the last bit).
+    """
+    negative = ~positive
+    top_pos = log_g[:, positive].max(axis=1, keepdims=True)
+    top_neg = log_g[:, negative].max(axis=1, keepdims=True)
+    log_g = log_g - np.where(positive, top_pos, top_neg)
+    fp_scale = np.exp(np.clip(top_neg - top_pos, -600.0, 600.0))
+    return np.exp(log_g, out=log_g), fp_scale
 
 
 def _draw_cumulative(cells, lam, n_draws, rng):
     """Posterior draws of the cumulative positive and negative shares.
 
-    Yields chunks ``(tp, fp, pos, neg)``: ``tp`` and ``fp`` of shape
+    Yields chunks ``(tp, fp, pos, neg, fp_scale)``: ``tp`` and ``fp`` of shape
     ``(draws, levels + 2)`` hold the shares at or above each threshold, from
     above every score (the pseudo-cells only) through every level down to
-    below every score; ``pos`` and ``neg`` the class totals ``(draws, 1)``.
+    below every score, each class in its own scale (`_class_shares`);
+    ``pos`` and ``neg`` the class totals ``(draws, 1)`` (at least 1), and
+    ``fp_scale`` the factor of ``fp`` in a precision ``tp / (tp + fp_scale * fp)``.
     """
     k = cells.levels.shape[0]
     # Columns: above, levels..., below; positives then negatives.
     shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
-    for gammas in _gamma_chunks(shapes, n_draws, rng):
-        gp, gn = gammas[:, : k + 2], gammas[:, k + 2:]
-        tp = np.cumsum(gp, axis=1)
-        fp = np.cumsum(gn, axis=1)
-        yield tp, fp, tp[:, -1:], fp[:, -1:]
+    positive = np.arange(shapes.shape[0]) < k + 2
+    for size in draw_chunks(n_draws, shapes.shape[0]):
+        gammas, fp_scale = _class_shares(log_gamma(shapes, size, rng), positive)
+        tp = np.cumsum(gammas[:, : k + 2], axis=1)
+        fp = np.cumsum(gammas[:, k + 2:], axis=1)
+        yield tp, fp, tp[:, -1:], fp[:, -1:], fp_scale
 
 
-def _ap_from_cumulative(tp, fp, pos):
+def _ap_from_cumulative(tp, fp, pos, fp_scale=1.0):
     """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis."""
     gained = np.diff(tp, prepend=0.0, axis=-1)
-    total = tp + fp
+    total = tp + fp_scale * fp
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(total > 0, tp / np.where(total > 0, total, 1.0), 0.0)
     return np.sum(gained * precision, axis=-1) / pos[..., 0]
@@ -463,9 +474,10 @@ class PosteriorCurve:
         out = np.empty((n_draws, grid.shape[0]))
         row = 0
         cells = self._cells.merged(int(max_cells))
-        for tp, fp, pos, neg in _draw_cumulative(cells, self._prior, n_draws, rng):
+        for tp, fp, pos, neg, fp_scale in _draw_cumulative(cells, self._prior, n_draws, rng):
             for d in range(tp.shape[0]):
-                out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid)
+                out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid,
+                                       fp_scale[d, 0])
                 row += 1
         return out
 
@@ -476,9 +488,10 @@ class PosteriorCurve:
         return _read_curve(self._kind, np.r_[0.0, tp], np.r_[0.0, fp], tp[-1], fp[-1], grid)
 
 
-def _read_curve(kind, tp, fp, pos, neg, grid):
+def _read_curve(kind, tp, fp, pos, neg, grid, fp_scale=1.0):
     """One curve from cumulative shares ``tp``, ``fp`` (from above every score
-    down) read on `grid`: precision at each recall, or TPR at each FPR."""
+    down; ``fp_scale * fp`` in the scale of ``tp``) read on `grid`: precision at
+    each recall, or TPR at each FPR."""
     if kind == "precision_recall":
         recall = tp / pos
         at = np.minimum(np.searchsorted(recall, grid, side="left"), recall.shape[0] - 1)
@@ -486,7 +499,7 @@ def _read_curve(kind, tp, fp, pos, neg, grid):
         # starts above every item): read the precision at the first threshold
         # that predicts anything.
         at = np.maximum(at, np.argmax(tp + fp > 0))
-        return tp[at] / (tp[at] + fp[at])
+        return tp[at] / (tp[at] + fp_scale * fp[at])
     # From the origin (a threshold above every item, pseudo-items too).
     return np.interp(grid, np.r_[0.0, fp / neg], np.r_[0.0, tp / pos])
 
@@ -709,9 +722,9 @@ class RankingPosterior(SampledPosterior):
 
 def _metric_draws(cells, lam, metric, n_draws, rng):
     out = []
-    for tp, fp, pos, neg in _draw_cumulative(cells, lam, n_draws, rng):
+    for tp, fp, pos, neg, fp_scale in _draw_cumulative(cells, lam, n_draws, rng):
         if metric == "average_precision":
-            out.append(_ap_from_cumulative(tp, fp, pos))
+            out.append(_ap_from_cumulative(tp, fp, pos, fp_scale))
         else:
             gp = np.diff(tp, prepend=0.0, axis=1)
             gn = np.diff(fp, prepend=0.0, axis=1)
@@ -866,9 +879,10 @@ def _ranking_order(relevant, score):
     return order, starts
 
 
-def _paired_metric(metric, gammas, relevant, order, starts, pseudo):
+def _paired_metric(metric, gammas, relevant, order, starts, pseudo, fp_scale):
     """Metric of one system for a chunk of draws: ``gammas`` (draws, cells),
-    ``pseudo`` = (pos above, neg above, pos below, neg below), each (draws,)."""
+    ``pseudo`` = (pos above, neg above, pos below, neg below), each (draws,),
+    each class in its own scale (`_class_shares`)."""
     g = gammas[:, order]
     rel = relevant[order]
     gp = np.add.reduceat(np.where(rel, g, 0.0), starts, axis=1)
@@ -879,7 +893,7 @@ def _paired_metric(metric, gammas, relevant, order, starts, pseudo):
     tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
     pos, neg = tp[:, -1:], fp[:, -1:]
     if metric == "average_precision":
-        return _ap_from_cumulative(tp, fp, pos)
+        return _ap_from_cumulative(tp, fp, pos, fp_scale)
     return _auc_from_shares(gp, gn, pos, neg)
 
 
@@ -942,11 +956,13 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     order_a, starts_a = _ranking_order(rel, sa)
     order_b, starts_b = _ranking_order(rel, sb)
     shapes = np.concatenate([w, np.full(4, lam)])
+    positive = np.r_[rel, True, False, True, False]
     differences = []
-    for gammas in _gamma_chunks(shapes, n_draws, rng):
+    for size in draw_chunks(n_draws, shapes.shape[0]):
+        gammas, fp_scale = _class_shares(log_gamma(shapes, size, rng), positive)
         cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
-        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo)
-        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo)
+        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, fp_scale)
+        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, fp_scale)
         differences.append(first - second)
     difference = np.concatenate(differences)
     n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))

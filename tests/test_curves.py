@@ -33,7 +33,7 @@ from skprobeval import (
     posterior_roc_curve,
     roc_auc_posterior,
 )
-from skprobeval._curves import _paired_metric, _ranking_order
+from skprobeval._curves import _class_shares, _paired_metric, _ranking_order
 
 
 def _data(seed, n=200, ties=True, weights=True):
@@ -137,16 +137,19 @@ def test_pointwise_band_thins_long_curves():
 def test_simultaneous_band_holds_the_drawn_curves():
     # By construction the band holds at least `confidence` of the curves drawn
     # with the same seed entirely, and it is wider than the pointwise envelope.
+    # 1000 draws: at 400 draws over 101 points, about one seed in six has more
+    # than 10% of the curves extreme at some point, and the 90% band is then
+    # the envelope of every draw (holding all of them).
     y, score, _ = _data(1)
     for curve in (posterior_precision_recall_curve(y, score), posterior_roc_curve(y, score)):
-        band = curve.band(0.9, kind="simultaneous", n_draws=400, random_state=5)
-        curves = curve.sample_curves(400, random_state=5)
+        band = curve.band(0.9, kind="simultaneous", n_draws=1000, random_state=5)
+        curves = curve.sample_curves(1000, random_state=5)
         inside = np.all((curves >= band.low) & (curves <= band.high), axis=1)
         assert 0.9 <= inside.mean() < 0.95
         pointwise = np.quantile(curves, [0.05, 0.95], axis=0)
         assert np.all(band.low <= pointwise[0] + 1e-12)
         assert np.all(band.high >= pointwise[1] - 1e-12)
-        again = curve.band(0.9, kind="simultaneous", n_draws=400, random_state=5)
+        again = curve.band(0.9, kind="simultaneous", n_draws=1000, random_state=5)
         np.testing.assert_array_equal(again.low, band.low)
 
 
@@ -196,7 +199,11 @@ def test_one_draw_is_the_weighted_metric(metric):
     order, starts = _ranking_order(relevant, score)
     gammas = rng.standard_gamma(1.0, size=(5, y.shape[0]))
     pseudo = tuple(rng.standard_gamma(0.5, size=5) for _ in range(4))
-    mine = _paired_metric(metric, gammas, relevant, order, starts, pseudo)
+    # Each class in its own scale, as the sampler hands them over.
+    raw = np.column_stack([gammas, *pseudo])
+    scaled, fp_scale = _class_shares(np.log(raw), np.r_[relevant, True, False, True, False])
+    mine = _paired_metric(metric, scaled[:, :-4], relevant, order, starts,
+                          tuple(scaled[:, -4 + i] for i in range(4)), fp_scale)
     reference = average_precision_score if metric == "average_precision" else roc_auc_score
     top, bottom = score.max() + 1, score.min() - 1
     y_all = np.r_[y, 1, 0, 1, 0]
@@ -380,6 +387,46 @@ def test_tiny_prior_reads_no_nan_at_recall_zero():
     curves = posterior_precision_recall_curve(y, score, prior=1e-6).sample_curves(
         300, grid=[0.0, 0.5], random_state=0)
     assert np.all(np.isfinite(curves))
+
+
+def test_tiny_weights_and_prior_leave_every_draw_defined():
+    # Four items of weight 1e-4 under boundary mass 1e-3: a Gamma variate of
+    # shape 1e-4 is below 1e-300 almost always, so a draw in one common scale
+    # gave a class total of 0 and AP/AUC 0/0 (NaN draws dropped or refused).
+    # Each class is drawn in its own scale: every draw is defined.
+    y, a, b = [0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], [0.9, 0.1, 0.8, 0.2]
+    weight = [1e-4] * 4
+    for metric in ("average_precision", "roc_auc"):
+        result = compare_scores(y, a, b, metric=metric, sample_weight=weight, prior=1e-3,
+                                n_draws=4000, random_state=0)
+        assert result.difference.n_draws == 4000
+        assert np.isfinite(list(result.interval())).all()
+    for make in (average_precision_posterior, roc_auc_posterior):
+        posterior = make(y, a, sample_weight=weight, prior=1e-3, n_draws=4000, random_state=0)
+        assert 0.0 <= posterior.interval().low <= posterior.interval().high <= 1.0
+    for make in (posterior_precision_recall_curve, posterior_roc_curve):
+        curve = make(y, a, sample_weight=weight, prior=1e-3)
+        curves = curve.sample_curves(1000, random_state=0)
+        assert np.isfinite(curves).all() and (curves >= 0).all() and (curves <= 1).all()
+        band = curve.band(kind="simultaneous", n_draws=1000, random_state=0)
+        assert np.isfinite(band.low).all() and np.isfinite(band.high).all()
+        assert (band.low <= band.high).all()
+
+
+def test_class_shares_keep_the_ratios_of_the_variates():
+    # Independent route: the exact ratios, in log space, of the variates handed in.
+    rng = np.random.default_rng(3)
+    log_g = rng.normal(0, 150, size=(4, 7))      # ratios within a class down to e^-700
+    log_g[0, 2] = 2000.0                          # negatives e^1000+ above: clipped
+    positive = np.array([True, True, False, True, False, False, True])
+    shares, fp_scale = _class_shares(log_g.copy(), positive)
+    for d in range(4):
+        pos, neg = log_g[d, positive], log_g[d, ~positive]
+        np.testing.assert_allclose(shares[d, positive], np.exp(pos - pos.max()), rtol=1e-9)
+        np.testing.assert_allclose(shares[d, ~positive], np.exp(neg - neg.max()), rtol=1e-9)
+        assert np.log(fp_scale[d, 0]) == pytest.approx(
+            np.clip(neg.max() - pos.max(), -600, 600), abs=1e-9)
+    assert shares.max(axis=1).tolist() == [1.0] * 4
 
 
 def test_constant_columns_do_not_narrow_the_envelope_depth():
