@@ -608,7 +608,8 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     arrays, sample_weight, distinct = resolve_columns(
         data, [y_true, *predictions.values()],
         ["y_true", *[f"predictions[{name!r}]" for name in names]], sample_weight,
-        distinct_arrays=True)
+        distinct_arrays=True,
+        label_names=["y_true", *[f"predictions of {name!r}" for name in names]])
     if distinct and scores is not None:
         fail("scores", "None with Dask input (average precision ranks every "
              "item's score, which would load the column)", scores)

@@ -22,6 +22,7 @@ import numpy as np
 from ._labels import (
     _MAX_TABLE_CELLS,
     _check_labels_argument,
+    _check_object_labels,
     _indicator_columns,
     _joint_bincount,
     _label_kind,
@@ -119,6 +120,69 @@ def _check_weight_block(weight):
     return int(np.sum(~np.isfinite(weight) | (weight < 0)))
 
 
+def _label_block(block, name):
+    """What the NumPy path checks in a block of labels: for floats the number of
+    non-finite values, the first of them and whether a finite value is not an
+    integer; for objects the first refusal of a missing label and the label kinds."""
+    block = np.asarray(block)
+    if block.dtype.kind == "f":
+        finite = np.isfinite(block)
+        bad = block[~finite]
+        values = block[finite]
+        return (int(bad.size), float(bad.flat[0]) if bad.size else None,
+                bool(block.ndim == 1 and np.any(values != np.round(values))), None, set())
+    try:
+        _check_object_labels(block, name)
+    except (TypeError, ValueError) as error:
+        return 0, None, False, error, set()
+    kinds = {"string" if isinstance(v, (str, bytes)) else "number" for v in block.ravel()}
+    return 0, None, False, None, kinds
+
+
+def _merge_label_blocks(first, second):
+    """Two `_label_block` results, in item order: counts added, first findings kept."""
+    return (first[0] + second[0], first[1] if first[0] else second[1], first[2] or second[2],
+            first[3] if first[3] is not None else second[3], first[4] | second[4])
+
+
+def check_labels(dask, blocks, dtypes, names):
+    """Refuse, with the NumPy path's messages, the labels the NumPy path refuses.
+
+    `blocks` holds each array's delayed blocks (in item order).  Float labels
+    must be finite and, in 1-d arrays, integers (2.0 is a class, 2.5 is a
+    score); object labels must not be missing and must be of one kind.
+    Other dtypes hold no such values, so only float and object arrays cost
+    a pass (its results are a few numbers per block).
+    """
+    check = dask.delayed(_label_block, pure=True)
+    chosen = [(parts, name) for parts, dtype, name in zip(blocks, dtypes, names)
+              if dtype.kind in "fO"]
+    if not chosen:
+        return
+    trees = [_tree(dask, [check(block, name) for block in parts], _merge_label_blocks)
+             for parts, name in chosen]
+    found = dask.compute(*trees)
+    for (n_bad, first, _, error, _), (_, name) in zip(found, chosen):
+        if error is not None:
+            raise error
+        if n_bad:
+            fail(name, "free of NaN and infinite labels", None,
+                 shown=f"{n_bad} non-finite value(s) such as {first!r}")
+    for (_, _, continuous, _, _), (_, name) in zip(found, chosen):
+        if continuous:
+            fail(name, "discrete class labels (continuous values found)", None,
+                 shown="non-integer float values")
+    for (_, _, _, _, kinds), _ in zip(found, chosen):
+        if len(kinds) > 1:
+            raise ValueError("Mix of label input types (string and number) within one array.")
+
+
+def _check_arrays(dask, arrays, names):
+    """`check_labels` of aligned Dask arrays (1-d labels or 2-d indicator matrices)."""
+    check_labels(dask, [array.to_delayed().ravel() for array in arrays],
+                 [array.dtype for array in arrays], names)
+
+
 def _label_kinds(arrays, names):
     kinds = {"string" if a.dtype.kind in "USO" else "number" for a in arrays}
     if len(kinds) > 1:
@@ -139,11 +203,6 @@ def _classes(dask, arrays, names):
     trees = [_tree(dask, [unique(block) for block in array.to_delayed().ravel()], _union)
              for array in arrays]
     found = [values for (values,) in dask.compute(*trees)]
-    for values, name in zip(found, names):
-        if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-            fail(name, "free of NaN and infinite labels", values, shown="non-finite labels")
-        if values.dtype.kind == "O" and any(v is None for v in values):
-            fail(name, "free of missing (None) labels", values, shown="None among the labels")
     return np.unique(np.concatenate(found))
 
 
@@ -250,6 +309,7 @@ def dask_tally(y_true, y_pred, sample_weight, labels):
     weight = arrays[2] if sample_weight is not None else None
     if weight is not None and weight.ndim != 1:
         fail("sample_weight", "1-d", sample_weight, shown=f"shape {weight.shape}")
+    _check_arrays(dask, [true, pred], names[:2])
     _label_kinds([true, pred], names[:2])
     if labels is None and true.dtype.kind in "iu" and pred.dtype.kind in "iu":
         # Class indices (the usual case): counted at once, labels read off the table.
@@ -322,6 +382,7 @@ def dask_indicator_sums(y_true, y_pred, sample_weight, labels):
     columns = _indicator_columns(labels, true.shape[1])
     true = true.rechunk({1: -1})
     pred = pred.rechunk({1: -1})
+    _check_arrays(dask, [true, pred], names[:2])
     weight = arrays[2] if sample_weight is not None else None
     block = dask.delayed(_indicator_block, pure=True)
     parts = [block(t, p, w, columns) for t, p, w in _blocks([true, pred, weight])]
@@ -361,9 +422,10 @@ def dask_paired(y_true, y_first, y_second, sample_weight):
         if array.shape[1:] != true.shape[1:]:
             raise ValueError(f"`y_true` and `{name}` must have one shape per item; got "
                              f"{true.shape[1:]} and {array.shape[1:]}.")
-    _label_kinds([true, first, second], names[:3])
     if true.ndim == 2:
         true, first, second = (a.rechunk({1: -1}) for a in (true, first, second))
+    _check_arrays(dask, [true, first, second], names[:3])
+    _label_kinds([true, first, second], names[:3])
     weight = arrays[3] if sample_weight is not None else None
     block = dask.delayed(_paired_block, pure=True)
     parts = [block(t, a, b, w) for t, a, b, w in _blocks([true, first, second, weight])]
@@ -450,10 +512,12 @@ def dask_distinct(frame, keys, weight_key=None):
     return [_restore(values, dtypes[key]) for values, key in zip(levels, keys)], weight
 
 
-def dask_distinct_arrays(arrays, names, sample_weight=None):
+def dask_distinct_arrays(arrays, names, sample_weight=None, label_names=None):
     """`dask_distinct` for Dask arrays (1-d labels or 2-d indicator matrices) of one
     length; NumPy arrays among them are wrapped.  Returns the distinct rows of
-    each array (2-d ones restored) and their summed weights."""
+    each array (2-d ones restored) and their summed weights.  The labels are
+    checked as the NumPy path checks them, under `label_names` (default
+    `names`), before they are reduced."""
     dask, da = _dask()
     if sample_weight is not None:
         arrays, names = list(arrays) + [sample_weight], list(names) + ["sample_weight"]
@@ -462,6 +526,7 @@ def dask_distinct_arrays(arrays, names, sample_weight=None):
     if weight is not None and weight.ndim != 1:
         fail("sample_weight", "1-d", sample_weight, shown=f"shape {weight.shape}")
     aligned = [a.rechunk({1: -1}) if a.ndim == 2 else a for a in aligned]
+    _check_arrays(dask, aligned, list(label_names or names)[:len(aligned)])
     part = dask.delayed(_array_part, pure=True)
     parts = [part(list(block[:-1]), block[-1]) for block in _blocks(aligned + [weight])]
     levels, weight = _reduce_distinct(dask, parts, "")

@@ -91,7 +91,8 @@ def _dask_key(data, key, name):
     return key
 
 
-def resolve_columns(data, values, names, sample_weight=None, *, distinct_arrays=False):
+def resolve_columns(data, values, names, sample_weight=None, *, distinct_arrays=False,
+                    label_names=None):
     """The label arrays and weights that `values` and `sample_weight` stand for.
 
     Returns ``(arrays, sample_weight, distinct)``.  Without `data`, the values
@@ -101,7 +102,9 @@ def resolve_columns(data, values, names, sample_weight=None, *, distinct_arrays=
     DataFrame, the named columns are reduced in one pass to their distinct
     rows, returned with their summed weights (item counts when
     `sample_weight` is None) and ``distinct=True``: counting those rows with
-    those weights gives the counts of the data.
+    those weights gives the counts of the data.  `label_names` (default
+    `names`) name the label arrays in the errors of the label checks made
+    before Dask arrays are reduced (the names the NumPy path's checks use).
     """
     if data is None:
         for value, name in zip([*values, sample_weight], [*names, "sample_weight"]):
@@ -109,7 +112,7 @@ def resolve_columns(data, values, names, sample_weight=None, *, distinct_arrays=
                 fail(name, "an array (a column name needs `data=`, the DataFrame it names)",
                      value, error=TypeError)
         if distinct_arrays and is_dask(*values, sample_weight):
-            arrays, weight = dask_distinct_arrays(values, names, sample_weight)
+            arrays, weight = dask_distinct_arrays(values, names, sample_weight, label_names)
             return arrays, weight, True
         return list(values), sample_weight, False
     column_names(data)      # a clear error for what is not a frame

@@ -328,3 +328,68 @@ def test_compare_estimators_on_a_dask_cluster_equals_local(client):
     _assert_same_report(remote, local)
     pd = pytest.importorskip("pandas")
     pd.testing.assert_frame_equal(remote.per_fold, local.per_fold)
+
+
+# One rule for NumPy and Dask labels: each array below is counted by both or refused
+# by both with one message (the NumPy path's, on the same values).
+_LABEL_CASES = {
+    "integer floats": ([0.0, 1.0, 2.0, 1.0, 0.0, 2.0], [0.0, 2.0, 2.0, 1.0, 1.0, 2.0]),
+    "non-integer floats": ([-3.5, 2.25, 2.25, -3.5, 1.0, 1.0],
+                           [-3.5, 2.25, 1.0, -3.5, 1.0, 2.25]),
+    "non-integer prediction": ([0.0, 1.0, 2.0, 1.0, 0.0, 2.0],
+                               [0.0, 1.5, 2.0, 1.0, 0.0, 2.0]),
+    "strings": (list("abcabc"), list("abbacc")),
+    "bools": ([True, False, True, True, False, False], [True, True, False, True, False, False]),
+    "mixed": (np.array(["a", 1, "b", 1, "a", 2], dtype=object),
+              np.array(["a", 1, "a", 2, "a", 2], dtype=object)),
+    "NaN": ([0.0, np.nan, 1.0, 1.0, np.nan, 0.0], [0.0, 1.0, 1.0, 0.0, 1.0, 0.0]),
+    "inf prediction": ([0.0, 1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 1.0, np.inf, 0.0, 1.0, 0.0]),
+    "None": (np.array(["a", None, "b", "a", "b", "a"], dtype=object),
+             np.array(list("ababab"), dtype=object)),
+}
+
+
+def _label_entry_points():
+    from skprobeval import compare_paired, compare_predictions, fbeta_posterior
+
+    def first_labels(y):
+        return ["a", "b"] if y.dtype.kind == "O" else np.unique(y)[:2]
+
+    return {
+        "counts": lambda y, p: ConfusionCounts.from_predictions(y, p, average=None).to_array(),
+        "micro": lambda y, p: ConfusionCounts.from_predictions(y, p, average="micro").to_array(),
+        "labels": lambda y, p: ConfusionCounts.from_predictions(
+            y, p, average=None, labels=first_labels(np.asarray(y))).to_array(),
+        "binary": lambda y, p: ConfusionCounts.from_predictions(
+            y, p, pos_label=np.asarray(y)[0]).to_array(),
+        "paired": lambda y, p: PairedCounts.from_predictions(y, p, y),
+        "paired second": lambda y, p: PairedCounts.from_predictions(y, y, p),
+        "compare_paired": lambda y, p: compare_paired(y, p, y).prob_second_better,
+        "posterior": lambda y, p: fbeta_posterior(y, p, average=None).mean(),
+        "macro posterior": lambda y, p: fbeta_posterior(y, p, average="macro", n_draws=50,
+                                                        random_state=0).mean(),
+        "compare_predictions": lambda y, p: compare_predictions(
+            y, {"a": p, "b": y}, n_draws=50, random_state=0).pairwise.to_numpy(),
+    }
+
+
+def _outcome(call, y_true, y_pred):
+    try:
+        return "counted", repr(call(y_true, y_pred))
+    except (TypeError, ValueError) as error:
+        return type(error).__name__, str(error)
+
+
+@pytest.mark.parametrize("case", list(_LABEL_CASES))
+def test_dask_labels_follow_the_numpy_rule(client, case):
+    # Non-integer float labels were counted from Dask arrays and refused from NumPy ones
+    # (and NaN, None and mixed labels got other messages, or none).
+    y_true, y_pred = (np.asarray(y) for y in _LABEL_CASES[case])
+    for name, call in _label_entry_points().items():
+        expected = _outcome(call, y_true, y_pred)
+        got = _outcome(call, da.from_array(y_true, chunks=4), da.from_array(y_pred, chunks=4))
+        assert got == expected, name
+    if case.startswith("non-integer"):
+        with pytest.raises(ValueError, match="discrete class labels"):
+            ConfusionCounts.from_predictions(da.from_array(y_true, chunks=4),
+                                             da.from_array(y_pred, chunks=4), average=None)
