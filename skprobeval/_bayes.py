@@ -17,6 +17,8 @@ posterior is the prior Beta(λ, λ).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -181,8 +183,11 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     table = JointTable(_single(joint, system), lam)
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     weights = label_weights(counts, average, name)
-    parts = [average_values(function, params, cells, average, weights,
-                            share_of_right=every and name in SHARE_OF_RIGHT)
+    # Labels averaged in the table's canonical order: the same sums whatever their names.
+    order = table.canonical
+    weights = None if weights is None else weights[order]
+    parts = [average_values(function, params, tuple(c[:, order] for c in cells), average,
+                            weights, share_of_right=every and name in SHARE_OF_RIGHT)
              for (cells,) in table.sample(n_draws, rng)]
     return SampledPosterior(_finite(np.concatenate(parts), "metric"))
 
@@ -199,7 +204,8 @@ def _micro_multiclass(joint, counts, name, lam):
     Beta(right + 2λ, wrong + 2λ).
     """
     mass = joint.n_requested * label_concentration(joint.n_classes, lam)
-    tp, fp, fn = (float(np.sum(c)) for c in (counts.tp, counts.fp, counts.fn))
+    # Exactly rounded sums (math.fsum): the same whatever the order of the labels.
+    tp, fp, fn = (math.fsum(np.ravel(c)) for c in (counts.tp, counts.fp, counts.fn))
     if joint.n_requested == joint.n_classes:
         if name in SHARE_OF_RIGHT:
             return BetaPosterior(tp + mass, fp + mass)
@@ -899,12 +905,16 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
             (np.asarray([micro.mean()]), *(np.asarray([v]) for v in micro.interval(confidence))),
         ]
     draws = {(name, average): [] for name in _REPORT_METRICS for average in ("macro", "weighted")}
-    for (cells,) in JointTable(joint, lam).sample(n_draws, rng):
+    table = JointTable(joint, lam)
+    order = table.canonical        # the labels' order, whatever their names
+    for (cells,) in table.sample(n_draws, rng):
+        cells = tuple(c[:, order] for c in cells)
         for name in _REPORT_METRICS:
             for average in ("macro", "weighted"):
+                weights = label_weights(counts, average, name)
                 draws[name, average].append(average_values(
                     get_metric(name).function, {}, cells, average,
-                    label_weights(counts, average, name)))
+                    None if weights is None else weights[order]))
     tail = (1 - confidence) / 2
     for name in _REPORT_METRICS:
         for average in ("macro", "weighted"):

@@ -254,7 +254,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
     nb          0.96  0.95  0.92  0.98
     tree        0.93  0.93  0.88  0.96
     >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
-    0.99
+    0.98
     """
     if not isinstance(estimators, dict) or len(estimators) < 2:
         fail("estimators", "a dict of at least two named estimators", estimators)

@@ -142,8 +142,20 @@ class JointTable:
         np.add.at(observed_counts, position[n_prior:], counts)
         alpha += observed_counts
         keep = alpha > 0           # cells seen only with weight 0 and no prior mass
-        cells, self.alpha = cells[keep], alpha[keep]
-        self._observed_counts = observed_counts[keep]
+        cells, alpha, observed_counts = cells[keep], alpha[keep], observed_counts[keep]
+        # The cells are drawn in an order set by the data, not by the labels' names:
+        # renaming the classes then gives each cell the same variates.  (A binary
+        # table's codes are positive, negative: set by `pos_label`, not by names.)
+        rank = (np.arange(size) if self.kind == "binary" else
+                _label_ranks(_digits(cells, size, n_digits), observed_counts, size,
+                             self.n_requested))
+        canonical = np.zeros(cells.shape[0], dtype=np.int64)
+        for digit in _digits(cells, size, n_digits):
+            canonical = canonical * size + rank[digit]
+        order = np.argsort(canonical)
+        cells, self.alpha, self._observed_counts = (
+            cells[order], alpha[order], observed_counts[order])
+        self.canonical = np.argsort(rank[:self.n_requested])
         digits = _digits(cells, size, n_digits)
         truth = digits[0]
         rows = np.arange(cells.shape[0])
@@ -190,6 +202,9 @@ class JointTable:
         prior = lam if self.n_systems == 1 else lam / 2
         self.alpha = counts[:self.n_requested] + prior
         self._observed_counts = counts[:self.n_requested]
+        # Columns are independent tables, drawn in the order of their counts (equal
+        # counts are exchangeable): renaming the labels gives each the same variates.
+        self.canonical = np.lexsort(self.alpha.T[::-1])
         # Cell index bits: truth is the most significant, then A, then B (1 = positive).
         index = np.arange(n_cells)
         bits = _digits(index, 2, self.n_systems + 1)
@@ -212,9 +227,14 @@ class JointTable:
         """Yield ``[(tp, fp, fn, tn) per system]`` for chunks of posterior draws."""
         n_cells = self.alpha.size
         chunk = max(1, _CELLS_PER_CHUNK // n_cells)
+        if self.kind == "multilabel":
+            alpha, back = self.alpha[self.canonical], np.argsort(self.canonical)
         for start in range(0, n_draws, chunk):
             size = min(chunk, n_draws - start)
-            draws = dirichlet(self.alpha, size, rng)
+            if self.kind == "multilabel":
+                draws = dirichlet(alpha, size, rng)[:, back]
+            else:
+                draws = dirichlet(self.alpha, size, rng)
             yield self._tables(draws)
 
     def _tables(self, draws):
@@ -241,6 +261,38 @@ class JointTable:
             tp = sums[:, start + size:start + size + n_req]
             out.append(_cells(tp, pred, true, 1.0))
         return out
+
+
+def _label_ranks(digits, counts, size, n_requested):
+    """A rank of each label that renaming the labels carries along.
+
+    The requested labels come first; among them (and among the others) labels
+    are ordered by what the observed cells say about them: for each position
+    of a cell's code (truth, each system) and each pattern of equal positions
+    in it, the sum, the sum of squares and the number of the observed counts
+    of the cells holding the label there.  Only labels alike in all of these
+    keep their code order.
+    """
+    n_digits = len(digits)
+    pairs = [(i, j) for i in range(n_digits) for j in range(i + 1, n_digits)]
+    pattern = np.zeros(counts.shape[0], dtype=np.intp)
+    for bit, (i, j) in enumerate(pairs):
+        pattern |= (digits[i] == digits[j]).astype(np.intp) << bit
+    n_patterns = 1 << len(pairs)
+    seen = counts > 0
+    features = []
+    for position, digit in enumerate(digits):
+        slot = (digit * n_digits + position) * n_patterns + pattern
+        length = size * n_digits * n_patterns
+        for values in (counts, counts * counts, seen.astype(float)):
+            features.append(np.bincount(slot[seen], weights=values[seen], minlength=length)
+                            .reshape(size, n_digits * n_patterns))
+    features = np.hstack(features)
+    outside = np.arange(size) >= n_requested
+    order = np.lexsort([np.arange(size), *features.T[::-1], outside])
+    rank = np.empty(size, dtype=np.int64)
+    rank[order] = np.arange(size)
+    return rank
 
 
 def _cells(tp, pred, true, total):

@@ -718,7 +718,7 @@ class PosteriorRefit:
     >>> search.fit(X, y).best_params_
     {'C': 1.0}
     >>> refit.scores(search.cv_results_).round(3)
-    array([0.815, 0.939])
+    array([0.814, 0.94 ])
     """
 
     @keyword_only("metric")
@@ -822,9 +822,16 @@ class PosteriorRefit:
             # table's prior gives them (TP, FP and FN d = 2λ/K, TN the rest of 4λ).
             per_label = label_concentration(counts.tp.shape[0], lam)
             prior = np.array([per_label, per_label, per_label, 4 * lam - 3 * per_label])
-        draws = _sample_cells(counts, prior, n_draws, check_random_state(random_state))
+        # Labels drawn and averaged in the order of their counts, not of their names
+        # (the per-label tables are independent: equal counts are exchangeable), so
+        # renaming the classes gives the same score.
+        order = np.lexsort([counts.tn, counts.fn, counts.fp, counts.tp])
         weights = label_weights(counts, average, name)
-        return SampledPosterior(average_values(function, params, draws, average, weights))
+        counts = ConfusionCounts(counts.tp[order], counts.fp[order], counts.fn[order],
+                                 counts.tn[order])
+        draws = _sample_cells(counts, prior, n_draws, check_random_state(random_state))
+        return SampledPosterior(average_values(function, params, draws, average,
+                                               None if weights is None else weights[order]))
 
     def __call__(self, cv_results):
         """Index of the candidate to refit."""

@@ -517,3 +517,27 @@ def test_refit_repr_shows_every_parameter():
     assert text == ("PosteriorRefit(metric='recall', statistic='lower', confidence=0.95, "
                     "threshold=None, prior=0.5, beta=1.0, average='macro', n_repeats=5, "
                     "n_draws=10000, random_state=3)")
+
+
+def test_renaming_the_classes_keeps_grid_search_scores_and_the_refit_choice():
+    # GridSearchCV ties were decided by the names of the classes: the macro scorer and
+    # PosteriorRefit drew the per-label tables in label order.  Renamed classes
+    # (0->2, 1->0, 2->1) must give every candidate the same scores.
+    from skprobeval import CountsScorer, PosteriorRefit
+
+    X, y = make_classification(n_samples=240, n_classes=3, n_informative=4, random_state=0)
+    results = []
+    for labels in (y, np.array([2, 0, 1])[y]):
+        scoring = {"lower": make_posterior_scorer(metric="f1", average="macro",
+                                                  statistic="lower", n_draws=2000),
+                   "weighted": make_posterior_scorer(metric="mcc", average="weighted",
+                                                     n_draws=2000),
+                   **CountsScorer(labels=range(3)).as_scoring()}
+        search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring=scoring,
+                              refit=False, cv=3).fit(X, labels)
+        results.append([search.cv_results_["mean_test_lower"],
+                        search.cv_results_["mean_test_weighted"],
+                        PosteriorRefit(average="macro", statistic="lower",
+                                       n_draws=2000).scores(search.cv_results_)])
+    for first, renamed in zip(*results):
+        np.testing.assert_array_equal(renamed, first)
