@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._data import as_pandas_frame
 from ._rank_tests import bayesian_sign_test, bayesian_signed_rank_test
 from ._validation import (
     N_DRAWS,
@@ -192,12 +193,8 @@ def check_across_options(test, rope, prior_strength, n_draws, higher_is_better=T
 def _check_scores_table(scores):
     import pandas as pd
 
-    if not isinstance(scores, pd.DataFrame):
-        try:
-            scores = pd.DataFrame(scores)
-        except (TypeError, ValueError):
-            fail("scores", "a DataFrame of data sets (rows) by systems (columns)", scores,
-                 error=TypeError)
+    scores = as_pandas_frame(scores, "scores",
+                             "a DataFrame of data sets (rows) by systems (columns)")
     if scores.shape[1] < 2 or scores.shape[0] < 1:
         fail("scores", "a table of at least one data set (row) and two systems (columns)",
              scores, shown=f"shape {scores.shape}")

@@ -30,6 +30,7 @@ from ._labels import (
     _positions,
     _select_labels,
     _tally,
+    mixed_kinds_error,
 )
 from ._validation import check_count_array, check_sample_weight, fail
 
@@ -161,10 +162,7 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
     arrays = [truth, *preds]
     kinds = {_array_kind(y) for y in arrays}
     if len(kinds) > 1:
-        raise ValueError(
-            f"Mix of label input types (string and number) among {', '.join(names)}: "
-            "all must hold labels of one kind."
-        )
+        raise mixed_kinds_error(arrays, names)
     everything = np.concatenate(arrays)
     size = _fast_path_size(everything, everything)
     if size is not None:
@@ -794,10 +792,8 @@ class PairedCounts:
         else:
             kinds = {_array_kind(y) for y in (y_true_, y_first, y_second)}
             if len(kinds) > 1:
-                raise ValueError(
-                    "Mix of label input types (string and number) among `y_true`, "
-                    "`y_pred_first` and `y_pred_second`."
-                )
+                raise mixed_kinds_error([y_true_, y_first, y_second],
+                                        ["`y_true`", "`y_pred_first`", "`y_pred_second`"])
             right_first = y_first == y_true_
             right_second = y_second == y_true_
             labels = None

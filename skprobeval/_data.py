@@ -16,7 +16,8 @@ import numpy as np
 from ._dask import dask_distinct, dask_distinct_arrays, is_dask
 from ._validation import fail
 
-__all__ = ["column_names", "frame_column", "frame_matrix", "is_dask_frame", "resolve_columns"]
+__all__ = ["as_pandas_frame", "column_names", "frame_column", "frame_matrix", "is_dask_frame",
+           "resolve_columns"]
 
 
 def is_dask_frame(data):
@@ -39,6 +40,30 @@ def column_names(data):
         return list(data)
     fail("data", "a DataFrame (pandas, Dask, Polars), a pyarrow Table or a dict of columns",
          data, error=TypeError, shown=f"an object of type {type(data).__name__}")
+
+
+def as_pandas_frame(data, name, requirement="a DataFrame"):
+    """`data` as a pandas DataFrame with its own column names, whatever the frame
+    library: pandas as is; Polars and pyarrow through their ``to_pandas``;
+    other libraries through the DataFrame interchange protocol; anything else
+    (a dict of lists, an array) through the ``pandas.DataFrame`` constructor."""
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame):
+        return data
+    if is_dask_frame(data):
+        return data.compute()
+    if callable(getattr(data, "collect", None)):
+        fail(name, "a DataFrame whose columns can be read (call .collect() on a lazy "
+             "Polars frame)", data, error=TypeError, shown=f"a {type(data).__name__}")
+    if callable(getattr(data, "to_pandas", None)):
+        return data.to_pandas()
+    if callable(getattr(data, "__dataframe__", None)):
+        return pd.api.interchange.from_dataframe(data)
+    try:
+        return pd.DataFrame(data)
+    except (TypeError, ValueError):
+        fail(name, requirement, data, error=TypeError)
 
 
 def _is_key(value):

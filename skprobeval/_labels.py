@@ -103,6 +103,35 @@ def _array_kind(array):
         ) from None
 
 
+def _kind_values(array):
+    """A few of an array's labels, as written: ``'False', 'True', ...`` or ``0, 1``."""
+    try:
+        values = np.unique(array)
+    except TypeError:       # strings and numbers in one object array
+        values = np.array(sorted({repr(v) for v in array.ravel()[:1000]}), dtype=object)
+        shown = values[:5].tolist()
+        return ", ".join(shown) + (", ..." if values.shape[0] > 5 else "")
+    shown = ", ".join(repr(v) for v in _plain(values[:5]))
+    return shown + (", ..." if values.shape[0] > 5 else "")
+
+
+def mixed_kinds_error(arrays, names):
+    """ValueError for label arrays of strings and of numbers together, naming
+    which array holds which and a few of its labels (a CSV column of
+    ``True``, ``False``, ``1``, ``0`` is read as text: its labels say so)."""
+    parts = []
+    for array, name in zip(arrays, names):
+        try:
+            kind = _array_kind(array)
+        except ValueError:
+            kind = "strings and numbers"
+        else:
+            kind = "strings" if kind == "string" else "numbers"
+        parts.append(f"{name} holds {kind} ({_kind_values(array)})")
+    return ValueError("Mix of label input types (string and number): "
+                      + "; ".join(parts) + ". All must hold labels of one kind.")
+
+
 def _is_indicator(array):
     """True for a 2-d 0/1 (or bool) matrix, dense or sparse."""
     if sp.issparse(array):
@@ -196,10 +225,7 @@ def _encode(y_true, y_pred):
         ) from None
     kinds = {_array_kind(y_true[:1]), _array_kind(y_pred[:1])}
     if len(kinds) > 1:
-        raise ValueError(
-            "Mix of label input types (string and number): `y_true` and `y_pred` "
-            "must hold labels of one kind."
-        )
+        raise mixed_kinds_error([y_true, y_pred], ["`y_true`", "`y_pred`"])
     return codes[0], codes[1], classes
 
 

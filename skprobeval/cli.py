@@ -234,12 +234,47 @@ def _paths(patterns):
     return paths, all(parquet)
 
 
+# File signatures of binary formats a CSV name may hide.
+_SIGNATURES = ((b"PK\x03\x04", "a zip archive"), (b"PAR1", "a Parquet file"),
+               (b"\x1f\x8b", "a gzip file"), (b"BZh", "a bzip2 file"),
+               (b"\xfd7zXZ", "an xz file"), (b"\x28\xb5\x2f\xfd", "a zstd file"))
+# Names pandas decompresses by itself.
+_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".zip", ".xz", ".zst", ".tar")
+
+
+def _check_text(path):
+    """A one-line error for a binary file given as CSV (no NUL bytes printed)."""
+    import os
+
+    if path.lower().endswith(_COMPRESSED_SUFFIXES) or not os.path.isfile(path):
+        return
+    with open(path, "rb") as handle:
+        head = handle.read(8192)
+    if b"\x00" not in head and not head.startswith(tuple(s for s, _ in _SIGNATURES)):
+        return
+    what = next((name for signature, name in _SIGNATURES if head.startswith(signature)),
+                "binary data")
+    hint = (": name it .parquet" if what == "a Parquet file" else
+            ": name it with its compression suffix (.csv.gz, .csv.zip, ...)"
+            if what != "binary data" else "")
+    raise _UsageError(f"{path!r} is not a text CSV file (it holds {what}){hint}")
+
+
 def _read_csv(paths):
+    import os
+
     import pandas as pd
 
     frames = []
     for path in paths:
+        _check_text(path)
         try:
+            header = pd.read_csv(path, header=None, nrows=1, dtype=str).iloc[0].tolist() \
+                if os.path.getsize(path) else []
+            repeated = sorted({str(name) for name in header if header.count(name) > 1})
+            if repeated:
+                raise _UsageError(f"{path!r} repeats the column name(s) {repeated!r} in its "
+                                  "header: every column needs its own name")
             frames.append(pd.read_csv(path))
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
                 IsADirectoryError) as error:

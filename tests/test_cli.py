@@ -286,3 +286,40 @@ def test_compare_parquet_files_that_disagree(parquet_logs):
         assert result.returncode == 2, (directory, result.stdout)
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert words in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("header", ["truth,truth,a", "truth,a,a", "truth,a,b,a"])
+def test_a_header_that_repeats_a_name_is_refused(tmp_path, header):
+    # pandas renames a repeated column ('a.1') and the renamed copy was compared.
+    path = tmp_path / "repeated.csv"
+    path.write_text(header + "\n" + "\n".join([",".join(["1"] * len(header.split(",")))] * 3))
+    result = run("compare", str(path), "--truth", "truth")
+    assert result.returncode == 2, result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "repeats the column name" in result.stderr
+    assert ".1" not in result.stderr
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"PK\x03\x04" + b"\x00" * 300, "a zip archive"),
+    (b"PAR1" + b"\x00" * 300 + b"PAR1", "a Parquet file"),
+    (b"truth,a\n1,\x00\x00\x001\n", "binary data"),
+])
+def test_a_binary_file_named_csv_is_named_so(tmp_path, content, words):
+    path = tmp_path / "renamed.csv"
+    path.write_bytes(content)
+    result = run("compare", str(path), "--truth", "truth")
+    assert result.returncode == 2, result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert f"is not a text CSV file (it holds {words})" in result.stderr
+    assert "\\x00" not in result.stderr and "PK" not in result.stderr
+
+
+def test_a_true_false_and_number_truth_names_its_values(tmp_path):
+    # pandas reads a column of True/False/1/0 as text; the message shows that.
+    path = tmp_path / "truth.csv"
+    path.write_text("truth,a\nTrue,1\nFalse,0\n1,1\n0,0\n")
+    result = run("compare", str(path), "--truth", "truth")
+    assert result.returncode == 2, result.stdout
+    assert "strings ('0', '1', 'False', 'True')" in result.stderr
+    assert "numbers (0, 1)" in result.stderr

@@ -125,3 +125,29 @@ def test_a_lazy_polars_frame_asks_to_be_collected(frame):
     lazy = polars.from_pandas(frame).lazy()
     with pytest.raises(TypeError, match=r"`data` must be .*\.collect\(\)"):
         compare_predictions("gold", ["A"], data=lazy)
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "dask"])
+def test_across_datasets_keeps_the_system_names_of_any_frame(kind):
+    # A Polars frame went through pandas.DataFrame(...) and came back with the
+    # systems named 0, 1, ...
+    from skprobeval import compare_across_datasets
+
+    table = pd.DataFrame({"logreg": [0.8, 0.7, 0.9], "tree": [0.75, 0.72, 0.85]})
+    if kind == "dask":
+        data = pytest.importorskip("dask.dataframe").from_pandas(table, npartitions=1)
+    else:
+        data = KINDS[kind](table)
+    expected = compare_across_datasets(table, random_state=0)
+    got = compare_across_datasets(data, random_state=0)
+    assert list(got.prob_better.columns) == ["logreg", "tree"]
+    pd.testing.assert_frame_equal(got.prob_better, expected.prob_better)
+
+
+def test_across_datasets_asks_a_lazy_frame_to_be_collected():
+    polars = pytest.importorskip("polars")
+    from skprobeval import compare_across_datasets
+
+    lazy = polars.DataFrame({"a": [0.8, 0.7], "b": [0.7, 0.6]}).lazy()
+    with pytest.raises(TypeError, match=r"`scores` must be .*\.collect\(\)"):
+        compare_across_datasets(lazy)
