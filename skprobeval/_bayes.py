@@ -137,7 +137,7 @@ def _sample_cells(counts, lam, n_draws, rng):
     `lam` is the concentration of every cell, or four, one per cell.
     """
     alpha = np.stack([counts.tp, counts.fp, counts.fn, counts.tn], axis=-1) + lam
-    draws = dirichlet(alpha, n_draws, rng)
+    draws = dirichlet(alpha, check_draws(n_draws, values_per_draw=alpha.size), rng)
     return tuple(np.moveaxis(draws, -1, 0))
 
 

@@ -464,8 +464,8 @@ class PosteriorCurve:
         >>> curve.sample_curves(3, grid=[0.0, 0.5, 1.0], random_state=0).shape
         (3, 3)
         """
-        n_draws = check_draws(n_draws)
         grid = self._check_grid(grid)
+        n_draws = check_draws(n_draws, values_per_draw=grid.shape[0])
         if (not isinstance(max_cells, numbers.Integral) or isinstance(max_cells, bool)
                 or max_cells < 1):
             fail("max_cells", "an integer >= 1", max_cells,
@@ -545,13 +545,29 @@ def _simultaneous_envelope(curves, confidence, top=None, bottom=None):
     return low, high
 
 
+def _cumulative_as_scikit_learn(relevant, score, weight):
+    """Weight of the positives and of the negatives at or above each distinct
+    score, from the highest down, summed item by item in scikit-learn's order
+    (``argsort(score, kind="mergesort")[::-1]``): with float weights the sums
+    then round as scikit-learn's do, and its test for collinear points
+    (``drop_intermediate``) keeps the same thresholds.
+    """
+    keep = weight > 0
+    relevant, score, weight = relevant[keep], score[keep], weight[keep]
+    order = np.argsort(score, kind="mergesort")[::-1]
+    ranked = score[order]
+    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.shape[0] - 1]
+    w, rel = weight[order], relevant[order]
+    return np.cumsum(np.where(rel, w, 0.0))[ends], np.cumsum(np.where(rel, 0.0, w))[ends]
+
+
 def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_intermediate):
     lam = check_prior(prior)
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         fail("drop_intermediate", "True or False", drop_intermediate, error=TypeError)
     relevant, score, weight = _check_input(y_true, y_score, pos_label, sample_weight)
     cells = _Cells.from_items(relevant, score, weight)
-    tps, fps = np.cumsum(cells.positive), np.cumsum(cells.negative)
+    tps, fps = _cumulative_as_scikit_learn(relevant, score, weight)
     # Below each threshold, summed from the bottom (no cancellation in total - tps).
     fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
     tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]

@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 
 __all__ = [
+    "MAX_DRAWN_VALUES",
+    "MAX_DRAWS",
     "N_DRAWS",
     "check_confidence",
     "check_count_array",
@@ -154,12 +156,27 @@ def warn_future(message):
     warnings.warn(message, FutureWarning, stacklevel=level)
 
 
-def check_draws(n_draws, name="n_draws"):
-    """Return ``n_draws`` as an int >= 2 (bool refused)."""
+# Most posterior draws of one call: their Monte Carlo error of a probability is
+# below 5e-5, and one float per draw is 800 MB (10**12 draws asked for 22 TiB).
+MAX_DRAWS = 10**8
+# Most values a call holds for its draws (draws x values per draw): 8 GiB of floats.
+MAX_DRAWN_VALUES = 2**30
+
+
+def check_draws(n_draws, name="n_draws", *, values_per_draw=1):
+    """Return ``n_draws`` as an int from 2 to `MAX_DRAWS` (bool refused), and at
+    most `MAX_DRAWN_VALUES` values in all when each draw holds ``values_per_draw``
+    (a curve's points, many tables' cells): a ValueError, not a MemoryError."""
     if (not isinstance(n_draws, numbers.Integral) or isinstance(n_draws, bool)
-            or n_draws < 2):
-        fail(name, "an integer >= 2", n_draws,
+            or not 2 <= n_draws <= MAX_DRAWS):
+        fail(name, f"an integer from 2 to {MAX_DRAWS:_} (the Monte Carlo error of a "
+             "probability is below 5e-5 there)", n_draws,
              error=ValueError if isinstance(n_draws, numbers.Real) else TypeError)
+    values_per_draw = max(1, int(values_per_draw))
+    if n_draws * values_per_draw > MAX_DRAWN_VALUES:
+        fail(name, f"at most {MAX_DRAWN_VALUES // values_per_draw:_} here: each draw holds "
+             f"{values_per_draw:_} values, and {MAX_DRAWN_VALUES:_} values (8 GiB) is the "
+             "most one call keeps", n_draws)
     return int(n_draws)
 
 

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import skprobeval
 from skprobeval import (
     ConfusionCounts,
     PairedCounts,
@@ -113,3 +114,29 @@ def test_a_bad_prior_is_refused_by_name(call, prior):
     # number > 0 or one of the named priors.
     with pytest.raises(ValueError, match="`prior`"):
         call(prior)
+
+
+@pytest.mark.parametrize("call", [
+    lambda n: skprobeval.bayesian_sign_test([0.8, 0.7, 0.9], [0.75, 0.72, 0.85], n_draws=n),
+    lambda n: skprobeval.bayesian_signed_rank_test([0.8, 0.7, 0.9], [0.75, 0.72, 0.85],
+                                                   n_draws=n),
+    lambda n: skprobeval.compare_across_datasets({"a": [0.8, 0.7, 0.9],
+                                                  "b": [0.75, 0.72, 0.85]}, n_draws=n),
+    lambda n: skprobeval.fbeta_posterior([0, 1, 1, 0], [0, 1, 0, 0], n_draws=n),
+])
+def test_draws_beyond_the_bound_name_n_draws_not_memory(call):
+    # 10**12 draws asked for a 21.8 TiB array (MemoryError); the bound is stated.
+    for n in (10**12, 10**8 + 1):
+        with pytest.raises(ValueError, match=r"`n_draws` must be an integer from 2 to "
+                                             r"100_000_000"):
+            call(n)
+
+
+def test_draws_times_values_beyond_8_gib_name_n_draws():
+    curve = skprobeval.posterior_roc_curve([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4])
+    with pytest.raises(ValueError, match=r"`n_draws` must be at most 10_631_107 here: each "
+                                         r"draw holds 101 values"):
+        curve.band(kind="simultaneous", n_draws=10**8)
+    many = skprobeval.ConfusionCounts(*(np.arange(1, 1001),) * 4)
+    with pytest.raises(ValueError, match=r"`n_draws` must be at most 268_435 here"):
+        skprobeval.metric_posterior(many, metric="mcc", n_draws=10**6)

@@ -531,3 +531,22 @@ def test_multiclass_labels_one_class_against_the_rest():
         posterior_roc_curve(rng.integers(0, 3, 50), rng.normal(size=50))
     with pytest.raises(ValueError, match="`pos_label` must be one of"):
         posterior_roc_curve(y, score, pos_label="seven")
+
+
+@pytest.mark.parametrize("seed", [890, 1152, *range(40)])
+def test_float_weights_keep_scikit_learns_thresholds(seed):
+    # Weights of 1/12: summed level by level, the cumulative weights rounded
+    # otherwise than scikit-learn's item-by-item sums, and the collinearity test
+    # of drop_intermediate dropped a threshold scikit-learn keeps (seeds 890 and
+    # 1152 were two such cases).
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 12)
+    score = np.round(rng.random(12), 3)
+    y[0] = 1 - y[0] if np.all(y == y[0]) else y[0]      # both classes
+    weight = np.full(12, 1 / 12)
+    _, _, expected = roc_curve(y, score, sample_weight=weight)
+    np.testing.assert_array_equal(
+        posterior_roc_curve(y, score, sample_weight=weight).thresholds, expected)
+    *_, expected = precision_recall_curve(y, score, sample_weight=weight, drop_intermediate=True)
+    np.testing.assert_array_equal(posterior_precision_recall_curve(
+        y, score, sample_weight=weight, drop_intermediate=True).thresholds, expected)
