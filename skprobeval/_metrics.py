@@ -146,7 +146,8 @@ def mcc(tp, fp, fn, tn):
         log_margins = 0.5 * (np.log(tp + fp) + np.log(tp + fn) + np.log(tn + fp) + np.log(tn + fn))
     scale = np.exp(-log_margins)
     with np.errstate(invalid="ignore", over="ignore"):
-        value = (tp * tn - fp * fn) * scale
+        # Rounding of near-degenerate tables (cells near 1e-308) can step past +-1.
+        value = np.clip((tp * tn - fp * fn) * scale, -1.0, 1.0)
     return np.where(np.isfinite(log_margins), value, np.nan)
 
 

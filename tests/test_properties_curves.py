@@ -1,5 +1,6 @@
-"""Properties of the ranking posteriors, curves and their comparison under
-tiny weights and priors: every probability, band and interval is defined."""
+"""Properties under tiny weights and priors (weights from 1e-4, priors from
+1e-3): every probability, band and interval of the ranking posteriors, the
+curves and the comparisons is defined."""
 
 import numpy as np
 from hypothesis import given
@@ -7,8 +8,13 @@ from hypothesis import strategies as st
 from strategies import scores_with_ties
 
 from skprobeval import (
+    ConfusionCounts,
     average_precision_posterior,
+    compare_independent,
+    compare_paired,
+    compare_paired_metric,
     compare_scores,
+    metric_posterior,
     posterior_precision_recall_curve,
     posterior_roc_curve,
     roc_auc_posterior,
@@ -62,3 +68,23 @@ def test_ranking_posteriors_and_bands_stay_defined(items, prior):
             band = curve.band(0.9, kind=kind, n_draws=200, random_state=0)
             assert np.isfinite(band.low).all() and np.isfinite(band.high).all()
             assert np.all((0 <= band.low) & (band.low <= band.high) & (band.high <= 1))
+
+
+@given(ranked_items(), tiny_priors, st.sampled_from(["f1", "precision", "informedness", "mcc"]))
+def test_comparisons_of_labels_stay_defined(items, prior, metric):
+    y, score_a, score_b, weight = items
+    a, b = (score_a > 0.5).astype(int), (score_b > 0.5).astype(int)
+    first = ConfusionCounts.from_predictions(y, a, sample_weight=weight)
+    second = ConfusionCounts.from_predictions(y, b, sample_weight=weight)
+    for result in (compare_paired_metric(y, a, b, metric=metric, sample_weight=weight,
+                                         prior=prior, n_draws=200, random_state=0),
+                   compare_independent(first, second, metric=metric, prior=prior, n_draws=200,
+                                       random_state=0),
+                   compare_paired(y, a, b, sample_weight=weight, prior=prior)):
+        probs = np.array([result.prob_first_better, result.prob_equivalent,
+                          result.prob_second_better])
+        assert np.isfinite(probs).all() and abs(probs.sum() - 1) < 1e-9
+        assert _finite_interval(result.interval(), -2.0, 2.0)
+    posterior = metric_posterior(first, metric=metric, prior=prior, n_draws=200,
+                                 random_state=0)
+    assert _finite_interval(posterior.interval(), -1.0, 1.0)
