@@ -81,6 +81,7 @@ __all__ = [
 EPS = np.finfo(np.float64).eps
 _NEAR_ZERO = 1e-300
 TINY = np.finfo(np.float64).tiny
+_SMALLEST = np.finfo(np.float64).smallest_subnormal
 _EPS, _TINY = EPS, TINY
 
 
@@ -517,8 +518,32 @@ def beta_rule(a, b):
 # ---------------------------------------------------------------------------
 
 
+def _bisection_point(lo, hi, relative):
+    """Where a bisection step evaluates next: the middle of the bracket ``[lo, hi]``.
+
+    Where the tolerance is relative only (``relative``), a root much nearer to
+    0 than the bracket's far end (the quantile of a density spike at 0 can be
+    1e-300, or below the smallest float) would take a thousand halvings to
+    reach with its digits.  There the exponent is bisected instead: 0 where
+    the bracket straddles it, the geometric mean (down to the smallest
+    subnormal) where one end is more than 1e3 times nearer to 0 than the other.
+    """
+    mid = lo + 0.5 * (hi - lo)
+    if not np.any(relative):
+        return mid
+    near = np.fmin(np.abs(lo), np.abs(hi))
+    far = np.fmax(np.abs(lo), np.abs(hi))
+    straddle = (lo < 0) & (hi > 0)
+    spread = relative & ~straddle & (far > 1e3 * near)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        geometric = np.exp(0.5 * (np.log(far) + np.log(np.maximum(near, _SMALLEST))))
+    side = np.where(hi > 0, 1.0, -1.0)
+    mid = np.where(spread, side * geometric, mid)
+    return np.where(relative & straddle, 0.0, mid)
+
+
 def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8,
-                      accept=None, accept_rel=None, max_iter=200):
+                      accept=None, accept_rel=None, max_iter=200, near_zero=False):
     """Roots of increasing functions, elementwise, by safeguarded Newton.
 
     ``func(x, index)`` returns ``(value, slope)`` for the flat elements
@@ -530,7 +555,10 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
     (an array over the elements) when given, capped at ``accept_rel`` times
     the distance from the nearer end of the first bracket: the error left is
     about the square (the cube for Halley) of that step on the function's
-    scale.
+    scale.  With ``near_zero``, bisection steps of the elements without an
+    absolute tolerance (``xtol`` 0) bisect the exponent where the root may lie
+    orders of magnitude nearer to 0 than the bracket's far end (see
+    `_bisection_point`); their function must be finite all the way down.
     """
     x = np.array(x0, dtype=np.float64)
     lo = np.array(lo, dtype=np.float64)
@@ -571,7 +599,7 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
             tiny_step = np.isfinite(step) & (np.abs(step) <= tol) & small_residual
             ok = (np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
                   & (np.abs(step) <= 0.5 * previous[active]))
-            mid = lo_a + 0.5 * (hi_a - lo_a)
+            mid = _bisection_point(lo_a, hi_a, near_zero & (xtol == 0))
             x_new = np.where(ok, newton, mid)
             x_new = np.where(tiny_step | (value == 0), xa, x_new)
         taken = np.abs(x_new - xa)

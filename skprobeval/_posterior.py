@@ -80,19 +80,22 @@ __all__ = [
 
 
 def _fmt(value, digits=4):
-    """Rounded, readable text for a float or an array (no ``np.float64(...)``)."""
+    """Rounded, readable text for a float or an array (no ``np.float64(...)``).
+
+    A value that rounds to zero prints as ``0.0``, never ``-0.0``.
+    """
     array = np.asarray(value, dtype=float)
     if array.ndim == 0:
-        return repr(round(float(array), digits))
-    items = [repr(round(v, digits)) for v in array.ravel()[:6].tolist()]
+        return repr(round(float(array), digits) + 0.0)
+    items = [repr(round(v, digits) + 0.0) for v in array.ravel()[:6].tolist()]
     if array.size > 6:
         items.append("...")
     return "[" + ", ".join(items) + "]"
 
 
 def _out(values):
-    """Python float for 0-d results, the array otherwise."""
-    values = np.asarray(values, dtype=np.float64)
+    """Python float for 0-d results, the array otherwise (a zero is never ``-0.0``)."""
+    values = np.asarray(values, dtype=np.float64) + 0.0
     if values.ndim == 0:
         return float(values)
     return values
@@ -369,8 +372,28 @@ class _Posterior:
         """
         confidence = check_confidence(confidence)
         params = self._params(self.shape)
-        low, high = self._hdi_flat(params, confidence)
-        low, high = self._shortest(params, confidence, low, high)
+        n = next(iter(params.values())).shape[-1]
+        spiky = self._spiky(params)
+        equal = None
+        solve = np.arange(n)
+        if spiky.size:
+            sub = _take(params, spiky)
+            tail = np.full(spiky.size, (1 - confidence) / 2)
+            equal = (self._quantile_flat(sub, tail, False), self._quantile_flat(sub, tail, True))
+            # An equal-tailed interval already as short as float64 resolves (the
+            # mass of a spike at 0 within 1e-300 of it, say) is a highest-density
+            # one: the solver, whose densities there overflow, is not needed.
+            width = equal[1] - equal[0]
+            collapsed = width <= 2 * np.spacing(np.fmax(np.abs(equal[0]), np.abs(equal[1])))
+            solve = np.setdiff1d(solve, spiky[collapsed], assume_unique=True)
+        low, high = np.full(n, np.nan), np.full(n, np.nan)
+        if solve.size == n:
+            low, high = self._hdi_flat(params, confidence)
+        elif solve.size:
+            low[solve], high[solve] = self._hdi_flat(_take(params, solve), confidence)
+        if spiky.size:
+            low, high = self._shortest(_take(params, spiky), confidence, low, high, spiky,
+                                       equal)
         return CredibleInterval(_out(low.reshape(self.shape)), _out(high.reshape(self.shape)))
 
     # Names of the shape parameters (in ``_params``) whose values all >= 1 make the
@@ -378,35 +401,37 @@ class _Posterior:
     # highest-density one.  None: the solver is exact for every shape.
     _shape_params = None
 
-    def _shortest(self, params, confidence, low, high):
+    def _spiky(self, params):
+        """Indices of the elements with a shape parameter below 1 (none if unlisted)."""
+        if self._shape_params is None:
+            return np.empty(0, dtype=np.intp)
+        smallest = np.minimum.reduce([params[name] for name in self._shape_params])
+        return np.flatnonzero(~(smallest >= 1))
+
+    def _shortest(self, sub, confidence, low, high, index, equal):
         """The shortest of the solver's interval, the two one-sided intervals and
-        the equal-tailed one, where the density may have several modes or
-        spikes (a shape parameter below 1).
+        the equal-tailed one ``equal``, for the elements ``index`` (parameters
+        ``sub``), where the density may have several modes or spikes (a shape
+        parameter below 1).
 
         A U-shaped density's equal-density ends enclose its trough; a difference
         of two U-shaped Betas has spikes at -1, 0 and 1.  Elsewhere nothing is
         recomputed.
         """
-        if self._shape_params is None:
-            return low, high
-        smallest = np.minimum.reduce([params[name] for name in self._shape_params])
-        index = np.flatnonzero(~(smallest >= 1))
-        if index.size == 0:
-            return low, high
         lo, hi = self._support
-        sub = _take(params, index)
         mass = np.full(index.size, confidence)
-        tail = (1 - mass) / 2
         candidates = [
             (low[index], high[index]),
             (np.full(index.size, lo), self._quantile_flat(sub, mass, False)),
             (self._quantile_flat(sub, mass, True), np.full(index.size, hi)),
-            (self._quantile_flat(sub, tail, False), self._quantile_flat(sub, tail, True)),
+            equal,
         ]
         lengths = np.stack([end - start for start, end in candidates])
         # By a margin: where the solver's interval is right the others differ from
-        # it by rounding only.
+        # it by rounding only.  Where the solver was skipped (its interval unset)
+        # the equal-tailed one is as short as float64 resolves.
         lengths[1:] *= 1 + 1e-6
+        lengths[0] = np.where(np.isnan(lengths[0]), np.inf, lengths[0])
         best = np.argmin(lengths, axis=0)
         low, high = low.copy(), high.copy()
         low[index] = np.choose(best, [start for start, _ in candidates])

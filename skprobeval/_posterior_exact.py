@@ -88,7 +88,8 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
     near-normal densities, ``near_normal``: every parameter at least 10): an
     element stops after a step below 1e-4 of the scale, which leaves an
     error near 1e-12 of it.  Elsewhere Newton steps go on down to 1e-8 of
-    the scale.
+    the scale.  Bisections there split the exponent near 0: a quantile of a
+    density spike at 0 can lie below 1e-300, or below the smallest float.
     """
     scale = np.maximum(scale, 1e-300)
 
@@ -106,7 +107,7 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
     xtol = np.where(near_normal, 1e-14 * scale, 0.0)
     return solve_increasing(func, lo, hi, np.clip(guess, lo, hi), xtol=xtol,
                             rtol=4 * EPS, newton_rtol=0.0, accept=accept,
-                            accept_rel=accept_rel)
+                            accept_rel=accept_rel, near_zero=True)
 
 
 def _hdi_newton(post, params, confidence, start=None, fallback=True):

@@ -439,6 +439,35 @@ def test_difference_extreme_counts():
     assert np.all(np.isfinite(tiny.interval(0.95)))
 
 
+@pytest.mark.parametrize(("metric", "counts"), [
+    ("markedness", (10**6, 0, 10**6, 0)), ("informedness", (0, 0, 10**6, 10**6)),
+    ("balanced_accuracy", (0, 0, 10**6, 10**6))])
+@pytest.mark.parametrize("prior", [1e-3, 1e-6])
+def test_difference_intervals_of_a_spike_at_zero(metric, counts, prior):
+    # Both Betas of the difference are Beta(1e6, prior) (or Beta(prior, 1e6)): each
+    # holds ~half its mass within 1e-300 of its end, so the difference holds more
+    # than 1% of its mass within 1e-300 of 0 (its centre).  The central quantiles
+    # are then not representable: both ends are 0 (one float step at most), in
+    # order, printed without a sign.  The quantile solver used to bisect towards
+    # them linearly (200 halvings, ~30 s for an hdi; ends 1e-63 and inverted).
+    import time
+
+    from skprobeval import ConfusionCounts, metric_posterior
+
+    posterior = metric_posterior(ConfusionCounts(*counts), metric=metric, prior=prior)
+    centre = 0.5 if metric == "balanced_accuracy" else 0.0
+    start = time.perf_counter()
+    hdi = posterior.hdi(0.01)
+    interval = posterior.interval(0.01)
+    assert time.perf_counter() - start < 5.0
+    for low, high in (hdi, interval):
+        assert low <= high
+        assert low == pytest.approx(centre, abs=1e-300) and high == pytest.approx(centre,
+                                                                                  abs=1e-300)
+        assert not (np.signbit(low) and low == 0) and not (np.signbit(high) and high == 0)
+    assert "-0.0" not in repr(hdi) and "-0.0" not in repr(interval)
+
+
 # ---------------------------------------------------------------------------
 # Sampled
 # ---------------------------------------------------------------------------
