@@ -1000,6 +1000,13 @@ class SampledPosterior(_Posterior):
         start = np.argmin(widths, axis=0)
         low = np.take_along_axis(self._sorted, np.expand_dims(start, 0), axis=0)[0]
         high = np.take_along_axis(self._sorted, np.expand_dims(start + count - 1, 0), axis=0)[0]
+        # The equal-tailed interval of `interval` (interpolated quantiles) is a
+        # candidate too: near confidence 1 the shortest window of whole draws is
+        # all of them, longer than the interpolated quantiles.
+        equal_low, equal_high = self.interval(confidence)
+        shorter = (np.asarray(equal_high) - np.asarray(equal_low)) < high - low
+        low = np.where(shorter, equal_low, low)
+        high = np.where(shorter, equal_high, high)
         return CredibleInterval(_out(low), _out(high))
 
     def rvs(self, size=None, random_state=None):

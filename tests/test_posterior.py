@@ -496,6 +496,21 @@ def test_sampled_posterior_summaries(rng):
     assert summary.mc_error == posterior.mc_error
 
 
+def test_sampled_hdi_near_confidence_one_is_no_longer_than_the_interval():
+    # 2000 draws at confidence 0.999999: the shortest window of whole draws is all
+    # of them (0.06354342 wide, the previous implementation's hdi), longer than
+    # the interpolated equal-tailed interval (0.06354139), which is the hdi.
+    from skprobeval import ConfusionCounts, metric_posterior
+
+    posterior = metric_posterior(ConfusionCounts(1000, 1000, 26, 23), metric="k_measure",
+                                 prior="jeffreys", n_draws=2000, random_state=0)
+    assert isinstance(posterior, SampledPosterior)
+    low, high = posterior.hdi(0.999999)
+    equal_low, equal_high = posterior.interval(0.999999)
+    assert high - low <= equal_high - equal_low
+    assert high - low == pytest.approx(0.06354139, abs=1e-8)
+
+
 def test_sampled_posterior_per_label_and_rvs(rng):
     draws = np.column_stack([rng.beta(3.5, 2.5, size=5000), rng.beta(30, 10, size=5000)])
     posterior = SampledPosterior(draws)

@@ -13,7 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import confidences, priors, tables
 
-from skprobeval import BetaPosterior, ConfusionCounts, DifferencePosterior, metric_posterior
+from skprobeval import (
+    BetaPosterior,
+    ConfusionCounts,
+    DifferencePosterior,
+    SampledPosterior,
+    metric_posterior,
+)
 
 EXACT = ("precision", "recall", "accuracy", "specificity", "overlap", "f1", "fbeta",
          "informedness", "markedness", "balanced_accuracy", "e_measure")
@@ -170,3 +176,18 @@ def test_hdi_of_a_difference_of_u_shaped_betas_is_no_longer_than_the_interval():
     low, high = posterior.hdi(0.5)
     equal_low, equal_high = posterior.interval(0.5)
     assert high - low <= equal_high - equal_low + 1e-12
+
+
+@given(draws=st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=60),
+       columns=st.integers(1, 3),
+       confidence=st.one_of(confidences(), st.sampled_from([0.999999, 1 - 1e-12])))
+def test_sampled_hdi_is_no_longer_than_the_interval(draws, columns, confidence):
+    # Both from the same draws: the shortest window of whole draws may be longer than
+    # the interpolated equal-tailed quantiles (near confidence 1 it is all the draws);
+    # the hdi is then the equal-tailed interval.
+    samples = np.array(draws)[:, None] * np.arange(1, columns + 1)
+    posterior = SampledPosterior(samples)
+    low, high = posterior.hdi(confidence)
+    equal_low, equal_high = posterior.interval(confidence)
+    assert np.all(np.asarray(high) - low <= np.asarray(equal_high) - equal_low)
+    assert np.all(low <= high)
