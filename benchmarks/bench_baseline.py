@@ -13,9 +13,16 @@ Times, in one process:
 * the exact variance at N = 10^6 and 10^7 against a plain O(N) numpy
   evaluation of the indicator sums of the derivation (the obvious way to get
   it), with the absolute difference of the two variances;
-* mean and variance at N = 10^12 against the same formula in 50-digit mpmath.
+* mean and variance at N = 10^12 against the same formula in 50-digit mpmath;
+* ``random_precision_baseline(N, R)`` (the exact precision band at every
+  cutoff, the displays' chance level) at N = 10^4 ... 10^7, R = 1 and N / 2,
+  against scipy's ``hypergeom.ppf`` and ``isf`` at every cutoff (the previous
+  implementation).  scipy takes seconds to minutes there, so it is timed on
+  2000 evenly spaced cutoffs and scaled to N (its time per cutoff varies
+  little along k); the rows report the cutoffs where the two disagree.
 
-Goal: >= 10^4x faster than the double sum at N = 2000 and 10^4.
+Goals: >= 10^4x faster than the double sum at N = 2000 and 10^4; the
+precision band below 1 s at every N up to 10^7.
 
 Run ``python -m benchmarks.bench_baseline`` (or ``--quick``).
 """
@@ -26,9 +33,10 @@ import sys
 
 import numpy as np
 from scipy import special
+from scipy.stats import hypergeom
 
 from benchmarks._timing import best_time_and_value as best_time
-from skprobeval import random_average_precision
+from skprobeval import random_average_precision, random_precision_baseline
 from skprobeval._baseline import random_average_precision_reference
 
 
@@ -145,7 +153,40 @@ def main(quick=False):
         "ratio": reference / ours, "abs_error": abs(result.mean - mean),
         "relative_error": abs(result.variance - variance) / variance,
     })
+    rows.extend(_precision_band_rows(quick))
     _print(rows)
+    return rows
+
+
+def scipy_band_on_cutoffs(n_items, n_relevant, cutoffs, confidence=0.95):
+    """The band's ends times k at ``cutoffs`` by scipy's search (reference)."""
+    tail = (1 - confidence) / 2
+    return (hypergeom.ppf(tail, n_items, n_relevant, cutoffs),
+            hypergeom.isf(tail, n_items, n_relevant, cutoffs))
+
+
+def _precision_band_rows(quick):
+    rows = []
+    sizes = [10**3, 10**4] if quick else [10**4, 10**5, 10**6, 10**7]
+    sampled = 200 if quick else 2000
+    for n_items in sizes:
+        for n_relevant in (1, n_items // 2):
+            ours, band = best_time(lambda: random_precision_baseline(n_items, n_relevant),
+                                   1 if n_items >= 10**6 else 3)
+            cutoffs = np.unique(np.linspace(1, n_items, min(sampled, n_items)).astype(np.int64))
+            reference, (low, high) = best_time(
+                lambda: scipy_band_on_cutoffs(n_items, n_relevant, cutoffs), 1)
+            reference *= n_items / cutoffs.size
+            ours_low = np.rint(band.low[cutoffs - 1] * cutoffs)
+            ours_high = np.rint(band.high[cutoffs - 1] * cutoffs)
+            rows.append({
+                "benchmark": "baseline",
+                "case": f"band N={n_items:.0e}, R={n_relevant:.0e}",
+                "ours_s": ours,
+                "reference": f"precision band: scipy ppf+isf, {cutoffs.size} cutoffs",
+                "reference_s": reference, "ratio": reference / ours,
+                "abs_error": float(np.sum(ours_low != low) + np.sum(ours_high != high)),
+            })
     return rows
 
 

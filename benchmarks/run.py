@@ -41,6 +41,7 @@ GOALS = {
     ("compare", "paired P(pi1"): ">= 1000x, exact",
     ("compare", "paired P, Table"): ">= 1000x, exact",
     ("compare", "Monte Carlo"): "exact (quadrature) vs sampled",
+    ("baseline", "precision band"): "< 1 s at every N <= 1e7",
     ("baseline", "N=1e12"): "N = 1e12 works",
     ("baseline", "Bestgen"): ">= 1e4x at N=2000",
     ("baseline", "variance"): "variance: O(1), exact",

@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+from scipy import special
 from scipy.special import digamma, zeta
 from scipy.stats import binom, hypergeom
 
@@ -776,6 +777,146 @@ def chance_baseline(counts):
 # ---------------------------------------------------------------------------
 
 
+# Cutoffs between two direct evaluations of the probability mass along a path
+# (ratios carry it in between: a relative error of ~1e-15 at most), and cutoffs
+# handled at once (arrays that stay in the processor's cache).
+_PATH_BLOCK = 1024
+_PATH_CHUNK = 64 * _PATH_BLOCK
+
+
+def _quantile_paths(n_items, n_relevant, tail):
+    """Hypergeometric quantiles at every cutoff: ``hypergeom.ppf(tail, N, R, k)``
+    and ``hypergeom.isf(tail, N, R, k)`` for ``k = 1..N``, in O(N) vectorised steps.
+
+    ``TP_k ~ Hypergeometric(N, R, k)`` grows by 0 or 1 from one cutoff to the
+    next, so its quantiles, as a function of ``k``, form a path of steps 0 or
+    1.  Along any such path the cdf follows from one probability mass per
+    cutoff: ``F_{k+1}(x) = F_k(x) - p_k(x) (R - x) / (N - k)`` and
+    ``F_k(x + 1) = F_k(x) + p_k(x + 1)`` (likewise the sf), the masses from
+    ratios of falling factorials, evaluated directly every ``_PATH_BLOCK``
+    cutoffs.  The path taken is the normal approximation's quantile made into
+    such a path; each cutoff then walks from it to its exact quantile, a step
+    or two (the cdf, summed where it is near the tail mass, keeps ~1e-14).
+    Where the cdf comes within 1e-9 (relative) of the tail mass, a tie in exact
+    arithmetic that rounding may break either way (``1 - k/N = 0.25`` at
+    ``R = 1``), scipy's search decides: the answers are those of
+    ``hypergeom.ppf``/``isf`` at every cutoff.
+    """
+    big_n, r = n_items, n_relevant
+    if big_n == 1:
+        return np.ones(1), np.ones(1)
+    z = float(special.ndtri(tail))
+    spread = r * (big_n - r) / (big_n * big_n * (big_n - 1.0))
+    out = (np.empty(big_n), np.empty(big_n))
+    # Carried from one chunk to the next, per tail: the path's running maximum
+    # and running minimum of (path - k), its last point and the cdf (sf) there.
+    carry = [[-np.inf, np.inf, None, None], [-np.inf, np.inf, None, None]]
+    for begin in range(0, big_n, _PATH_CHUNK):
+        k = np.arange(begin + 1, min(begin + _PATH_CHUNK, big_n) + 1, dtype=np.float64)
+        first = np.maximum(0.0, k + (r - big_n))       # support of TP_k
+        last = np.minimum(k, float(r))
+        centre = k * (r / big_n)
+        sd = np.sqrt(k * (big_n - k) * spread)
+        growth = (k + 1) / np.maximum(big_n - k, 1.0)  # shared factor of the mass ratios
+        for side, upper in enumerate((False, True)):
+            running = carry[side]
+            guess = np.floor(centre + ((-z if upper else z) * sd + 0.5))
+            np.clip(guess, first, last, out=guess)
+            # The nearest path of steps 0 or 1 inside the support (the support's
+            # own ends are such paths, and so are maxima and minima of two).
+            path = np.maximum.accumulate(np.maximum(guess, running[0]))
+            running[0] = path[-1]
+            path -= k
+            path = np.minimum.accumulate(np.minimum(path, running[1]))
+            running[1] = path[-1]
+            path += k
+            x = np.clip(path, first, last)
+            if running[2] is None:                     # k = 1
+                before_x = before_k = before_mass = None
+            else:
+                before_x, before_k, before_mass, before_value = running[2]
+            chunk_x = x if before_x is None else np.concatenate([[before_x], x])
+            kk = k[:-1] if before_x is None else np.concatenate([[before_k], k[:-1]])
+            xx = chunk_x[:-1]
+            rises = chunk_x[1:] > xx
+            # p_{k+1}(x') / p_k(x): (k+1)(R - x) / ((x + 1)(N - k)) for a rise,
+            # (k+1)(N - R - k + x) / ((k + 1 - x)(N - k)) otherwise.
+            factor = growth[:-1] if before_x is None else np.concatenate(
+                [[(before_k + 1) / (big_n - before_k)], growth[:-1]])
+            ratio = factor * np.where(rises, (r - xx) / (xx + 1),
+                                      (big_n - r - kk + xx) / (kk + 1 - xx))
+            mass = np.empty(k.size)
+            if before_x is None:
+                mass[0] = 1.0
+                mass[1:] = ratio
+            else:
+                mass[:] = ratio
+            starts = np.arange(0, k.size, _PATH_BLOCK)
+            mass[starts] = _dhyper(x[starts], big_n, r, k[starts])
+            pad = (-k.size) % _PATH_BLOCK
+            mass = np.cumprod(np.concatenate([mass, np.ones(pad)]).reshape(-1, _PATH_BLOCK),
+                              axis=1).ravel()[:k.size]
+            # The cdf (sf) along the path, from its exact value at k = 1.
+            previous_mass = mass[:-1] if before_x is None else np.concatenate(
+                [[before_mass], mass[:-1]])
+            leave = previous_mass * (r - xx) / (big_n - kk)   # P(TP_k = x, next relevant)
+            if before_x is None:
+                rise = np.where(rises, mass[1:], 0.0)
+                if upper:
+                    start = r / big_n if x[0] == 0 else 0.0
+                else:
+                    start = (big_n - r) / big_n if x[0] == 0 else 1.0
+                change = np.concatenate([[start], (leave - rise) if upper else (rise - leave)])
+            else:
+                rise = np.where(rises, mass, 0.0)
+                change = (leave - rise) if upper else (rise - leave)
+                change[0] += before_value
+            value = np.cumsum(change)
+            running[2] = (x[-1], k[-1], mass[-1], value[-1])
+            out[side][begin:begin + k.size] = _walk_to_quantile(
+                x, value, mass, k, first, last, big_n, r, tail, upper)
+    return out
+
+
+def _walk_to_quantile(x, value, mass, k, first, last, big_n, r, tail, upper):
+    """Move each cutoff's ``x`` (cdf or sf ``value``, mass ``mass`` there) to its
+    quantile: the smallest x with ``F(x) >= tail`` (or ``sf(x) <= tail``)."""
+    todo = np.arange(x.size)
+    xs, v, p, ks = x, value, mass, k
+    lows, highs = first, last
+    while True:
+        if upper:
+            up = (v > tail) & (xs < highs)
+            down = ~up & (v + p <= tail) & (xs > lows)
+        else:
+            up = (v < tail) & (xs < highs)
+            down = ~up & (v - p >= tail) & (xs > lows)
+        move = np.flatnonzero(up | down)
+        if not move.size:
+            break
+        todo, xs, v, p, ks, up, lows, highs = (
+            a[move] for a in (todo, xs, v, p, ks, up, lows, highs))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # p_k(x + 1) / p_k(x) and p_k(x - 1) / p_k(x).
+            p_up = p * (r - xs) * (ks - xs) / ((xs + 1) * (big_n - r - ks + xs + 1))
+            p_down = p * xs * (big_n - r - ks + xs) / ((r - xs + 1) * (ks - xs + 1))
+        if upper:
+            v = np.where(up, v - p_up, v + p)
+        else:
+            v = np.where(up, v + p_up, v - p)
+        xs = np.where(up, xs + 1, xs - 1)
+        p = np.where(up, p_up, p_down)
+        x[todo], value[todo], mass[todo] = xs, v, p
+    # Within 1e-9 (relative) of a tie scipy's own search decides.
+    beside = value + mass if upper else value - mass
+    near = np.flatnonzero((np.abs(value - tail) <= 1e-9 * tail)
+                          | (np.abs(beside - tail) <= 1e-9 * tail))
+    if near.size:
+        search = hypergeom.isf if upper else hypergeom.ppf
+        x[near] = search(tail, big_n, r, k[near])
+    return x
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class RandomPrecisionBaseline:
     """Exact distribution of the precision at every cutoff of a random ranking.
@@ -851,7 +992,8 @@ def random_precision_baseline(n_items, n_relevant, *, confidence=0.95):
     confidence = check_confidence(confidence)
     k = np.arange(1, n_items + 1)
     tail = (1 - confidence) / 2
-    low = hypergeom.ppf(tail, n_items, n_relevant, k) / k
-    high = hypergeom.isf(tail, n_items, n_relevant, k) / k
+    low, high = _quantile_paths(n_items, n_relevant, tail)
+    low /= k
+    high /= k
     return RandomPrecisionBaseline(k, k / n_items, np.full(n_items, n_relevant / n_items),
                                    low, high, confidence)

@@ -1,6 +1,7 @@
 """Posterior curve displays (Agg backend) and the exact random-ranking precision band."""
 
 import math
+from fractions import Fraction
 
 import matplotlib
 
@@ -174,6 +175,58 @@ def test_random_precision_band_by_enumeration(n_items, n_relevant, confidence):
         assert band.high[k - 1] == pytest.approx(high / k)
         assert band.mean[k - 1] == pytest.approx(sum(t * p for t, p in enumerate(pmf)) / k)
     np.testing.assert_allclose(band.recall, np.arange(1, n_items + 1) / n_items)
+
+
+@pytest.mark.parametrize("n_items, n_relevant, confidence", [
+    (1000, 1, 0.5), (1000, 999, 0.95), (20000, 19999, 0.01), (5000, 37, 0.999999),
+    (3000, 1500, 0.95), (2, 1, 0.95), (1, 1, 0.9)])
+def test_random_precision_band_equals_scipy_quantiles(n_items, n_relevant, confidence):
+    # Reference: scipy's hypergeom.ppf / isf at every cutoff (the previous
+    # implementation), including exact ties (1 - k/N = 0.25 at R = 1, tail 0.25).
+    from scipy.stats import hypergeom
+
+    band = random_precision_baseline(n_items, n_relevant, confidence=confidence)
+    k = np.arange(1, n_items + 1)
+    tail = (1 - confidence) / 2
+    np.testing.assert_array_equal(np.rint(band.low * k),
+                                  hypergeom.ppf(tail, n_items, n_relevant, k))
+    np.testing.assert_array_equal(np.rint(band.high * k),
+                                  hypergeom.isf(tail, n_items, n_relevant, k))
+
+
+def test_random_precision_band_has_no_speed_cliff():
+    # scipy's search took 28.5 s at N = 1e5 (its hypergeometric pmf is slow there).
+    import time
+
+    start = time.perf_counter()
+    band = random_precision_baseline(10**5, 1)
+    assert time.perf_counter() - start < 5.0
+    # Reference in exact rationals: with R = 1, TP_k is 1 with probability k / N, so
+    # the low end is 1 where P(TP = 0) = 1 - k/N < tail and the high end 1 where
+    # k/N > tail (tail = 0.025000000000000022 in float64: at k = 97500 the low end
+    # is 1, although 1 - k/N rounds to the tail itself).
+    n = 10**5
+    tail = Fraction((1 - 0.95) / 2)
+    k = np.arange(1, n + 1)
+    low = [float(Fraction(n - j, n) < tail) for j in range(1, n + 1)]
+    high = [float(Fraction(j, n) > tail) for j in range(1, n + 1)]
+    np.testing.assert_array_equal(np.rint(band.low * k), low)
+    np.testing.assert_array_equal(np.rint(band.high * k), high)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_items, n_relevant", [(2 * 10**5, 1), (2 * 10**5, 70001),
+                                                 (10**6, 10)])
+def test_random_precision_band_equals_scipy_at_large_n(n_items, n_relevant):
+    # Reference: scipy's hypergeom.ppf / isf at every cutoff (seconds each).
+    from scipy.stats import hypergeom
+
+    band = random_precision_baseline(n_items, n_relevant)
+    k = np.arange(1, n_items + 1)
+    np.testing.assert_array_equal(np.rint(band.low * k),
+                                  hypergeom.ppf(0.025, n_items, n_relevant, k))
+    np.testing.assert_array_equal(np.rint(band.high * k),
+                                  hypergeom.isf(0.025, n_items, n_relevant, k))
 
 
 def test_random_precision_band_of_the_example():
