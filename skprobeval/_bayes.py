@@ -9,7 +9,8 @@ Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) posterior (see the theory chapter,
   (Beta ratios, F-beta, informedness, markedness);
 * Dirichlet sampling for every other metric, for user functions of the four
   cells, and for macro / weighted averages (the K x K multiclass table is
-  sampled jointly, multilabel columns independently).
+  sampled jointly, multilabel columns independently); the mean of an
+  average of exact per-label posteriors is exact (`exact_average_mean`).
 
 Zero-division needs no special case: with TP + FP = 0 the precision
 posterior is the prior Beta(λ, λ).
@@ -23,10 +24,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._counts import ConfusionCounts, joint_codes
-from ._joint import JointTable, average_values, dirichlet, label_concentration
+from ._joint import JointTable, average_values, dirichlet, label_concentration, label_prior
 from ._labels import _plain
 from ._metrics import SHARE_OF_RIGHT, MetricSpec, check_average, get_metric, label_weights
-from ._posterior import BetaPosterior, SampledPosterior
+from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
 from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
 from ._validation import (
     N_DRAWS,
@@ -91,8 +92,13 @@ def _is_multilabel(y):
 # ---------------------------------------------------------------------------
 
 
+_CELLS = ("tp", "fp", "fn", "tn")
+
+
 def _cell_sum(counts, cells, lam):
-    return sum(getattr(counts, cell) for cell in cells) + lam * len(cells)
+    if np.ndim(lam) == 0:
+        return sum(getattr(counts, cell) for cell in cells) + lam * len(cells)
+    return sum(getattr(counts, cell) + lam[_CELLS.index(cell)] for cell in cells)
 
 
 def _from_recipe(recipe, counts, lam, beta):
@@ -100,7 +106,8 @@ def _from_recipe(recipe, counts, lam, beta):
     if kind == "beta":
         return BetaPosterior(_cell_sum(counts, recipe[1], lam), _cell_sum(counts, recipe[2], lam))
     if kind == "fbeta":
-        return FBetaPosterior(counts.tp + lam, counts.fp + lam, counts.fn + lam, beta=beta)
+        tp, fp, fn = (_cell_sum(counts, (cell,), lam) for cell in ("tp", "fp", "fn"))
+        return FBetaPosterior(tp, fp, fn, beta=beta)
     if kind == "difference":
         (a, b), (c, d) = recipe[1], recipe[2]
         return DifferencePosterior(
@@ -115,13 +122,43 @@ def exact_posterior(counts, metric, lam, beta=1.0):
 
     The recipe in `MetricSpec.exact` is the one place that says which
     metrics are exact; `metric_posterior` and `compare_independent` both
-    read it through this function.  F-beta is F1 at ``beta=1``.
+    read it through this function.  F-beta is F1 at ``beta=1``.  `lam` is
+    the prior concentration of every cell, or four, one per cell (TP, FP,
+    FN, TN): a label's one-vs-rest table aggregated from the K x K table.
     """
     spec = get_metric(metric)
     if spec.exact is None:
         return None
     beta = beta if "beta" in spec.params else 1.0
     return _from_recipe(spec.exact, counts, lam, beta)
+
+
+def exact_average_mean(counts, metric, lam, beta, average, weights):
+    """The exact posterior mean of a label average, or None where it is sampled.
+
+    A macro, weighted or Powers average is a fixed-weight mean of the labels'
+    metrics (the weights are observed shares), so its posterior mean is the
+    same mean of the labels' posterior means: exact wherever each label's
+    posterior is (`exact_posterior`, with the prior `lam` of each label's
+    cells).  None for metrics sampled per label (MCC, K-measure, callables)
+    and for cells without prior mass (one class: no exact kind applies).
+    The sum is exactly rounded (``math.fsum``): the same whatever the order
+    of the labels.
+    """
+    if metric is None or average not in ("macro", "weighted", "powers"):
+        return None
+    if np.any(np.asarray(lam, dtype=float) <= 0):
+        return None
+    posterior = exact_posterior(counts, metric, lam, beta)
+    if posterior is None:
+        return None
+    means = np.atleast_1d(np.asarray(posterior.mean(), dtype=float))
+    if average == "macro" or weights is None or np.sum(weights) == 0:
+        weights = np.ones(means.shape[0])
+    weights = np.asarray(weights, dtype=float)
+    mean = math.fsum((weights * means).tolist()) / math.fsum(weights.tolist())
+    counted = means[weights > 0]      # inside the range of the means averaged
+    return float(min(max(mean, counted.min()), counted.max()))
 
 
 
@@ -189,7 +226,15 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     parts = [average_values(function, params, tuple(c[:, order] for c in cells), average,
                             weights, share_of_right=every and name in SHARE_OF_RIGHT)
              for (cells,) in table.sample(n_draws, rng)]
-    return SampledPosterior(_finite(np.concatenate(parts), "metric"))
+    samples = _finite(np.concatenate(parts), "metric")
+    # The mean of a label average is the average of the labels' exact means, each
+    # label's table being Dirichlet with its cells' summed prior (aggregation).
+    prior = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
+    mean = exact_average_mean(counts, name, prior, beta, average,
+                              label_weights(counts, average, name))
+    if mean is not None:
+        return ExactMeanPosterior(samples, mean)
+    return SampledPosterior(samples)
 
 
 
@@ -326,7 +371,9 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
     labels, pos_label, average, sample_weight
         As in `precision_posterior`, for labels only (a `ConfusionCounts` is
         counted already).  Macro, weighted and Powers averages take a
-        registered metric name.
+        registered metric name; their mean is exact (`mc_error` 0) where
+        the metric's per-label posterior is, and sampled for mcc and
+        k_measure, whose per-label posteriors are sampled.
     prior : float or {"jeffreys", "uniform"}, default=0.5
         Dirichlet concentration λ > 0 ("jeffreys" = 0.5, "uniform" = 1).
     beta : float, default=1.0
@@ -487,7 +534,11 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
         labels does not keep a common pull of the prior) and from
         independent per-column tables for multilabel data; ``"powers"``
         (informedness and markedness only): Powers' weighting by predicted
-        (true) share, sampled likewise.
+        (true) share, sampled likewise.  The mean of these averages is
+        exact: the same average of the labels' exact posterior means (each
+        label's table is Dirichlet with the summed prior of its cells, d on
+        TP, FP and FN and 4λ - 3d on TN for multiclass data), so `mc_error`
+        is 0; draws, intervals and ``hdi`` stay sampled.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
@@ -502,7 +553,7 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     BetaPosterior or SampledPosterior
         0-d for ``"binary"`` and ``"micro"``, shape (n_labels,) for
         ``average=None``; a 0-d `SampledPosterior` for ``"macro"`` and
-        ``"weighted"``.
+        ``"weighted"`` (its mean exact).
 
     See Also
     --------
@@ -565,7 +616,11 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
         labels does not keep a common pull of the prior) and from
         independent per-column tables for multilabel data; ``"powers"``
         (informedness and markedness only): Powers' weighting by predicted
-        (true) share, sampled likewise.
+        (true) share, sampled likewise.  The mean of these averages is
+        exact: the same average of the labels' exact posterior means (each
+        label's table is Dirichlet with the summed prior of its cells, d on
+        TP, FP and FN and 4λ - 3d on TN for multiclass data), so `mc_error`
+        is 0; draws, intervals and ``hdi`` stay sampled.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
@@ -631,7 +686,11 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
         labels does not keep a common pull of the prior) and from
         independent per-column tables for multilabel data; ``"powers"``
         (informedness and markedness only): Powers' weighting by predicted
-        (true) share, sampled likewise.
+        (true) share, sampled likewise.  The mean of these averages is
+        exact: the same average of the labels' exact posterior means (each
+        label's table is Dirichlet with the summed prior of its cells, d on
+        TP, FP and FN and 4λ - 3d on TN for multiclass data), so `mc_error`
+        is 0; draws, intervals and ``hdi`` stay sampled.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
@@ -709,7 +768,11 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
         labels does not keep a common pull of the prior) and from
         independent per-column tables for multilabel data; ``"powers"``
         (informedness and markedness only): Powers' weighting by predicted
-        (true) share, sampled likewise.
+        (true) share, sampled likewise.  The mean of these averages is
+        exact: the same average of the labels' exact posterior means (each
+        label's table is Dirichlet with the summed prior of its cells, d on
+        TP, FP and FN and 4λ - 3d on TN for multiclass data), so `mc_error`
+        is 0; draws, intervals and ``hdi`` stay sampled.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
@@ -773,7 +836,11 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
         labels does not keep a common pull of the prior) and from
         independent per-column tables for multilabel data; ``"powers"``
         (informedness and markedness only): Powers' weighting by predicted
-        (true) share, sampled likewise.
+        (true) share, sampled likewise.  The mean of these averages is
+        exact: the same average of the labels' exact posterior means (each
+        label's table is Dirichlet with the summed prior of its cells, d on
+        TP, FP and FN and 4λ - 3d on TN for multiclass data), so `mc_error`
+        is 0; draws, intervals and ``hdi`` stay sampled.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
@@ -826,14 +893,18 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
       the share of items right (micro precision = recall = F1 = accuracy),
       Beta(right + 2λ, wrong + 2λ), for multilabel data the posterior of the
       pooled counts.
-    * Macro and weighted rows are sampled (`n_draws` draws, seeded by
-      `random_state`): multiclass data draw the K x K table jointly from its
-      Dirichlet posterior (prior d = 2λ/K on the diagonal, d / (K - 1) off
-      it: the binary table's mass 4λ whatever K), multilabel data
-      each column's table independently; all three metrics use the same
-      draws, and the macro mean equals the mean of the label rows up to
-      Monte Carlo error.  "weighted" weights labels by
-      their observed support, as scikit-learn does.
+    * Macro and weighted rows: the intervals are sampled (`n_draws` draws,
+      seeded by `random_state`): multiclass data draw the K x K table jointly
+      from its Dirichlet posterior (prior d = 2λ/K on the diagonal,
+      d / (K - 1) off it: the binary table's mass 4λ whatever K), multilabel
+      data each column's table independently; all three metrics use the
+      same draws.  The means are exact: the (weighted) average of each
+      label's exact posterior mean under that model, whose one-vs-rest
+      table has prior d on TP, FP and FN and 4λ - 3d on TN for multiclass
+      data (the label rows put λ on every cell, so for multiclass data the
+      macro mean is near, not equal to, the mean of the label rows).
+      "weighted" weights labels by their observed support, as
+      scikit-learn does.
 
     Parameters
     ----------
@@ -916,12 +987,16 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
                     get_metric(name).function, {}, cells, average,
                     None if weights is None else weights[order]))
     tail = (1 - confidence) / 2
+    # The averages' means are exact (the labels' exact means averaged); the bounds sampled.
+    label_lam = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
     for name in _REPORT_METRICS:
         for average in ("macro", "weighted"):
             values = np.concatenate(draws[name, average])
             low, high = np.quantile(values, [tail, 1 - tail])
-            columns[name].append((np.asarray([values.mean()]), np.asarray([low]),
-                                  np.asarray([high])))
+            mean = exact_average_mean(counts, name, label_lam, 1.0, average,
+                                      label_weights(counts, average, name))
+            columns[name].append((np.asarray([values.mean() if mean is None else mean]),
+                                  np.asarray([low]), np.asarray([high])))
     data = {}
     for name in _REPORT_METRICS:
         for position, suffix in enumerate(("mean", "low", "high")):

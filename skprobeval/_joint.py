@@ -40,6 +40,7 @@ __all__ = [
     "dirichlet",
     "joint_prior",
     "label_concentration",
+    "label_prior",
 ]
 
 # Cells x draws generated at once (bounds memory at a few hundred MB).
@@ -53,6 +54,21 @@ def label_concentration(size, lam):
     so the table's prior does not grow with the number of classes.
     """
     return lam if size <= 2 else 2.0 * lam / size
+
+
+def label_prior(size, lam):
+    """Prior concentrations of one label's (TP, FP, FN, TN) cells in the K x K table.
+
+    By the aggregation property a label's one-vs-rest table is Dirichlet with
+    the summed prior of the cells it gathers: d = 2λ/K on TP (its diagonal
+    cell), d on FP (its column's K - 1 other cells, d / (K - 1) each), d on
+    FN (its row's) and the rest of the total 4λ, 4λ - 3d, on TN.  λ on every
+    cell for K = 2 (the binary table); one class has only its TP cell.
+    """
+    if size < 2:
+        return np.array([lam, 0.0, 0.0, 0.0])
+    per_label = label_concentration(size, lam)
+    return np.array([per_label, per_label, per_label, 4 * lam - 3 * per_label])
 
 
 def joint_prior(size, lam):

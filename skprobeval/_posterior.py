@@ -1020,3 +1020,28 @@ class SampledPosterior(_Posterior):
         rows = size[: len(size) - len(shape)]
         index = rng.integers(self.n_draws, size=rows)
         return _out(self._samples[index])
+
+
+class ExactMeanPosterior(SampledPosterior):
+    """A `SampledPosterior` whose mean is known exactly (private).
+
+    Macro, weighted and Powers averages over labels of a metric whose
+    per-label posteriors are exact: the average's posterior mean is the same
+    average of the exact per-label means, so `mean` returns it (and the
+    scorers that read the mean are free of Monte Carlo noise); every other
+    summary (quantiles, intervals, ``hdi``, ``std``, ``mode``, draws) stays
+    sampled.  `mc_error`, the Monte Carlo error of the mean, is 0.
+    """
+
+    __slots__ = ("_exact_mean",)
+
+    def __init__(self, samples, mean):
+        super().__init__(samples)
+        if self.shape:
+            fail("samples", "draws of one average, shape (n_draws,)", samples,
+                 shown=f"shape {self._samples.shape}")
+        self._exact_mean = float(mean)
+        self._mc_error = 0.0
+
+    def _mean_array(self):
+        return np.asarray(self._exact_mean)

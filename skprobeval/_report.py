@@ -69,7 +69,9 @@ class ComparisonReport:
         predictions, equal to scikit-learn's with the same ``average``);
         ``mean``, ``low``, ``high`` (posterior mean and equal-tailed credible
         interval at `confidence`); ``mc_error`` (Monte Carlo standard error
-        of a sampled posterior's mean, 0 for exact ones);
+        of a sampled posterior's mean, 0 for exact ones, and for averages
+        over labels of metrics with exact per-label posteriors, whose mean
+        is the exact average of the labels' means);
         ``prob_better_than_chance`` (P(informedness > 0): the binary or
         per-label informedness, Powers' multiclass bookmaker otherwise);
         ``average_precision`` (mean over folds of the average precision of
@@ -893,14 +895,18 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
         posterior = metric_posterior(table, metric=spec.name, prior=lam, beta=beta,
                                      n_draws=n_draws, random_state=rng)
     else:
-        from ._bayes import _metric_function
-        from ._posterior import SampledPosterior
+        from ._bayes import _metric_function, exact_average_mean
+        from ._posterior import ExactMeanPosterior, SampledPosterior
 
         function, _, _ = _metric_function(spec.name, beta)
         cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
-        posterior = SampledPosterior(average_values(
-            function, params, cells, average if average is not None else "macro",
-            label_weights(counts, average, spec.name)))
+        over_labels = average if average is not None else "macro"
+        weights = label_weights(counts, average, spec.name)
+        samples = average_values(function, params, cells, over_labels, weights)
+        # The average's mean is the average of the labels' exact means (where exact).
+        mean = exact_average_mean(counts, spec.name, lam, beta, over_labels, weights)
+        posterior = (SampledPosterior(samples) if mean is None else
+                     ExactMeanPosterior(samples, mean))
     # P(better than chance): the binary table's informedness, Powers' bookmaker
     # (informedness weighted by the predicted shares) over labels otherwise, as in
     # the report built from labels.

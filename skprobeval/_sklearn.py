@@ -20,13 +20,14 @@ from ._bayes import (
     _micro_multiclass,
     _sample_cells,
     check_counts_metric,
+    exact_average_mean,
     metric_posterior,
     posterior_from_codes,
 )
 from ._counts import ConfusionCounts, JointCodes, joint_codes
 from ._joint import average_values, label_concentration
 from ._metrics import check_average, get_metric, label_weights
-from ._posterior import SampledPosterior
+from ._posterior import ExactMeanPosterior, SampledPosterior
 from ._validation import (
     N_DRAWS,
     check_confidence,
@@ -276,11 +277,14 @@ def make_posterior_scorer(*, metric="f1", statistic="mean", confidence=0.95, thr
         ``"powers"`` (informedness and markedness), for every metric.
     random_state : None, int or numpy.random.Generator, default=0
         Seed of the sampled posteriors (macro, weighted and Powers averages,
-        metrics without an exact form).  Give a scorer an int: every call
-        then draws from the same seed, so identical predictions score
-        identically in every fold, candidate and process.  A Generator is
-        copied into each pickled scorer (``n_jobs``) and advanced by each
-        call, so scores would depend on the order of the calls.
+        metrics without an exact form).  ``statistic="mean"`` of an average
+        of a metric with exact per-label posteriors is exact and takes no
+        draws' noise (MCC and K-measure stay sampled).  Give a scorer an
+        int: every call then draws from the same seed, so identical
+        predictions score identically in every fold, candidate and process.
+        A Generator is copied into each pickled scorer (``n_jobs``) and
+        advanced by each call, so scores would depend on the order of the
+        calls.
     response_method : str, default="predict"
         How the scorer gets labels from the estimator.
 
@@ -668,7 +672,10 @@ class PosteriorRefit:
         be a multiple of it.
     n_draws : int, default=10_000
         Posterior draws of the sampled posteriors (macro, weighted and
-        Powers averages, metrics without an exact form).
+        Powers averages, metrics without an exact form).  The mean of an
+        average is exact where the metric's per-label posterior is (all
+        but MCC and K-measure): ``statistic="mean"`` then takes no draws'
+        noise.
     random_state : None, int or numpy.random.Generator, default=0
         Seed of the sampled posteriors.  With an int (the default) every
         candidate draws from the same seed, so a candidate's score depends
@@ -829,9 +836,12 @@ class PosteriorRefit:
         weights = label_weights(counts, average, name)
         counts = ConfusionCounts(counts.tp[order], counts.fp[order], counts.fn[order],
                                  counts.tn[order])
+        weights = None if weights is None else weights[order]
         draws = _sample_cells(counts, prior, n_draws, check_random_state(random_state))
-        return SampledPosterior(average_values(function, params, draws, average,
-                                               None if weights is None else weights[order]))
+        samples = average_values(function, params, draws, average, weights)
+        # The average's mean is the average of the labels' exact means (where exact).
+        mean = exact_average_mean(counts, name, prior, beta, average, weights)
+        return SampledPosterior(samples) if mean is None else ExactMeanPosterior(samples, mean)
 
     def __call__(self, cv_results):
         """Index of the candidate to refit."""

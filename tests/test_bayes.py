@@ -242,15 +242,20 @@ def test_micro_of_multilabel_is_the_pooled_table():
 def test_macro_and_weighted_are_sampled_and_consistent(make, metric):
     # Each label's marginal of the joint K x K table is its exact one-vs-rest posterior with
     # the table's per-label mass d = 2 lam / K = 1/3 on TP, FP and FN, so the macro mean is
-    # the mean of those exact per-label means (linearity), up to Monte Carlo error.
+    # the mean of those exact per-label means (linearity): computed so, exactly.
     per_label = make(Y_TRUE, Y_PRED, average=None, prior=1 / 3)
     support = np.array([3.0, 3.0, 4.0])
     macro = make(Y_TRUE, Y_PRED, average="macro", n_draws=40_000, random_state=0)
     weighted = make(Y_TRUE, Y_PRED, average="weighted", n_draws=40_000, random_state=0)
     assert isinstance(macro, SampledPosterior) and macro.shape == ()
-    assert abs(macro.mean() - np.mean(per_label.mean())) <= 4 * macro.mc_error
+    assert macro.mc_error == 0.0 and weighted.mc_error == 0.0
+    assert macro.mean() == pytest.approx(np.mean(per_label.mean()), rel=1e-12)
     expected = np.dot(per_label.mean(), support / support.sum())
-    assert abs(weighted.mean() - expected) <= 4 * weighted.mc_error
+    assert weighted.mean() == pytest.approx(expected, rel=1e-12)
+    # The draws agree with the exact mean within their Monte Carlo error.
+    for posterior in (macro, weighted):
+        error = posterior.samples.std() / np.sqrt(posterior.n_draws)
+        assert abs(posterior.samples.mean() - posterior.mean()) <= 4 * error
     again = make(Y_TRUE, Y_PRED, average="macro", n_draws=40_000, random_state=0)
     np.testing.assert_array_equal(again.samples, macro.samples)
 
@@ -264,7 +269,9 @@ def test_macro_multilabel_independent_columns():
     counts = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
     np.testing.assert_array_equal(per_label.a, counts.tp + 0.5)
     macro = recall_posterior(y_true, y_pred, average="macro", random_state=1)
-    assert abs(macro.mean() - np.mean(per_label.mean())) <= 4 * macro.mc_error
+    assert macro.mean() == pytest.approx(np.mean(per_label.mean()), rel=1e-12)
+    error = macro.samples.std() / np.sqrt(macro.n_draws)
+    assert abs(macro.samples.mean() - macro.mean()) <= 4 * error
 
 
 def test_macro_large_counts_tend_to_point_values():
@@ -405,10 +412,11 @@ def test_report_shape_and_rows_agree_with_single_posteriors():
         assert report.loc["micro avg", f"{name}_low"] == pytest.approx(micro.interval(0.9).low)
         # The joint table's label marginals carry d = 2 lam / K = 1/3 (the per-label rows
         # are the one-vs-rest posteriors with lam itself).
+        # Their macro mean is exact, the same as the macro posterior's.
         macro = make(Y_TRUE, Y_PRED, average="macro", random_state=0)
+        assert report.loc["macro avg", f"{name}_mean"] == macro.mean()
         assert report.loc["macro avg", f"{name}_mean"] == pytest.approx(
-            np.mean(make(Y_TRUE, Y_PRED, average=None, prior=1 / 3).mean()),
-            abs=4 * macro.mc_error)
+            np.mean(make(Y_TRUE, Y_PRED, average=None, prior=1 / 3).mean()), rel=1e-12)
     np.testing.assert_array_equal(report["support"], [3, 3, 4, 10, 10, 10])
 
 

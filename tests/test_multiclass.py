@@ -7,7 +7,13 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_digits, make_multilabel_classification
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import average_precision_score, f1_score, precision_score, recall_score
+from sklearn.metrics import (
+    average_precision_score,
+    confusion_matrix,
+    f1_score,
+    precision_score,
+    recall_score,
+)
 from sklearn.model_selection import (
     RepeatedStratifiedKFold,
     StratifiedKFold,
@@ -21,7 +27,11 @@ from sklearn.tree import DecisionTreeClassifier
 
 from skprobeval import (
     BetaPosterior,
+    ConfusionCounts,
+    DifferencePosterior,
+    FBetaPosterior,
     PairedComparison,
+    SampledPosterior,
     compare_cv_results,
     compare_estimators,
     compare_paired,
@@ -131,8 +141,8 @@ def test_digits_pairwise_probabilities_sum_to_one(digits_report):
 def test_digits_report_tables(digits_report):
     assert digits_report.average == "macro" and digits_report.metric_label == "f1 (macro)"
     assert list(digits_report.per_label.index.get_level_values("label")[:10]) == list(range(10))
-    assert (digits_report.summary["mc_error"] > 0).all()
-    assert (digits_report.summary["mc_error"] < 1e-3).all()
+    # Macro F1's mean is exact (the average of the labels' exact means): no Monte Carlo error.
+    assert (digits_report.summary["mc_error"] == 0).all()
     assert (digits_report.summary["prob_better_than_chance"] > 0.999).all()
     # Average precision of the scores against the exact random-ranking baseline.
     assert (digits_report.summary["average_precision"]
@@ -657,3 +667,144 @@ def test_renaming_labels_keeps_macro_scores_of_multilabel_and_report_posteriors(
     averages = [row for row in report.index if str(row).endswith("avg")]
     assert averages
     pd.testing.assert_frame_equal(renamed.loc[averages], report.loc[averages], rtol=0, atol=0)
+
+
+# ---------------------------------------------------------------------------
+# Exact means of label averages
+# ---------------------------------------------------------------------------
+
+
+def _weighted_four_classes():
+    """Four classes, a quarter of the predictions at random, uneven weights."""
+    rng = np.random.default_rng(1)
+    y_true = rng.integers(0, 4, 300)
+    y_pred = np.where(rng.random(300) < 0.25, rng.integers(0, 4, 300), y_true)
+    return y_true, y_pred, rng.uniform(0.5, 2.0, 300)
+
+
+def _label_tables(matrix):
+    """Each label's one-vs-rest (tp, fp, fn, tn) of K x K tables (..., K, K)."""
+    tp = np.diagonal(matrix, axis1=-2, axis2=-1)
+    fp = matrix.sum(axis=-2) - tp
+    fn = matrix.sum(axis=-1) - tp
+    tn = matrix.sum(axis=(-2, -1))[..., None] - tp - fp - fn
+    return tp, fp, fn, tn
+
+
+def _per_label_exact(metric, tp, fp, fn, tn, beta=2.0):
+    """The public exact posterior of one-vs-rest tables of concentrations tp, fp, fn, tn."""
+    if metric == "f1":
+        return FBetaPosterior(tp, fp, fn)
+    if metric == "fbeta":
+        return FBetaPosterior(tp, fp, fn, beta=beta)
+    if metric == "precision":
+        return BetaPosterior(tp, fp)
+    if metric == "specificity":
+        return BetaPosterior(tn, fp)
+    if metric == "informedness":      # recall - fallout
+        return DifferencePosterior(BetaPosterior(tp, fn), BetaPosterior(fp, tn))
+    assert metric == "markedness"      # precision - false omission rate
+    return DifferencePosterior(BetaPosterior(tp, fp), BetaPosterior(fn, tn))
+
+
+@pytest.mark.parametrize("metric", ["f1", "fbeta", "precision", "specificity", "informedness",
+                                    "markedness"])
+def test_exact_macro_mean_is_the_average_of_the_labels_exact_posteriors(metric):
+    # Brute force by another route: scikit-learn's weighted confusion matrix, each label's
+    # one-vs-rest cells read off it, the K x K prior's mass summed over the cells each one
+    # gathers (d = 2 lam / K on the diagonal cell, d / (K - 1) on each of the K - 1 other
+    # cells of its column and of its row, the rest of the total 4 lam on TN), and the
+    # public exact posteriors of those tables averaged.
+    y_true, y_pred, weight = _weighted_four_classes()
+    matrix = confusion_matrix(y_true, y_pred, sample_weight=weight)
+    tp, fp, fn, tn = _label_tables(matrix)
+    k = 4
+    d = 2 * LAM / k
+    off = d / (k - 1)
+    means = _per_label_exact(metric, tp + d, fp + (k - 1) * off, fn + (k - 1) * off,
+                             tn + (4 * LAM - d - 2 * (k - 1) * off)).mean()
+    support = tp + fn
+    averages = {"macro": np.mean(means), "weighted": np.sum(means * support) / support.sum()}
+    if metric in ("informedness", "markedness"):
+        # Powers: informedness by predicted share, markedness by true share.
+        share = tp + fp if metric == "informedness" else support
+        averages["powers"] = np.sum(means * share) / share.sum()
+    for average, expected in averages.items():
+        posterior = metric_posterior(y_true, y_pred, metric=metric, average=average, beta=2.0,
+                                     sample_weight=weight, n_draws=200, random_state=0)
+        assert isinstance(posterior, SampledPosterior) and posterior.mc_error == 0.0
+        assert posterior.mean() == pytest.approx(expected, rel=1e-12, abs=1e-15)
+        assert posterior.summary().mc_error == 0.0
+
+
+def test_exact_macro_mean_of_multilabel_columns_and_a_label_subset():
+    # Multilabel: independent columns, lam on each cell: the public per-label posterior.
+    rng = np.random.default_rng(2)
+    truth = (rng.random((200, 4)) < 0.4).astype(int)
+    pred = np.where(rng.random((200, 4)) < 0.2, 1 - truth, truth)
+    counts = ConfusionCounts.from_predictions(truth, pred, average=None)
+    for metric in ("f1", "recall", "informedness"):
+        means = metric_posterior(counts, metric=metric, prior=LAM).mean()
+        for average, weights in (("macro", np.ones(4)), ("weighted", counts.tp + counts.fn)):
+            posterior = metric_posterior(truth, pred, metric=metric, average=average,
+                                         n_draws=200, random_state=0)
+            assert posterior.mean() == pytest.approx(np.sum(means * weights) / weights.sum(),
+                                                     rel=1e-12)
+    # A subset of the labels: K stays the number of classes in the table (here 4).
+    y_true, y_pred, weight = _weighted_four_classes()
+    tp, fp, fn, tn = (cell[[3, 0]] for cell in _label_tables(
+        confusion_matrix(y_true, y_pred, sample_weight=weight)))
+    d = 2 * LAM / 4
+    expected = np.mean(FBetaPosterior(tp + d, fp + d, fn + d).mean())
+    subset = fbeta_posterior(y_true, y_pred, average="macro", labels=[3, 0],
+                             sample_weight=weight, n_draws=200, random_state=0)
+    assert subset.mean() == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("metric, average", [("f1", "macro"), ("informedness", "weighted"),
+                                             ("fbeta", "macro"), ("specificity", "weighted")])
+def test_exact_macro_mean_agrees_with_many_independent_draws(metric, average):
+    # Reference: 200 000 draws of the K x K Dirichlet posterior with NumPy's own sampler
+    # (the documented prior: d = 2 lam / K on the diagonal, d / (K - 1) off it), each
+    # label's metric computed from the drawn cells and averaged per draw.
+    y_true, y_pred, weight = _weighted_four_classes()
+    matrix = confusion_matrix(y_true, y_pred, sample_weight=weight)
+    prior = np.full((4, 4), 2 * LAM / 4 / 3)
+    np.fill_diagonal(prior, 2 * LAM / 4)
+    draws = np.random.default_rng(11).dirichlet((matrix + prior).ravel(), size=200_000)
+    tp, fp, fn, tn = _label_tables(draws.reshape(-1, 4, 4))
+    values = {"f1": 2 * tp / (2 * tp + fp + fn),
+              "fbeta": 5 * tp / (5 * tp + 4 * fn + fp),
+              "specificity": tn / (tn + fp),
+              "informedness": tp / (tp + fn) - fp / (fp + tn)}[metric]
+    support = np.diag(matrix) + (matrix.sum(axis=1) - np.diag(matrix))
+    weights = np.ones(4) if average == "macro" else support
+    averaged = values @ weights / weights.sum()
+    posterior = metric_posterior(y_true, y_pred, metric=metric, average=average, beta=2.0,
+                                 sample_weight=weight, n_draws=200, random_state=0)
+    error = averaged.std() / math.sqrt(averaged.size)
+    assert abs(posterior.mean() - averaged.mean()) <= 4 * error
+
+
+def test_renaming_the_classes_gives_the_identical_exact_macro_mean():
+    # Exact: neither the names of the classes nor the seed move the mean.
+    y_true, y_pred, weight = _weighted_four_classes()
+    for metric in ("f1", "precision", "informedness"):
+        for average in ("macro", "weighted"):
+            means = set()
+            for seed, mapping in enumerate(({0: 0, 1: 1, 2: 2, 3: 3}, {0: 2, 1: 0, 2: 3, 3: 1},
+                                            {0: "fox", 1: "cat", 2: "emu", 3: "dog"})):
+                means.add(metric_posterior(_renamed(y_true, mapping), _renamed(y_pred, mapping),
+                                           metric=metric, average=average,
+                                           sample_weight=weight, n_draws=500,
+                                           random_state=seed).mean())
+            assert len(means) == 1
+
+
+def test_metrics_sampled_per_label_keep_a_sampled_macro_mean():
+    y_true, y_pred, weight = _weighted_four_classes()
+    for metric in ("mcc", "k_measure"):
+        posterior = metric_posterior(y_true, y_pred, metric=metric, average="macro",
+                                     sample_weight=weight, n_draws=2000, random_state=0)
+        assert posterior.mean() == posterior.samples.mean()
+        assert posterior.mc_error > 0
