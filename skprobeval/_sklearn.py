@@ -644,7 +644,9 @@ class PosteriorRefit:
       gives each label (TP, FP and FN 2λ/K each, TN the rest of 4λ), so each
       label's precision, recall and F posteriors are the same either way;
       the spread of their average may differ a little, as labels of one
-      K x K table are dependent.
+      K x K table are dependent.  The mean of the average is exact (the
+      average of the labels' exact means) wherever the metric's per-label
+      posterior is; MCC and K-measure are sampled.
 
     Parameters
     ----------
@@ -725,7 +727,7 @@ class PosteriorRefit:
     >>> search.fit(X, y).best_params_
     {'C': 1.0}
     >>> refit.scores(search.cv_results_).round(3)
-    array([0.814, 0.94 ])
+    array([0.818, 0.943])
     """
 
     @keyword_only("metric")
@@ -791,7 +793,7 @@ class PosteriorRefit:
         if n_splits % n_repeats:
             fail("n_repeats", f"a divisor of the number of splits ({n_splits})", n_repeats)
         pooled = cells.sum(axis=1) / n_repeats          # (4, n_candidates[, n_labels])
-        every_item = average == "micro" and _every_item_once(per_label)
+        every_item = average != "binary" and _every_item_once(per_label)
         values = np.asarray([
             posterior_statistic(self._posterior(ConfusionCounts(*pooled[:, i]), settings,
                                                 every_item),

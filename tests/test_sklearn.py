@@ -19,8 +19,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from skprobeval import (
+    BetaPosterior,
     ConfusionCounts,
     CountsScorer,
+    DifferencePosterior,
     FBetaPosterior,
     PosteriorRefit,
     available_metrics,
@@ -407,9 +409,10 @@ def test_micro_refit_on_a_subset_of_labels_pools_the_tables():
 
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_macro_refit_from_per_label_counts(average, seed):
-    # Reference: each label's exact one-vs-rest posterior (FBetaPosterior).  The labels are
-    # drawn independently, so the average's mean is the (weighted) mean of the label means
-    # and its Monte Carlo error sqrt(sum w_l^2 var_l / n_draws).
+    # Reference: each label's exact one-vs-rest posterior (FBetaPosterior) with the masses
+    # the K x K prior gives its cells (d = 2 lam / K = 1/3 on TP, FP and FN: the tables are
+    # single-label data).  The average's mean is the (weighted) mean of the label means,
+    # exactly; the draws agree with it within their Monte Carlo error.
     results = _per_label_results(TABLES)
     refit = PosteriorRefit(metric="f1", average=average, statistic="mean", n_draws=20_000,
                            random_state=seed)
@@ -418,28 +421,32 @@ def test_macro_refit_from_per_label_counts(average, seed):
         cells = [sum(results[f"split{k}_test_{cell}_{label}"][i] for k in range(2))
                  for label in range(3) for cell in ("tp", "fp", "fn", "tn")]
         counts = ConfusionCounts(*np.asarray(cells).reshape(3, 4).T)
-        per_label = metric_posterior(counts, metric="f1")
+        per_label = FBetaPosterior(counts.tp + 1 / 3, counts.fp + 1 / 3, counts.fn + 1 / 3)
         weights = np.ones(3) if average == "macro" else counts.tp + counts.fn
         weights = weights / weights.sum()
         expected = float(np.asarray(per_label.mean()) @ weights)
-        error = float(np.sqrt(np.asarray(per_label.var()) @ weights**2 / 20_000))
-        assert got[i] == pytest.approx(expected, abs=4 * error)
+        assert got[i] == pytest.approx(expected, rel=1e-12)
     np.testing.assert_array_equal(got, refit.scores(results))
+    median = PosteriorRefit(metric="f1", average=average, statistic="median", n_draws=20_000,
+                            random_state=seed).scores(results)
+    assert np.all(np.abs(median - got) < 0.02)     # a sampled statistic, near the mean
 
 
 def test_powers_refit_for_informedness():
     # Reference: Powers' weighting of informedness by predicted share (tp + fp), as
-    # label_weights does; checked within Monte Carlo error of the weighted label means.
+    # label_weights does, of the labels' exact posterior means; each label's cells carry
+    # the K x K prior's masses (single-label data): d = 2 lam / K = 1/3 on TP, FP and FN,
+    # 4 lam - 3d = 1 on TN.
     results = _per_label_results(TABLES)
     got = PosteriorRefit(metric="informedness", average="powers", statistic="mean").scores(results)
     cells = np.asarray([[sum(results[f"split{k}_test_{cell}_{label}"][0] for k in range(2))
                          for cell in ("tp", "fp", "fn", "tn")] for label in range(3)])
-    counts = ConfusionCounts(*cells.T)
-    per_label = metric_posterior(counts, metric="informedness")
-    weights = (counts.tp + counts.fp) / (counts.tp + counts.fp).sum()
+    tp, fp, fn, tn = cells.T
+    d = 1 / 3
+    per_label = DifferencePosterior(BetaPosterior(tp + d, fn + d), BetaPosterior(fp + d, tn + 1))
+    weights = (tp + fp) / (tp + fp).sum()
     expected = float(np.asarray(per_label.mean()) @ weights)
-    error = float(np.sqrt(np.asarray(per_label.var()) @ weights**2 / 20_000))
-    assert got[0] == pytest.approx(expected, abs=4 * error)
+    assert got[0] == pytest.approx(expected, rel=1e-12)
 
 
 def test_repeated_cv_counts_are_divided_by_n_repeats(data):
@@ -573,3 +580,13 @@ def test_macro_mean_scores_and_refit_are_exact():
     again = PosteriorRefit(metric="f1", average="macro", statistic="mean", n_draws=500,
                            random_state=1).scores(search.cv_results_)
     np.testing.assert_array_equal(scores, again)
+    # The labels cover single-label data, so each label's table gets the K x K prior's
+    # aggregated masses (d on TP, FP and FN), not lam on every cell.
+    results = search.cv_results_
+    for i in range(2):
+        pooled = {cell: np.array([sum(results[f"split{k}_test_{cell}_{label}"][i]
+                                      for k in range(3)) for label in range(3)], dtype=float)
+                  for cell in ("tp", "fp", "fn")}
+        expected = np.mean(FBetaPosterior(pooled["tp"] + d, pooled["fp"] + d,
+                                          pooled["fn"] + d).mean())
+        assert scores[i] == pytest.approx(expected, rel=1e-12)
