@@ -194,13 +194,10 @@ def test_random_precision_band_equals_scipy_quantiles(n_items, n_relevant, confi
                                   hypergeom.isf(tail, n_items, n_relevant, k))
 
 
-def test_random_precision_band_has_no_speed_cliff():
-    # scipy's search took 28.5 s at N = 1e5 (its hypergeometric pmf is slow there).
-    import time
-
-    start = time.perf_counter()
+def test_random_precision_band_at_the_former_speed_cliff():
+    # N = 1e5, R = 1: where scipy's search took 28.5 s (its speed is measured in
+    # benchmarks/bench_baseline.py, not asserted here).
     band = random_precision_baseline(10**5, 1)
-    assert time.perf_counter() - start < 5.0
     # Reference in exact rationals: with R = 1, TP_k is 1 with probability k / N, so
     # the low end is 1 where P(TP = 0) = 1 - k/N < tail and the high end 1 where
     # k/N > tail (tail = 0.025000000000000022 in float64: at k = 97500 the low end
