@@ -995,5 +995,6 @@ def random_precision_baseline(n_items, n_relevant, *, confidence=0.95):
     low, high = _quantile_paths(n_items, n_relevant, tail)
     low /= k
     high /= k
-    return RandomPrecisionBaseline(k, k / n_items, np.full(n_items, n_relevant / n_items),
+    # The mean is one number at every cutoff: a read-only view, not N copies.
+    return RandomPrecisionBaseline(k, k / n_items, np.broadcast_to(n_relevant / n_items, k.shape),
                                    low, high, confidence)
