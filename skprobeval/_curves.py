@@ -181,14 +181,15 @@ def _ap_from_cumulative(tp, fp, pos, fp_scale=1.0):
     total = tp + fp_scale * fp
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(total > 0, tp / np.where(total > 0, total, 1.0), 0.0)
-    return np.sum(gained * precision, axis=-1) / pos[..., 0]
+    return np.clip(np.sum(gained * precision, axis=-1) / pos[..., 0], 0.0, 1.0)
 
 
 def _auc_from_shares(gp, gn, pos, neg):
     """ROC AUC (Mann-Whitney, ties count 1/2) from per-level shares, last axis
     ordered by decreasing score."""
     below = neg - np.cumsum(gn, axis=-1)             # negative share strictly below
-    return np.sum((gp / pos) * ((below + 0.5 * gn) / neg), axis=-1)
+    # Rounding of a near-perfect ranking can step past 1 (1 + 2e-16).
+    return np.clip(np.sum((gp / pos) * ((below + 0.5 * gn) / neg), axis=-1), 0.0, 1.0)
 
 
 # ---------------------------------------------------------------------------
