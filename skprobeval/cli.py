@@ -510,7 +510,28 @@ def main(argv=None):
         print(f"skprobeval: error: {error}", file=sys.stderr)
         return 2
     except (ValueError, TypeError, OverflowError) as error:
-        # Validation errors of the library: one line, no traceback.
+        # Validation errors of the library: one line, no traceback, the option as
+        # typed ("`n_draws` must be ..." is "--n-draws must be ...").
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        print(f"skprobeval: error: {message}", file=sys.stderr)
+        print(f"skprobeval: error: {_option_names(message)}", file=sys.stderr)
         return 2
+
+
+# The library's parameters that the command line passes on from an option.
+_OPTIONS = {"n_draws": "--n-draws", "prior": "--prior", "rope": "--rope",
+            "confidence": "--confidence", "beta": "--beta", "metric": "--metric",
+            "average": "--average", "labels": "--labels", "random_state": "--random-state"}
+
+
+def _option_names(message):
+    """A library message that names a parameter (```name` must``) with the option's
+    spelling on the command line."""
+    import re
+
+    match = re.match(r"`(\w+)` must", message)
+    if match and match.group(1) in _OPTIONS:
+        rest = message[match.end(1) + 1:]
+        if match.group(1) == "average":     # Python's None is spelt none here
+            rest = rest.replace(" None", " 'none'")
+        return _OPTIONS[match.group(1)] + rest
+    return message

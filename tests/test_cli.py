@@ -188,10 +188,10 @@ def test_compare_labels_and_per_label_csv(three_class_csv):
 
 
 @pytest.mark.parametrize("args, words", [
-    (("--average", "binary"), "`average`"),
-    (("--average", "powers"), "`average`"),
+    (("--average", "binary"), "--average must be 'micro', 'macro', 'weighted' or 'none'"),
+    (("--average", "powers"), "--average must be"),
     (("--labels", "cat,emu"), "--labels 'emu'"),
-    (("--average", "micro", "--metric", "accuracy", "--labels", "cat"), "`labels`"),
+    (("--average", "micro", "--metric", "accuracy", "--labels", "cat"), "--labels must"),
 ])
 def test_compare_multiclass_bad_input_one_line(three_class_csv, args, words):
     result = run("compare", str(three_class_csv), "--truth", "gold", *args)
@@ -261,7 +261,7 @@ def test_compare_checks_options_before_reading(parquet_logs):
     # A bad option is reported even when the data could not be read at all.
     (parquet_logs / "broken.parquet").write_text("not parquet")
     for option, words in ((("--metric", "nope"), "nope"), (("--confidence", "2"), "confidence"),
-                          (("--rope", "-1"), "rope"), (("--n-draws", "0"), "n_draws")):
+                          (("--rope", "-1"), "rope"), (("--n-draws", "0"), "--n-draws")):
         result = run("compare", parquet_logs / "broken.parquet", "--truth", "gold", *option)
         assert result.returncode == 2 and words in result.stderr, result.stderr
         assert "Parquet" not in result.stderr
@@ -323,3 +323,13 @@ def test_a_true_false_and_number_truth_names_its_values(tmp_path):
     assert result.returncode == 2, result.stdout
     assert "strings ('0', '1', 'False', 'True')" in result.stderr
     assert "numbers (0, 1)" in result.stderr
+
+
+@pytest.mark.parametrize("option, value", [("--n-draws", "1000000000"), ("--n-draws", "1"),
+                                           ("--prior", "-1"), ("--rope", "1.5"),
+                                           ("--confidence", "2"), ("--beta", "-2")])
+def test_a_bad_option_is_named_as_typed(predictions_csv, option, value):
+    # The library says "`n_draws` must ..."; on the command line that is --n-draws.
+    result = run("compare", str(predictions_csv), "--truth", "label", option, value)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith(f"skprobeval: error: {option} must be"), result.stderr
