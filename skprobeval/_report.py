@@ -192,19 +192,23 @@ class ComparisonReport:
                 self.per_fold is not None and "fold" in self.per_fold
                 and self.per_fold["fold"].nunique() > 1) else "Summary", self.summary, True),
         ]
-        if self.average != "binary":
+        if self.average not in ("binary", None):      # None: the summary is per label
             sections.append(("Per label (one-vs-rest)", self.per_label, True))
-        sections += [
-            (f"P(row right more often than column{rope_text}), paired Dirichlet",
-             self.pairwise, True),
-            (f"P(row {self.metric_label} > column{rope_text}), paired joint Dirichlet "
-             "(sampled)", self.pairwise_metric, True),
-            ("Every pair, with P(practically equivalent) and the Monte Carlo error",
-             self.pairs, False),
-        ]
+        if self._has_pairs():
+            sections += [
+                (f"P(row right more often than column{rope_text}), paired Dirichlet",
+                 self.pairwise, True),
+                (f"P(row {self.metric_label} > column{rope_text}), paired joint Dirichlet "
+                 "(sampled)", self.pairwise_metric, True),
+                ("Every pair, with P(practically equivalent) and the Monte Carlo error",
+                 self.pairs, False),
+            ]
         if len(self.ttest):
             sections.append(("Correlated Bayesian t-test over fold scores", self.ttest, False))
         return sections
+
+    def _has_pairs(self):
+        return self.pairs is None or len(self.pairs) > 0
 
     def __str__(self):
         import pandas as pd
@@ -215,8 +219,11 @@ class ComparisonReport:
         with pd.option_context("display.width", 160, "display.max_columns", 30,
                                "display.float_format", _format_number):
             for title, table, index in self._sections():
+                table = _shown(table)
                 parts += ["", f"{title}:", table.to_string(
                     index=index, formatters=_counts_formatters(table))]
+        if not self._has_pairs():
+            parts += ["", "One system: no pair to compare."]
         return "\n".join(parts)
 
     def to_markdown(self):
@@ -231,7 +238,9 @@ class ComparisonReport:
             if position == 0:
                 average = "" if self.average == "binary" else f", {self.average or 'per label'}"
                 title = f"Summary ({self.metric}{average})"
-            parts.append(f"### {title}\n\n{_markdown_table(table, index)}")
+            parts.append(f"### {title}\n\n{_markdown_table(_shown(table), index)}")
+        if not self._has_pairs():
+            parts.append("One system: no pair to compare.")
         return "\n\n".join(parts) + "\n"
 
     def to_html(self):
@@ -245,9 +254,12 @@ class ComparisonReport:
 
         parts = []
         for title, table, index in self._sections():
+            table = _shown(table)
             parts.append(f"<h3>{html.escape(title)}</h3>")
             parts.append(table.to_html(index=index, formatters=_counts_formatters(table),
                                        float_format=_format_number, na_rep=""))
+        if not self._has_pairs():
+            parts.append("<p>One system: no pair to compare.</p>")
         return "\n".join(parts)
 
     def to_csv(self, table="summary"):
@@ -337,6 +349,18 @@ def _format_number(value):
     """Four decimals (probabilities, metrics); no "-0.0000"."""
     text = f"{float(value):.4f}"
     return text[1:] if text == "-0.0000" else text
+
+
+# Columns of the summary that are blank when no system has scores.
+_SCORE_COLUMNS = ("average_precision", "random_average_precision")
+
+
+def _shown(table):
+    """A table as printed: the score columns left out where every row is blank
+    (hard labels only); the data (``to_csv``, ``to_dict``) keep them."""
+    blank = [c for c in _SCORE_COLUMNS if c in getattr(table, "columns", ())
+             and table[c].isna().all()]
+    return table.drop(columns=blank) if blank else table
 
 
 def _counts_formatters(frame):

@@ -247,3 +247,28 @@ def test_fbeta_reports_use_beta(data):
         beta=2.0).mean())
     with pytest.raises(ValueError, match="`beta` must be a finite number > 0"):
         compare_estimators(_models(), X, y, metric="fbeta", beta=0.0)
+
+
+def test_printed_report_leaves_out_what_holds_nothing():
+    # A new user's command-line run printed empty pair matrices, 'Empty DataFrame',
+    # blank score columns and, with average=None, the per-label table twice.
+    from skprobeval import compare_predictions
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 90)
+    good = np.where(rng.random(90) < 0.8, y, rng.integers(0, 3, 90))
+    poor = np.where(rng.random(90) < 0.5, y, rng.integers(0, 3, 90))
+    one = compare_predictions(y, {"good": good}, average="macro", random_state=0)
+    text, markdown, html = str(one), one.to_markdown(), one.to_html()
+    for rendered in (text, markdown, html):
+        assert "One system: no pair to compare." in rendered
+        assert "paired Dirichlet" not in rendered and "Empty DataFrame" not in rendered
+        assert "average_precision" not in rendered           # no scores: left out
+    assert "average_precision" in one.summary.columns       # the data keep the column
+    per_label = compare_predictions(y, {"good": good, "poor": poor}, average=None,
+                                    random_state=0)
+    assert "Per label (one-vs-rest)" not in str(per_label)  # the summary is per label
+    assert "paired Dirichlet" in str(per_label)
+    macro = compare_predictions(y, {"good": good, "poor": poor}, average="macro",
+                                random_state=0)
+    assert "Per label (one-vs-rest)" in str(macro) and "One system" not in str(macro)
