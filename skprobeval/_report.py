@@ -308,10 +308,14 @@ class ComparisonReport:
         return out
 
     def _tables(self):
-        return {"summary": (self.summary, True), "per_label": (self.per_label, True),
-                "pairwise": (self.pairwise, True), "pairwise_metric": (self.pairwise_metric, True),
-                "pairs": (self.pairs, False), "ttest": (self.ttest, False),
-                "per_fold": (self.per_fold, False)}
+        """Every table for export, whole-number counts as integers (CSV and JSON
+        write ``109``, not ``109.0``, unless the counts are weighted)."""
+        tables = {"summary": (self.summary, True), "per_label": (self.per_label, True),
+                  "pairwise": (self.pairwise, True),
+                  "pairwise_metric": (self.pairwise_metric, True),
+                  "pairs": (self.pairs, False), "ttest": (self.ttest, False),
+                  "per_fold": (self.per_fold, False)}
+        return {name: (_whole_counts(frame), index) for name, (frame, index) in tables.items()}
 
     def plot(self, *, table=None, ax=None):
         """Heatmap of a pairwise table, titled with what its cells are.
@@ -361,6 +365,16 @@ def _shown(table):
     blank = [c for c in _SCORE_COLUMNS if c in getattr(table, "columns", ())
              and table[c].isna().all()]
     return table.drop(columns=blank) if blank else table
+
+
+def _whole_counts(frame):
+    """`frame` with its count columns as integers where every count is whole."""
+    if not hasattr(frame, "columns"):
+        return frame
+    whole = [c for c in _counts_formatters(frame) if np.all(np.isfinite(frame[c].to_numpy(float)))]
+    if not whole:
+        return frame
+    return frame.astype({c: np.int64 for c in whole})
 
 
 def _counts_formatters(frame):

@@ -272,3 +272,21 @@ def test_printed_report_leaves_out_what_holds_nothing():
     macro = compare_predictions(y, {"good": good, "poor": poor}, average="macro",
                                 random_state=0)
     assert "Per label (one-vs-rest)" in str(macro) and "One system" not in str(macro)
+
+
+def test_exported_counts_are_integers_unless_weighted():
+    # CSV and JSON wrote 109.0 for a count of 109 items.
+    from skprobeval import compare_predictions
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 60)
+    pred = np.where(rng.random(60) < 0.7, y, rng.integers(0, 3, 60))
+    report = compare_predictions(y, {"a": pred, "b": y}, average="macro", random_state=0)
+    assert report.to_csv().splitlines()[1].split(",")[1:5] == [
+        str(int(v)) for v in report.summary.loc["a", ["tp", "fp", "fn", "tn"]]]
+    assert all(isinstance(report.to_dict()["summary"]["a"][c], int)
+               for c in ("tp", "fp", "fn", "tn"))
+    weighted = compare_predictions(y, {"a": pred, "b": y}, average="macro",
+                                   sample_weight=np.full(60, 0.3), random_state=0)
+    assert isinstance(weighted.to_dict()["summary"]["a"]["tp"], float)
+    assert report.summary["tp"].dtype == float              # the DataFrame is unchanged
