@@ -907,10 +907,13 @@ def _walk_to_quantile(x, value, mass, k, first, last, big_n, r, tail, upper):
         xs = np.where(up, xs + 1, xs - 1)
         p = np.where(up, p_up, p_down)
         x[todo], value[todo], mass[todo] = xs, v, p
-    # Within 1e-9 (relative) of a tie scipy's own search decides.
+    # Within 1e-9 (relative) of a tie, or within the cdf's carried rounding
+    # (about 1e-16 absolute, so 1e-13 to spare, for tails of 1e-10 and below),
+    # scipy's own search decides.
     beside = value + mass if upper else value - mass
-    near = np.flatnonzero((np.abs(value - tail) <= 1e-9 * tail)
-                          | (np.abs(beside - tail) <= 1e-9 * tail))
+    window = max(1e-9 * tail, 1e-13)
+    near = np.flatnonzero((np.abs(value - tail) <= window)
+                          | (np.abs(beside - tail) <= window))
     if near.size:
         search = hypergeom.isf if upper else hypergeom.ppf
         x[near] = search(tail, big_n, r, k[near])

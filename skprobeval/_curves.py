@@ -14,6 +14,7 @@ simultaneous bands and the AP and AUC posteriors come from such draws.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -143,15 +144,23 @@ def _class_shares(log_g, positive):
     shape 1e-3 is below 1e-300 about two times in three): returns ``g`` with
     each class's cells in its own scale (its largest cell 1) and
     ``fp_scale`` ``(draws, 1)``, the factor that brings the negative cells to
-    the positive cells' scale (clipped to e^±600, beyond which precision is 0
-    or 1 to the last bit).
+    the positive cells' scale: 0 or ``inf`` where the classes are more than
+    e^709 apart (`_scaled_negatives` multiplies by it).
     """
     negative = ~positive
     top_pos = log_g[:, positive].max(axis=1, keepdims=True)
     top_neg = log_g[:, negative].max(axis=1, keepdims=True)
     log_g = log_g - np.where(positive, top_pos, top_neg)
-    fp_scale = np.exp(np.clip(top_neg - top_pos, -600.0, 600.0))
+    with np.errstate(over="ignore"):
+        fp_scale = np.exp(top_neg - top_pos)
     return np.exp(log_g, out=log_g), fp_scale
+
+
+def _scaled_negatives(fp, fp_scale):
+    """``fp * fp_scale`` with a share of 0 staying 0 where the scale is ``inf``
+    (the negatives of a draw e^709 or more above the positives)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(fp > 0, fp * fp_scale, 0.0)
 
 
 def _draw_cumulative(cells, lam, n_draws, rng):
@@ -178,7 +187,7 @@ def _draw_cumulative(cells, lam, n_draws, rng):
 def _ap_from_cumulative(tp, fp, pos, fp_scale=1.0):
     """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis."""
     gained = np.diff(tp, prepend=0.0, axis=-1)
-    total = tp + fp_scale * fp
+    total = tp + _scaled_negatives(fp, fp_scale)
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(total > 0, tp / np.where(total > 0, total, 1.0), 0.0)
     return np.clip(np.sum(gained * precision, axis=-1) / pos[..., 0], 0.0, 1.0)
@@ -500,7 +509,8 @@ def _read_curve(kind, tp, fp, pos, neg, grid, fp_scale=1.0):
         # starts above every item): read the precision at the first threshold
         # that predicts anything.
         at = np.maximum(at, np.argmax(tp + fp > 0))
-        return tp[at] / (tp[at] + fp_scale * fp[at])
+        with np.errstate(invalid="ignore"):
+            return np.nan_to_num(tp[at] / (tp[at] + _scaled_negatives(fp[at], fp_scale)))
     # From the origin (a threshold above every item, pseudo-items too).
     return np.interp(grid, np.r_[0.0, fp / neg], np.r_[0.0, tp / pos])
 
@@ -546,16 +556,33 @@ def _simultaneous_envelope(curves, confidence, top=None, bottom=None):
     return low, high
 
 
+@functools.cache
+def _scikit_learn_keeps_ties_in_input_order():
+    """True when scikit-learn sorts the items of a tie in input order (a stable
+    descending sort, scikit-learn >= 1.9) rather than reversed
+    (``argsort(score, kind="mergesort")[::-1]`` before): read off its own curve
+    on five weighted items whose two orders round to different thresholds."""
+    from sklearn.metrics import roc_curve
+
+    y = np.array([1, 1, 0, 0, 0])
+    score = np.array([0.25, 1.0, 0.75, 0.5, 0.5])
+    weight = np.array([4, 2, 12, 1, 11]) / 12
+    return roc_curve(y, score, sample_weight=weight)[2].shape[0] == 4
+
+
 def _cumulative_as_scikit_learn(relevant, score, weight):
     """Weight of the positives and of the negatives at or above each distinct
-    score, from the highest down, summed item by item in scikit-learn's order
-    (``argsort(score, kind="mergesort")[::-1]``): with float weights the sums
-    then round as scikit-learn's do, and its test for collinear points
+    score, from the highest down, summed item by item in the installed
+    scikit-learn's order: with float weights the sums then round as
+    scikit-learn's do, and its test for collinear points
     (``drop_intermediate``) keeps the same thresholds.
     """
     keep = weight > 0
     relevant, score, weight = relevant[keep], score[keep], weight[keep]
-    order = np.argsort(score, kind="mergesort")[::-1]
+    if _scikit_learn_keeps_ties_in_input_order():
+        order = np.argsort(-score, kind="stable")
+    else:
+        order = np.argsort(score, kind="mergesort")[::-1]
     ranked = score[order]
     ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.shape[0] - 1]
     w, rel = weight[order], relevant[order]

@@ -271,7 +271,9 @@ def _read_csv(paths):
         try:
             header = pd.read_csv(path, header=None, nrows=1, dtype=str).iloc[0].tolist() \
                 if os.path.getsize(path) else []
-            repeated = sorted({str(name) for name in header if header.count(name) > 1})
+            # Blank names are left to pandas ("Unnamed: 0", ...), which keeps them apart.
+            named = [name for name in header if isinstance(name, str) and name.strip()]
+            repeated = sorted({name for name in named if named.count(name) > 1})
             if repeated:
                 raise _UsageError(f"{path!r} repeats the column name(s) {repeated!r} in its "
                                   "header: every column needs its own name")
@@ -520,7 +522,8 @@ def main(argv=None):
 # The library's parameters that the command line passes on from an option.
 _OPTIONS = {"n_draws": "--n-draws", "prior": "--prior", "rope": "--rope",
             "confidence": "--confidence", "beta": "--beta", "metric": "--metric",
-            "average": "--average", "labels": "--labels", "random_state": "--random-state"}
+            "average": "--average", "labels": "--labels", "random_state": "--random-state",
+            "pos_label": "--pos-label"}
 
 
 def _option_names(message):

@@ -333,3 +333,19 @@ def test_a_bad_option_is_named_as_typed(predictions_csv, option, value):
     result = run("compare", str(predictions_csv), "--truth", "label", option, value)
     assert result.returncode == 2, result.stdout
     assert result.stderr.startswith(f"skprobeval: error: {option} must be"), result.stderr
+
+
+def test_blank_header_cells_are_not_a_repeated_name(tmp_path):
+    # Two blank names are pandas' "Unnamed: 0" and "Unnamed: 1", not a repetition.
+    path = tmp_path / "blank.csv"
+    path.write_text(",,a\n1,1,0\n0,0,0\n1,0,1\n")
+    result = run("compare", str(path), "--truth", "a")
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_bad_pos_label_is_named_as_typed(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("y,a\n0,1\n1,1\n0,0\n")
+    result = run("compare", str(path), "--truth", "y", "--pos-label", "7")
+    assert result.returncode == 2
+    assert result.stderr.startswith("skprobeval: error: --pos-label must be"), result.stderr

@@ -241,3 +241,17 @@ def test_random_precision_band_bad_input(args, name):
         random_precision_baseline(*args)
     with pytest.raises((ValueError, TypeError), match="`confidence`"):
         random_precision_baseline(10, 2, confidence=2)
+
+
+@pytest.mark.parametrize("n_items, n_relevant, confidence, k", [
+    (276, 219, 1 - 1e-12, 206), (277, 145, 1 - 1e-12, 111), (2538, 340, 1 - 1e-10, 1002)])
+def test_random_precision_band_at_extreme_confidence(n_items, n_relevant, confidence, k):
+    # Tails of 5e-11 and below: the cdf carried along the cutoffs (rounding about
+    # 1e-16) stopped on the wrong side of the tail at these cutoffs; reference:
+    # scipy's hypergeom.ppf / isf (equal to an exact Fraction computation there).
+    from scipy.stats import hypergeom
+
+    band = random_precision_baseline(n_items, n_relevant, confidence=confidence)
+    tail = (1 - confidence) / 2
+    assert round(band.low[k - 1] * k) == hypergeom.ppf(tail, n_items, n_relevant, k)
+    assert round(band.high[k - 1] * k) == hypergeom.isf(tail, n_items, n_relevant, k)
