@@ -142,52 +142,69 @@ def _class_shares(log_g, positive):
     Each class is scaled by its own largest variate, so that neither class
     total can underflow whatever the prior and weights (a Gamma variate of
     shape 1e-3 is below 1e-300 about two times in three): returns ``g`` with
-    each class's cells in its own scale (its largest cell 1) and
-    ``fp_scale`` ``(draws, 1)``, the factor that brings the negative cells to
-    the positive cells' scale: 0 or ``inf`` where the classes are more than
-    e^709 apart (`_scaled_negatives` multiplies by it).
+    each class's cells in its own scale (its largest cell 1; what recall, the
+    ROC curve and AUC read) and the negative cells in the positive cells'
+    scale, from the logs directly (what precision reads): ``inf`` or 0 where
+    the classes are more than e^709 apart, and exact wherever a negative cell
+    is representable next to the positives, even if it is not in its own
+    class's scale.
     """
     negative = ~positive
     top_pos = log_g[:, positive].max(axis=1, keepdims=True)
     top_neg = log_g[:, negative].max(axis=1, keepdims=True)
-    log_g = log_g - np.where(positive, top_pos, top_neg)
     with np.errstate(over="ignore"):
-        fp_scale = np.exp(top_neg - top_pos)
-    return np.exp(log_g, out=log_g), fp_scale
+        negatives_by_positives = np.exp(log_g[:, negative] - top_pos)
+    log_g = log_g - np.where(positive, top_pos, top_neg)
+    return np.exp(log_g, out=log_g), negatives_by_positives
 
 
-def _scaled_negatives(fp, fp_scale):
-    """``fp * fp_scale`` with a share of 0 staying 0 where the scale is ``inf``
-    (the negatives of a draw e^709 or more above the positives)."""
-    with np.errstate(invalid="ignore"):
-        return np.where(fp > 0, fp * fp_scale, 0.0)
+# Smallest shape drawn directly (numpy's Gamma variates, one common scale): a
+# variate of shape 0.05 is below 1e-300 with probability 1e-15, so no class
+# total underflows.  Below it, tiny weights or priors, the variates are drawn
+# in log space and each class scaled apart (`_class_shares`), twice as slow.
+_DIRECT_SHAPE = 0.05
+
+
+def _share_chunks(shapes, positive, n_draws, rng):
+    """Yield ``(g, negatives)`` for chunks of draws: ``g`` the shares of the
+    cells, and ``negatives`` None when ``g`` is in one common scale, else the
+    negative cells in the positives' scale (`_class_shares`)."""
+    # (A level holding only one class has shape 0 in the other: a share of 0.)
+    direct = bool(np.all((shapes == 0) | (shapes >= _DIRECT_SHAPE)))
+    for size in draw_chunks(n_draws, shapes.shape[0]):
+        if direct:
+            yield rng.standard_gamma(shapes, size=(size,) + shapes.shape), None
+        else:
+            yield _class_shares(log_gamma(shapes, size, rng), positive)
 
 
 def _draw_cumulative(cells, lam, n_draws, rng):
     """Posterior draws of the cumulative positive and negative shares.
 
-    Yields chunks ``(tp, fp, pos, neg, fp_scale)``: ``tp`` and ``fp`` of shape
+    Yields chunks ``(tp, fp, pos, neg, fp_by_tp)``: ``tp`` and ``fp`` of shape
     ``(draws, levels + 2)`` hold the shares at or above each threshold, from
     above every score (the pseudo-cells only) through every level down to
     below every score, each class in its own scale (`_class_shares`);
     ``pos`` and ``neg`` the class totals ``(draws, 1)`` (at least 1), and
-    ``fp_scale`` the factor of ``fp`` in a precision ``tp / (tp + fp_scale * fp)``.
+    ``fp_by_tp`` the negatives' cumulative shares in the scale of ``tp`` (for
+    precision, ``tp / (tp + fp_by_tp)``; ``inf`` where they dwarf the positives).
     """
     k = cells.levels.shape[0]
     # Columns: above, levels..., below; positives then negatives.
     shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
     positive = np.arange(shapes.shape[0]) < k + 2
-    for size in draw_chunks(n_draws, shapes.shape[0]):
-        gammas, fp_scale = _class_shares(log_gamma(shapes, size, rng), positive)
+    for gammas, negatives in _share_chunks(shapes, positive, n_draws, rng):
         tp = np.cumsum(gammas[:, : k + 2], axis=1)
         fp = np.cumsum(gammas[:, k + 2:], axis=1)
-        yield tp, fp, tp[:, -1:], fp[:, -1:], fp_scale
+        yield (tp, fp, tp[:, -1:], fp[:, -1:],
+               fp if negatives is None else np.cumsum(negatives, axis=1))
 
 
-def _ap_from_cumulative(tp, fp, pos, fp_scale=1.0):
-    """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis."""
+def _ap_from_cumulative(tp, fp_by_tp, pos):
+    """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis, the
+    negatives' cumulative shares ``fp_by_tp`` in the scale of ``tp``."""
     gained = np.diff(tp, prepend=0.0, axis=-1)
-    total = tp + _scaled_negatives(fp, fp_scale)
+    total = tp + fp_by_tp
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(total > 0, tp / np.where(total > 0, total, 1.0), 0.0)
     return np.clip(np.sum(gained * precision, axis=-1) / pos[..., 0], 0.0, 1.0)
@@ -484,10 +501,10 @@ class PosteriorCurve:
         out = np.empty((n_draws, grid.shape[0]))
         row = 0
         cells = self._cells.merged(int(max_cells))
-        for tp, fp, pos, neg, fp_scale in _draw_cumulative(cells, self._prior, n_draws, rng):
+        for tp, fp, pos, neg, fp_by_tp in _draw_cumulative(cells, self._prior, n_draws, rng):
             for d in range(tp.shape[0]):
                 out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid,
-                                       fp_scale[d, 0])
+                                       fp_by_tp[d])
                 row += 1
         return out
 
@@ -498,10 +515,10 @@ class PosteriorCurve:
         return _read_curve(self._kind, np.r_[0.0, tp], np.r_[0.0, fp], tp[-1], fp[-1], grid)
 
 
-def _read_curve(kind, tp, fp, pos, neg, grid, fp_scale=1.0):
+def _read_curve(kind, tp, fp, pos, neg, grid, fp_by_tp=None):
     """One curve from cumulative shares ``tp``, ``fp`` (from above every score
-    down; ``fp_scale * fp`` in the scale of ``tp``) read on `grid`: precision at
-    each recall, or TPR at each FPR."""
+    down; ``fp_by_tp``: ``fp`` in the scale of ``tp``, ``fp`` itself by default)
+    read on `grid`: precision at each recall, or TPR at each FPR."""
     if kind == "precision_recall":
         recall = tp / pos
         at = np.minimum(np.searchsorted(recall, grid, side="left"), recall.shape[0] - 1)
@@ -509,8 +526,9 @@ def _read_curve(kind, tp, fp, pos, neg, grid, fp_scale=1.0):
         # starts above every item): read the precision at the first threshold
         # that predicts anything.
         at = np.maximum(at, np.argmax(tp + fp > 0))
+        fp_by_tp = fp if fp_by_tp is None else fp_by_tp
         with np.errstate(invalid="ignore"):
-            return np.nan_to_num(tp[at] / (tp[at] + _scaled_negatives(fp[at], fp_scale)))
+            return np.nan_to_num(tp[at] / (tp[at] + fp_by_tp[at]))
     # From the origin (a threshold above every item, pseudo-items too).
     return np.interp(grid, np.r_[0.0, fp / neg], np.r_[0.0, tp / pos])
 
@@ -766,9 +784,9 @@ class RankingPosterior(SampledPosterior):
 
 def _metric_draws(cells, lam, metric, n_draws, rng):
     out = []
-    for tp, fp, pos, neg, fp_scale in _draw_cumulative(cells, lam, n_draws, rng):
+    for tp, fp, pos, neg, fp_by_tp in _draw_cumulative(cells, lam, n_draws, rng):
         if metric == "average_precision":
-            out.append(_ap_from_cumulative(tp, fp, pos, fp_scale))
+            out.append(_ap_from_cumulative(tp, fp_by_tp, pos))
         else:
             gp = np.diff(tp, prepend=0.0, axis=1)
             gn = np.diff(fp, prepend=0.0, axis=1)
@@ -923,22 +941,31 @@ def _ranking_order(relevant, score):
     return order, starts
 
 
-def _paired_metric(metric, gammas, relevant, order, starts, pseudo, fp_scale):
+def _paired_metric(metric, gammas, relevant, order, starts, pseudo, negatives=None):
     """Metric of one system for a chunk of draws: ``gammas`` (draws, cells),
     ``pseudo`` = (pos above, neg above, pos below, neg below), each (draws,),
-    each class in its own scale (`_class_shares`)."""
-    g = gammas[:, order]
+    each class in its own scale (`_class_shares`); ``negatives`` the same
+    cells and pseudo-cells with the negatives in the positives' scale (for
+    precision; ``gammas`` and ``pseudo`` themselves by default)."""
     rel = relevant[order]
+    tp, fp, gp, gn = _ranked_cumulative(gammas, rel, order, starts, pseudo)
+    pos, neg = tp[:, -1:], fp[:, -1:]
+    if metric == "average_precision":
+        fp_by_tp = fp if negatives is None else _ranked_cumulative(
+            negatives[0], rel, order, starts, negatives[1])[1]
+        return _ap_from_cumulative(tp, fp_by_tp, pos)
+    return _auc_from_shares(gp, gn, pos, neg)
+
+
+def _ranked_cumulative(gammas, rel, order, starts, pseudo):
+    """Cumulative positive and negative shares (and per level) of one ranking."""
+    g = gammas[:, order]
     gp = np.add.reduceat(np.where(rel, g, 0.0), starts, axis=1)
     gn = np.add.reduceat(np.where(rel, 0.0, g), starts, axis=1)
     pa, na, pb, nb = (v[:, None] for v in pseudo)
     gp = np.concatenate([pa, gp, pb], axis=1)
     gn = np.concatenate([na, gn, nb], axis=1)
-    tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
-    pos, neg = tp[:, -1:], fp[:, -1:]
-    if metric == "average_precision":
-        return _ap_from_cumulative(tp, fp, pos, fp_scale)
-    return _auc_from_shares(gp, gn, pos, neg)
+    return np.cumsum(gp, axis=1), np.cumsum(gn, axis=1), gp, gn
 
 
 @renamed_keyword("n_samples", "n_draws")
@@ -1002,11 +1029,15 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     shapes = np.concatenate([w, np.full(4, lam)])
     positive = np.r_[rel, True, False, True, False]
     differences = []
-    for size in draw_chunks(n_draws, shapes.shape[0]):
-        gammas, fp_scale = _class_shares(log_gamma(shapes, size, rng), positive)
+    for gammas, by_positives in _share_chunks(shapes, positive, n_draws, rng):
         cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
-        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, fp_scale)
-        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, fp_scale)
+        negatives = None
+        if metric == "average_precision" and by_positives is not None:
+            scaled = gammas.copy()
+            scaled[:, ~positive] = by_positives
+            negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, negatives)
+        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, negatives)
         differences.append(first - second)
     difference = np.concatenate(differences)
     n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))

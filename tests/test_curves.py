@@ -201,9 +201,13 @@ def test_one_draw_is_the_weighted_metric(metric):
     pseudo = tuple(rng.standard_gamma(0.5, size=5) for _ in range(4))
     # Each class in its own scale, as the sampler hands them over.
     raw = np.column_stack([gammas, *pseudo])
-    scaled, fp_scale = _class_shares(np.log(raw), np.r_[relevant, True, False, True, False])
+    positive = np.r_[relevant, True, False, True, False]
+    scaled, by_positives = _class_shares(np.log(raw), positive)
+    common = scaled.copy()
+    common[:, ~positive] = by_positives
     mine = _paired_metric(metric, scaled[:, :-4], relevant, order, starts,
-                          tuple(scaled[:, -4 + i] for i in range(4)), fp_scale)
+                          tuple(scaled[:, -4 + i] for i in range(4)),
+                          (common[:, :-4], tuple(common[:, -4 + i] for i in range(4))))
     reference = average_precision_score if metric == "average_precision" else roc_auc_score
     top, bottom = score.max() + 1, score.min() - 1
     y_all = np.r_[y, 1, 0, 1, 0]
@@ -417,19 +421,42 @@ def test_class_shares_keep_the_ratios_of_the_variates():
     # Independent route: the exact ratios, in log space, of the variates handed in.
     rng = np.random.default_rng(3)
     log_g = rng.normal(0, 150, size=(4, 7))      # ratios within a class down to e^-700
-    log_g[0, 2] = 2000.0                          # negatives e^1000+ above
+    log_g[0, 2] = 2000.0                          # negatives e^1000+ above the positives
     positive = np.array([True, True, False, True, False, False, True])
-    shares, fp_scale = _class_shares(log_g.copy(), positive)
+    shares, by_positives = _class_shares(log_g.copy(), positive)
     for d in range(4):
         pos, neg = log_g[d, positive], log_g[d, ~positive]
         np.testing.assert_allclose(shares[d, positive], np.exp(pos - pos.max()), rtol=1e-9)
         np.testing.assert_allclose(shares[d, ~positive], np.exp(neg - neg.max()), rtol=1e-9)
-        gap = neg.max() - pos.max()
-        if gap < 700:
-            assert np.log(fp_scale[d, 0]) == pytest.approx(gap, abs=1e-9)
-        else:                           # beyond the float range: inf, never a clip
-            assert fp_scale[d, 0] == np.inf
+        with np.errstate(over="ignore"):
+            np.testing.assert_allclose(by_positives[d], np.exp(neg - pos.max()), rtol=1e-9)
     assert shares.max(axis=1).tolist() == [1.0] * 4
+    assert by_positives[0, 0] == np.inf
+
+
+def test_average_precision_draws_equal_a_log_space_route():
+    # Six items of weight 1e-4 under boundary mass 1e-3: the classes are often
+    # more than e^700 apart and a negative share underflows in its own class's
+    # scale; precision reads the negatives in the positives' scale from the logs.
+    # Reference: the same variates, cumulated and divided in log space.
+    from skprobeval._curves import _ap_from_cumulative, _Cells
+    from skprobeval._numerics import log_gamma
+
+    relevant = np.array([1, 0, 1, 0, 0, 1], bool)
+    cells = _Cells.from_items(relevant, np.arange(6.0, 0, -1), np.full(6, 1e-4))
+    k, lam = cells.levels.shape[0], 1e-3
+    shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
+    positive = np.arange(shapes.shape[0]) < k + 2
+    log_g = log_gamma(shapes, 20_000, np.random.default_rng(0))
+    shares, by_positives = _class_shares(log_g.copy(), positive)
+    tp = np.cumsum(shares[:, :k + 2], axis=1)
+    mine = _ap_from_cumulative(tp, np.cumsum(by_positives, axis=1), tp[:, -1:])
+    log_tp = np.logaddexp.accumulate(log_g[:, :k + 2], axis=1)
+    log_fp = np.logaddexp.accumulate(log_g[:, k + 2:], axis=1)
+    with np.errstate(all="ignore"):
+        precision = np.exp(log_tp - np.logaddexp(log_tp, log_fp))
+        gained = np.exp(log_g[:, :k + 2] - log_tp[:, -1:])
+    np.testing.assert_allclose(mine, np.sum(gained * precision, axis=1), atol=1e-9)
 
 
 def test_constant_columns_do_not_narrow_the_envelope_depth():
