@@ -106,16 +106,26 @@ class _Cells:
     negative: np.ndarray
 
     @classmethod
-    def from_items(cls, relevant, score, weight):
+    def from_items(cls, relevant, score, weight, *, cumulative=False):
+        """The cells of the items; with ``cumulative``, also the weight of the
+        positives and of the negatives at or above each level as scikit-learn
+        sums them (`_cumulative_as_scikit_learn`), from the same sort where
+        scikit-learn's order is this one."""
         keep = weight > 0        # as scikit-learn: zero-weight items are not thresholds
         relevant, score, weight = relevant[keep], score[keep], weight[keep]
         order = np.argsort(-score, kind="stable")
         ranked = score[order]
         starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-        w = weight[order]
-        positive = np.add.reduceat(np.where(relevant[order], w, 0.0), starts)
-        negative = np.add.reduceat(np.where(relevant[order], 0.0, w), starts)
-        return cls(ranked[starts], positive, negative)
+        w, rel = weight[order], relevant[order]
+        positive_w, negative_w = np.where(rel, w, 0.0), np.where(rel, 0.0, w)
+        cells = cls(ranked[starts], np.add.reduceat(positive_w, starts),
+                    np.add.reduceat(negative_w, starts))
+        if not cumulative:
+            return cells
+        if not _scikit_learn_keeps_ties_in_input_order():
+            return cells, _cumulative_as_scikit_learn(relevant, score, weight)
+        ends = np.r_[starts[1:] - 1, ranked.shape[0] - 1]
+        return cells, (np.cumsum(positive_w)[ends], np.cumsum(negative_w)[ends])
 
     def merged(self, max_cells):
         """At most ``max_cells`` levels: runs of consecutive levels of about equal
@@ -590,17 +600,15 @@ def _scikit_learn_keeps_ties_in_input_order():
 
 def _cumulative_as_scikit_learn(relevant, score, weight):
     """Weight of the positives and of the negatives at or above each distinct
-    score, from the highest down, summed item by item in the installed
-    scikit-learn's order: with float weights the sums then round as
+    score, from the highest down, summed item by item in the order of
+    scikit-learn before 1.9 (ties reversed: ``argsort(score,
+    kind="mergesort")[::-1]``; from 1.9 ties keep input order, the order of
+    `_Cells.from_items`): with float weights the sums then round as
     scikit-learn's do, and its test for collinear points
-    (``drop_intermediate``) keeps the same thresholds.
+    (``drop_intermediate``) keeps the same thresholds.  Items of positive
+    weight only.
     """
-    keep = weight > 0
-    relevant, score, weight = relevant[keep], score[keep], weight[keep]
-    if _scikit_learn_keeps_ties_in_input_order():
-        order = np.argsort(-score, kind="stable")
-    else:
-        order = np.argsort(score, kind="mergesort")[::-1]
+    order = np.argsort(score, kind="mergesort")[::-1]
     ranked = score[order]
     ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.shape[0] - 1]
     w, rel = weight[order], relevant[order]
@@ -612,8 +620,7 @@ def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_in
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         fail("drop_intermediate", "True or False", drop_intermediate, error=TypeError)
     relevant, score, weight = _check_input(y_true, y_score, pos_label, sample_weight)
-    cells = _Cells.from_items(relevant, score, weight)
-    tps, fps = _cumulative_as_scikit_learn(relevant, score, weight)
+    cells, (tps, fps) = _Cells.from_items(relevant, score, weight, cumulative=True)
     # Below each threshold, summed from the bottom (no cancellation in total - tps).
     fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
     tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
