@@ -222,16 +222,15 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     weights = label_weights(counts, average, name)
     # Labels averaged in the table's canonical order: the same sums whatever their names.
     order = table.canonical
-    weights = None if weights is None else weights[order]
+    ordered_weights = None if weights is None else weights[order]
     parts = [average_values(function, params, tuple(c[:, order] for c in cells), average,
-                            weights, share_of_right=every and name in SHARE_OF_RIGHT)
+                            ordered_weights, share_of_right=every and name in SHARE_OF_RIGHT)
              for (cells,) in table.sample(n_draws, rng)]
     samples = _finite(np.concatenate(parts), "metric")
     # The mean of a label average is the average of the labels' exact means, each
     # label's table being Dirichlet with its cells' summed prior (aggregation).
     prior = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
-    mean = exact_average_mean(counts, name, prior, beta, average,
-                              label_weights(counts, average, name))
+    mean = exact_average_mean(counts, name, prior, beta, average, weights)
     if mean is not None:
         return ExactMeanPosterior(samples, mean)
     return SampledPosterior(samples)
@@ -976,16 +975,15 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
             (np.asarray([micro.mean()]), *(np.asarray([v]) for v in micro.interval(confidence))),
         ]
     draws = {(name, average): [] for name in _REPORT_METRICS for average in ("macro", "weighted")}
+    weights = {key: label_weights(counts, key[1], key[0]) for key in draws}
     table = JointTable(joint, lam)
     order = table.canonical        # the labels' order, whatever their names
+    ordered = {key: None if w is None else w[order] for key, w in weights.items()}
     for (cells,) in table.sample(n_draws, rng):
         cells = tuple(c[:, order] for c in cells)
-        for name in _REPORT_METRICS:
-            for average in ("macro", "weighted"):
-                weights = label_weights(counts, average, name)
-                draws[name, average].append(average_values(
-                    get_metric(name).function, {}, cells, average,
-                    None if weights is None else weights[order]))
+        for name, average in draws:
+            draws[name, average].append(average_values(
+                get_metric(name).function, {}, cells, average, ordered[name, average]))
     tail = (1 - confidence) / 2
     # The averages' means are exact (the labels' exact means averaged); the bounds sampled.
     label_lam = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
@@ -994,7 +992,7 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
             values = np.concatenate(draws[name, average])
             low, high = np.quantile(values, [tail, 1 - tail])
             mean = exact_average_mean(counts, name, label_lam, 1.0, average,
-                                      label_weights(counts, average, name))
+                                      weights[name, average])
             columns[name].append((np.asarray([values.mean() if mean is None else mean]),
                                   np.asarray([low]), np.asarray([high])))
     data = {}

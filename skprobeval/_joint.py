@@ -162,11 +162,11 @@ class JointTable:
         # The cells are drawn in an order set by the data, not by the labels' names:
         # renaming the classes then gives each cell the same variates.  (A binary
         # table's codes are positive, negative: set by `pos_label`, not by names.)
+        unordered = _digits(cells, size, n_digits)
         rank = (np.arange(size) if self.kind == "binary" else
-                _label_ranks(_digits(cells, size, n_digits), observed_counts, size,
-                             self.n_requested))
+                _label_ranks(unordered, observed_counts, size, self.n_requested))
         canonical = np.zeros(cells.shape[0], dtype=np.int64)
-        for digit in _digits(cells, size, n_digits):
+        for digit in unordered:
             canonical = canonical * size + rank[digit]
         order = np.argsort(canonical)
         cells, self.alpha, self._observed_counts = (
