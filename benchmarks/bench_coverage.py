@@ -88,6 +88,7 @@ LIBRARY = "skprobeval"
 HDI = "skprobeval, highest-density interval"
 TWO_SIDED = "two-sided in every column (former rule)"
 EQUAL_TAILED = "equal-tailed at zero counts too (former rule)"
+POOLED_PRIOR = "2λ a side (the pooled cells' prior, former default)"
 LEVELS = (0.95, 0.90)
 TOLERANCE = 1e-6
 # The library's default prior of each model, read from its signatures.
@@ -226,6 +227,12 @@ def run_binary(cell, reps, n_resamples):
                                   _posterior_intervals(posterior)))
         rows.append(_coverage_row("binary", name, metric, HDI, "candidate", truth[metric],
                                   _hdi_intervals(posterior)))
+        if metric == "accuracy":
+            # The Dirichlet marginal of the four cells: Beta(right + 2λ, wrong + 2λ).
+            pooled = BetaPosterior(table[:, 0] + table[:, 3] + 2 * DEFAULT_PRIOR,
+                                   table[:, 1] + table[:, 2] + 2 * DEFAULT_PRIOR)
+            rows.append(_coverage_row("binary", name, metric, POOLED_PRIOR, "candidate",
+                                      truth[metric], _posterior_intervals(pooled)))
         if metric in PROPORTIONS:
             k, m = _proportion_counts(table, metric)
             for method, function in (("Wilson", ref.wilson_interval),
@@ -310,16 +317,22 @@ def run_multiclass(cell, reps, n_draws):
         kind = "library" if prior_name == LIBRARY else "candidate"
         draws = _joint_draws(tables, alpha, n_draws, rng)
         right = np.trace(tables, axis1=1, axis2=2)
-        micro = _beta_intervals(right + np.trace(alpha), n - right + alpha.sum() - np.trace(alpha))
+        marginal = (right + np.trace(alpha), n - right + alpha.sum() - np.trace(alpha))
+        if prior_name == LIBRARY:
+            # The library's share of items right takes λ a side, not its table's
+            # marginal (2λ a side), which is measured beside it.
+            rows.append(_coverage_row("multiclass", name, "micro F1", POOLED_PRIOR,
+                                      "candidate", truth["micro F1"],
+                                      _beta_intervals(*marginal)))
+            marginal = (right + DEFAULT_PRIOR, n - right + DEFAULT_PRIOR)
         rows.append(_coverage_row("multiclass", name, "micro F1", prior_name, kind,
-                                  truth["micro F1"], micro))
+                                  truth["micro F1"], _beta_intervals(*marginal)))
         for quantity in ("macro F1", "weighted F1"):
             rows.append(_coverage_row("multiclass", name, quantity, prior_name, kind,
                                       truth[quantity], _quantile_intervals(draws[quantity],
                                                                            axis=1)))
         if prior_name == LIBRARY:
-            micro_posterior = BetaPosterior(right + np.trace(alpha),
-                                            n - right + alpha.sum() - np.trace(alpha))
+            micro_posterior = BetaPosterior(*marginal)
             rows.append(_coverage_row("multiclass", name, "micro F1", HDI, "candidate",
                                       truth["micro F1"], _hdi_intervals(micro_posterior)))
             for quantity in ("macro F1", "weighted F1"):
@@ -491,6 +504,11 @@ def run_ranking(cell, reps, n_draws):
                         point[(what, EQUAL_TAILED)][r, :, :, i] = point[(what, lam)][r, :, :, i]
                         point[(what, lam)][r, (b == 0) & (a > 0), 1, i] = 1.0
                         point[(what, lam)][r, (a == 0) & (b > 0), 0, i] = 0.0
+                        # No item at or above the threshold: the library's curve has
+                        # no point there (its first is the top-scored item), so its
+                        # band makes no claim: the whole range.
+                        point[(what, lam)][r, (a == 0) & (b == 0), 0, i] = 0.0
+                        point[(what, lam)][r, (a == 0) & (b == 0), 1, i] = 1.0
                         low, high = BetaPosterior(a + lam, b + lam).hdi(level)
                         point[(what, HDI)][r, :, 0, i] = low
                         point[(what, HDI)][r, :, 1, i] = high

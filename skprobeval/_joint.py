@@ -6,8 +6,9 @@ being d = 2λ/K on the diagonal and d / (K - 1) off it: the binary table's
 total mass 4λ, whatever K (a prior whose mass grew with K pulled every
 label's metric the same way, and averages over labels kept the pull).  By
 the aggregation property every label's one-vs-rest (TP, FP, FN) cells carry
-d each, and the share of items right is Beta(right + 2λ, wrong + 2λ), the
-binary accuracy posterior.  For K = 2, d = λ: the binary model.
+d each, and the share of items right is Beta(right + 2λ, wrong + 2λ) (its
+exact posterior, as the binary accuracy's, takes λ a side instead).  For
+K = 2, d = λ: the binary model.
 
 Two systems on the same items: the (true label, prediction A, prediction B)
 table.  Its prior is spread so that each system's K x K marginal is exactly

@@ -198,7 +198,9 @@ class MetricSpec:
     exact : tuple or None
         How the exact posterior is built from the cells, or None when it is
         sampled: ``("beta", cells_a, cells_b)`` for a Beta ratio of cell
-        sums (each cell adding λ), ``("fbeta",)`` for F-beta,
+        sums (each cell adding λ), ``("share", cells_a, cells_b)`` for the
+        share of all items right or wrong (each cell adding λ/2: Beta(right
+        + λ, wrong + λ)), ``("fbeta",)`` for F-beta,
         ``("difference", (cells_a, cells_b), (cells_c, cells_d))`` for a
         difference of two independent Betas, and ``("affine", scale, shift,
         recipe)`` for an affine map of another exact posterior.
@@ -237,7 +239,8 @@ _NO_NEG = "there are no negative samples (fp + tn = 0)"
 _NO_ITEMS = "there are no samples"
 
 # The one table of the metrics: point formula, direction, exact posterior.
-# Exact recipes (see MetricSpec.exact): Beta ratios of disjoint cells, F-beta
+# Exact recipes (see MetricSpec.exact): Beta ratios of disjoint cells, the share
+# of items right with Jeffreys' prior on the share itself (at λ = 1/2), F-beta
 # through its Beta construction, differences of independent Betas, and affine
 # maps of those; every other metric is sampled from the Dirichlet posterior.
 _F_UNDEFINED = "there are no true nor predicted samples (tp + fp + fn = 0)"
@@ -251,8 +254,8 @@ _REGISTRY = {
         MetricSpec("f1", f1, (), _F_UNDEFINED, True, ("fbeta",)),
         MetricSpec("fbeta", fbeta, ("beta",), _F_UNDEFINED, True, ("fbeta",)),
         MetricSpec("accuracy", accuracy, (), _NO_ITEMS, True,
-                   ("beta", ("tp", "tn"), ("fp", "fn"))),
-        MetricSpec("error", error, (), _NO_ITEMS, False, ("beta", ("fp", "fn"), ("tp", "tn"))),
+                   ("share", ("tp", "tn"), ("fp", "fn"))),
+        MetricSpec("error", error, (), _NO_ITEMS, False, ("share", ("fp", "fn"), ("tp", "tn"))),
         MetricSpec("specificity", specificity, (), _NO_NEG, True, ("beta", ("tn",), ("fp",))),
         MetricSpec("fallout", fallout, (), _NO_NEG, False, ("beta", ("fp",), ("tn",))),
         MetricSpec("npv", npv, (), "there are no negative predictions (tn + fn = 0)", True,

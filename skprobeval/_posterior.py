@@ -615,7 +615,9 @@ class BetaPosterior(_Posterior):
     With the Dirichlet(λ, λ, λ, λ) prior on the four cell probabilities,
     precision ~ Beta(TP + λ, FP + λ), recall ~ Beta(TP + λ, FN + λ),
     specificity ~ Beta(TN + λ, FP + λ), fallout ~ Beta(FP + λ, TN + λ),
-    npv ~ Beta(TN + λ, FN + λ) and accuracy ~ Beta(TP + TN + 2λ, FP + FN + 2λ).
+    npv ~ Beta(TN + λ, FN + λ); accuracy, the share of items right, takes λ
+    a side: Beta(TP + TN + λ, FP + FN + λ) (Jeffreys' prior on the share at
+    the default λ = 1/2).
 
     Parameters
     ----------

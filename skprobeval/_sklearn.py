@@ -186,7 +186,7 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
         of `pos_label`; ``"micro"``: the per-label tables pooled (for
         single-label multiclass data with every label, precision, recall, F
         and accuracy are the share of items right, exactly
-        Beta(right + 2λ, wrong + 2λ)); ``"macro"`` /
+        Beta(right + λ, wrong + λ)); ``"macro"`` /
         ``"weighted"``: the mean (weighted by true support) of the per-label
         values, sampled from the joint Dirichlet posterior of the K x K table
         (independent per-column tables for multilabel data); ``"powers"``
@@ -632,7 +632,7 @@ class PosteriorRefit:
     * ``"micro"`` pools the labels.  When the labels cover single-label data
       (every split's true positives and false positives over the labels add
       up to its items), precision, recall, F and accuracy are the share of
-      items right, exactly Beta(ΣTP + 2λ, ΣFP + 2λ), as in
+      items right, exactly Beta(ΣTP + λ, ΣFP + λ), as in
       `posterior_score`; otherwise (other metrics, a subset of the labels,
       multilabel data) the posterior of the pooled one-vs-rest table.
     * ``"macro"``, ``"weighted"`` and ``"powers"`` average the per-label

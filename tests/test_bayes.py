@@ -201,19 +201,19 @@ def test_average_none_equals_one_vs_rest_binary():
 
 def test_micro_of_single_label_multiclass_is_the_share_of_items_right():
     # 6 of the 10 items are right (K = 3 labels).  Micro precision = recall = F1 = accuracy,
-    # and under the K x K prior (d = 2 lam / K on the diagonal, d / (K - 1) off it, total
-    # mass 4 lam) the diagonal's share is Beta(right + 2 lam, wrong + 2 lam) by aggregation.
+    # the share of items right, Beta(right + lam, wrong + lam) as the binary accuracy.
     for make in (precision_posterior, recall_posterior, fbeta_posterior):
         micro = make(Y_TRUE, Y_PRED, average="micro")
         assert isinstance(micro, BetaPosterior)
-        assert (micro.a, micro.b) == pytest.approx((6 + 1.0, 4 + 1.0), rel=1e-15)
-    # Independent route: Monte Carlo of the joint K x K Dirichlet.
+        assert (micro.a, micro.b) == pytest.approx((6 + 0.5, 4 + 0.5), rel=1e-15)
+    # Independent route: Monte Carlo of a K x K Dirichlet with half the table's prior
+    # (1/6 on each diagonal cell, 1/12 elsewhere: lam = 1/2 on each side of the share).
     matrix = np.zeros((3, 3))
     index = {"bird": 0, "cat": 1, "dog": 2}
     for t, p in zip(Y_TRUE, Y_PRED):
         matrix[index[t], index[p]] += 1
-    prior = np.full((3, 3), 1 / 6)
-    np.fill_diagonal(prior, 1 / 3)
+    prior = np.full((3, 3), 1 / 12)
+    np.fill_diagonal(prior, 1 / 6)
     draws = np.random.default_rng(0).dirichlet((matrix + prior).ravel(), size=200_000)
     right = draws.reshape(-1, 3, 3).trace(axis1=1, axis2=2)
     micro = fbeta_posterior(Y_TRUE, Y_PRED, average="micro")
@@ -306,10 +306,13 @@ def test_exact_beta_metrics_agree_with_dirichlet_sampling(metric, rng):
     first, second = EXACT_BETA[metric]
     posterior = metric_posterior(COUNTS, metric=metric)
     assert isinstance(posterior, BetaPosterior)
-    assert posterior.a == sum(getattr(COUNTS, c) for c in first) + 0.5 * len(first)
-    assert posterior.b == sum(getattr(COUNTS, c) for c in second) + 0.5 * len(second)
+    # The share of all items right or wrong takes λ = 1/2 a side (Jeffreys' prior on the
+    # share), the marginal of a table with λ/2 per cell; the others λ per cell.
+    lam = 0.25 if metric in ("accuracy", "error") else 0.5
+    assert posterior.a == sum(getattr(COUNTS, c) for c in first) + lam * len(first)
+    assert posterior.b == sum(getattr(COUNTS, c) for c in second) + lam * len(second)
     # Independent route: the registered point function on numpy Dirichlet draws.
-    draws = get_metric(metric)(*dirichlet_cells(COUNTS, 0.5, 200_000, rng))
+    draws = get_metric(metric)(*dirichlet_cells(COUNTS, lam, 200_000, rng))
     se = draws.std() / math.sqrt(draws.size)
     assert abs(posterior.mean() - draws.mean()) <= 4 * se
     median = posterior.median()

@@ -380,7 +380,7 @@ def test_independent_beta_and_f1_match_monte_carlo(rng):
     lam = 0.5
     for metric, (pa, pb) in {
         "precision": ((90.5, 10.5), (80.5, 15.5)),
-        "accuracy": ((979, 23), (966, 36)),
+        "accuracy": ((978.5, 22.5), (965.5, 35.5)),      # lam a side of the share
         "fallout": ((10.5, 888.5), (15.5, 885.5)),
     }.items():
         exact = compare_independent(a, b, metric=metric).prob_first_better
@@ -439,9 +439,10 @@ def test_independent_beta_extremes():
     a = ConfusionCounts(tp=5e11, fp=2, fn=3, tn=5e11)
     b = ConfusionCounts(tp=5e11, fp=6, fn=6, tn=5e11)
     result = compare_independent(a, b, metric="accuracy")
-    # Reference: error rates ~ Gamma(k)/n; P(err_A < err_B) = P(G(5 + 1) < G(12 + 1))
-    # for independent Gammas, = I_{1/2}(6, 13) (ratio of Gammas is a Beta).
-    reference = special.betainc(6.0, 13.0, 0.5)
+    # Reference: error rates ~ Gamma(k)/n; P(err_A < err_B) = P(G(5 + 1/2) < G(12 + 1/2))
+    # for independent Gammas (lam = 1/2 a side of the share), = I_{1/2}(5.5, 12.5)
+    # (ratio of Gammas is a Beta).
+    reference = special.betainc(5.5, 12.5, 0.5)
     assert result.prob_first_better == pytest.approx(reference, abs=1e-6)
     tiny = compare_independent(ConfusionCounts(0, 0, 0, 0), ConfusionCounts(0, 0, 0, 0),
                                metric="precision", prior=1e-3)

@@ -194,9 +194,9 @@ def test_micro_of_single_label_multiclass_is_the_exact_accuracy_posterior():
         report = compare_predictions(truth, {"a": a, "b": b}, metric=metric, average="micro")
         for name, pred in (("a", a), ("b", b)):
             right = float(np.sum(truth == pred))
-            # Beta(right + 2 lam, wrong + 2 lam): the diagonal's share of the K x K table,
-            # whose prior has total mass 4 lam whatever K.
-            exact = BetaPosterior(right + 2 * LAM, 200 - right + 2 * LAM)
+            # Beta(right + lam, wrong + lam): the share of items right with lam a side
+            # (Jeffreys' prior on the share at lam = 1/2), as the binary accuracy.
+            exact = BetaPosterior(right + LAM, 200 - right + LAM)
             row = report.summary.loc[name]
             assert row["point"] == pytest.approx(right / 200, abs=1e-15)
             assert row["mean"] == pytest.approx(exact.mean(), rel=1e-12)

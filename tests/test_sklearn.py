@@ -380,8 +380,8 @@ TABLES = [
 
 def test_micro_refit_is_the_share_of_right_beta():
     # Reference: single-label data, every label: micro precision = recall = F1 = accuracy
-    # = share of items right ~ Beta(right + 2 lam, wrong + 2 lam) (scipy.stats.beta): the
-    # K x K prior has total mass 4 lam whatever K.
+    # = share of items right ~ Beta(right + lam, wrong + lam) (scipy.stats.beta), lam = 1/2
+    # a side of the share whatever K.
     results = _per_label_results(TABLES, extra={"split0_test_fp_rate": np.array([0.1, 0.2]),
                                                 "split1_test_fp_rate": np.array([0.1, 0.2])})
     matrices = np.asarray(TABLES, dtype=float)            # (split, candidate, K, K)
@@ -389,10 +389,10 @@ def test_micro_refit_is_the_share_of_right_beta():
     wrong = matrices.sum(axis=(0, 2, 3)) - right
     for metric in ("f1", "precision", "recall", "accuracy"):
         got = PosteriorRefit(metric=metric, average="micro").scores(results)
-        np.testing.assert_allclose(got, stats.beta(right + 1.0, wrong + 1.0).ppf(0.025),
+        np.testing.assert_allclose(got, stats.beta(right + 0.5, wrong + 0.5).ppf(0.025),
                                    rtol=1e-10)
     mean = PosteriorRefit(metric="f1", average="micro", statistic="mean").scores(results)
-    np.testing.assert_allclose(mean, (right + 1.0) / (right + wrong + 2.0), rtol=1e-12)
+    np.testing.assert_allclose(mean, (right + 0.5) / (right + wrong + 1.0), rtol=1e-12)
 
 
 def test_micro_refit_on_a_subset_of_labels_pools_the_tables():
