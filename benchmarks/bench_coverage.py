@@ -82,7 +82,7 @@ from skprobeval._curves import (
     _simultaneous_envelope,
 )
 from skprobeval._joint import joint_prior
-from skprobeval._posterior_exact import FBetaPosterior
+from skprobeval._posterior_fbeta import FBetaPosterior
 
 LIBRARY = "skprobeval"
 HDI = "skprobeval, highest-density interval"

@@ -63,7 +63,9 @@ from ._metrics import (
 )
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
-from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
+from ._posterior_affine import AffinePosterior
+from ._posterior_difference import DifferencePosterior
+from ._posterior_fbeta import FBetaPosterior
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking import (
     average_precision,

@@ -28,7 +28,9 @@ from ._joint import JointTable, average_values, dirichlet, label_concentration, 
 from ._labels import _plain
 from ._metrics import SHARE_OF_RIGHT, MetricSpec, check_average, get_metric, label_weights
 from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
-from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
+from ._posterior_affine import AffinePosterior
+from ._posterior_difference import DifferencePosterior
+from ._posterior_fbeta import FBetaPosterior
 from ._validation import (
     N_DRAWS,
     check_confidence,

@@ -27,7 +27,9 @@ from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, 
 from ._numerics import beta_greater
 from ._paired import PairedComparison, _out
 from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
-from ._posterior_exact import AffinePosterior, DifferencePosterior, FBetaPosterior
+from ._posterior_affine import AffinePosterior
+from ._posterior_difference import DifferencePosterior
+from ._posterior_fbeta import FBetaPosterior
 from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,

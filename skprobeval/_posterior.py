@@ -11,7 +11,9 @@ Kinds
     Ratios of disjoint Dirichlet cells (precision, recall, specificity, ...):
     closed form through ``scipy.special`` (``betainc``, ``betaincinv``).
 `FBetaPosterior`, `DifferencePosterior`, `AffinePosterior`
-    In ``_posterior_exact.py``: F-beta (for ``beta == 1`` the exact
+    In ``_posterior_fbeta.py``, ``_posterior_difference.py`` and
+    ``_posterior_affine.py`` (their shared solvers in
+    ``_posterior_exact.py``): F-beta (for ``beta == 1`` the exact
     monotone transform ``F1 = 2B / (1 + B)`` of ``B ~ Beta(tp, fp + fn)``,
     otherwise a one-dimensional integral on the kernel's quadrature nodes),
     differences of two independent Betas (informedness, markedness) and
