@@ -1,13 +1,14 @@
 """The comparison report: one result type and the one builder behind it.
 
 `ComparisonReport` holds the tables (summary, per label, pairwise, pairs,
-t-tests, per fold) and renders them (text, Markdown, HTML, CSV, plain data,
-plots).  `_build_report` turns each system's per-fold predictions into
-those tables for binary, multiclass and multilabel targets alike; the
-entry points (`compare_estimators`, `compare_cv_results`,
-`compare_predictions`, in ``_crossval.py``) only gather predictions.  A
-report from CountsScorer counts alone, without item-level predictions, is
-built at the end of this module.  pandas is imported lazily.
+t-tests, per fold) and renders them (text, Markdown and HTML through
+``_render.py``; CSV, plain data, plots).  `_build_report` turns each
+system's per-fold predictions into those tables for binary, multiclass and
+multilabel targets alike; the entry points (`compare_estimators`,
+`compare_cv_results`, `compare_predictions`, in ``_crossval.py``) only
+gather predictions.  A report from CountsScorer counts alone, without
+item-level predictions, is built at the end of this module.  pandas is
+imported lazily.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ._labels import _plain
 from ._metrics import _weighted_mean, averaged_value, get_metric
 from ._paired import PairedComparison
 from ._ranking import average_precision
+from ._render import COUNT_COLUMNS, render_html, render_markdown, render_text, whole_counts
 from ._ttest import correlated_ttest
 from ._validation import check_random_state, check_sample_weight, fail, renamed_attribute
 
@@ -40,7 +42,6 @@ SUMMARY_COLUMNS = (
     "tp", "fp", "fn", "tn", "point", "mean", "low", "high", "mc_error",
     "prob_better_than_chance", "average_precision", "random_average_precision",
 )
-_COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
 _PAIR_COLUMNS = (
     "prob_first_right_more_often", "prob_equally_often", "prob_second_right_more_often",
     "prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
@@ -210,21 +211,14 @@ class ComparisonReport:
     def _has_pairs(self):
         return self.pairs is None or len(self.pairs) > 0
 
-    def __str__(self):
-        import pandas as pd
+    def _note(self):
+        """The closing line of a report without pairs, or None."""
+        return None if self._has_pairs() else "One system: no pair to compare."
 
+    def __str__(self):
         header = (f"metric: {self.metric_label}; {self.confidence:.0%} credible intervals; "
                   f"rope: {self.rope:g}; repeats: {self.n_repeats}")
-        parts = [header]
-        with pd.option_context("display.width", 160, "display.max_columns", 30,
-                               "display.float_format", _format_number):
-            for title, table, index in self._sections():
-                table = _shown(table)
-                parts += ["", f"{title}:", table.to_string(
-                    index=index, formatters=_counts_formatters(table))]
-        if not self._has_pairs():
-            parts += ["", "One system: no pair to compare."]
-        return "\n".join(parts)
+        return render_text(header, self._sections(), self._note())
 
     def to_markdown(self):
         """The report as GitHub-flavoured Markdown tables.
@@ -233,15 +227,12 @@ class ComparisonReport:
         -------
         str
         """
-        parts = []
-        for position, (title, table, index) in enumerate(self._sections()):
-            if position == 0:
-                average = "" if self.average == "binary" else f", {self.average or 'per label'}"
-                title = f"Summary ({self.metric}{average})"
-            parts.append(f"### {title}\n\n{_markdown_table(_shown(table), index)}")
-        if not self._has_pairs():
-            parts.append("One system: no pair to compare.")
-        return "\n\n".join(parts) + "\n"
+        sections = self._sections()
+        # The summary's heading names the metric: a Markdown file has no header line.
+        average = "" if self.average == "binary" else f", {self.average or 'per label'}"
+        _, summary, index = sections[0]
+        sections[0] = (f"Summary ({self.metric}{average})", summary, index)
+        return render_markdown(sections, self._note())
 
     def to_html(self):
         """The report as HTML tables.
@@ -250,17 +241,7 @@ class ComparisonReport:
         -------
         str
         """
-        import html
-
-        parts = []
-        for title, table, index in self._sections():
-            table = _shown(table)
-            parts.append(f"<h3>{html.escape(title)}</h3>")
-            parts.append(table.to_html(index=index, formatters=_counts_formatters(table),
-                                       float_format=_format_number, na_rep=""))
-        if not self._has_pairs():
-            parts.append("<p>One system: no pair to compare.</p>")
-        return "\n".join(parts)
+        return render_html(self._sections(), self._note())
 
     def to_csv(self, table="summary"):
         """One table of the report as CSV text.
@@ -315,7 +296,7 @@ class ComparisonReport:
                   "pairwise_metric": (self.pairwise_metric, True),
                   "pairs": (self.pairs, False), "ttest": (self.ttest, False),
                   "per_fold": (self.per_fold, False)}
-        return {name: (_whole_counts(frame), index) for name, (frame, index) in tables.items()}
+        return {name: (whole_counts(frame), index) for name, (frame, index) in tables.items()}
 
     def plot(self, *, table=None, ax=None):
         """Heatmap of a pairwise table, titled with what its cells are.
@@ -347,63 +328,6 @@ class ComparisonReport:
             return plot_pairwise(self.pairwise, ax=ax,
                                  title=f"P(row right more often than column{rope_text})")
         fail("table", "'pairwise_metric' or 'pairwise'", table)
-
-
-def _format_number(value):
-    """Four decimals (probabilities, metrics); no "-0.0000"."""
-    text = f"{float(value):.4f}"
-    return text[1:] if text == "-0.0000" else text
-
-
-# Columns of the summary that are blank when no system has scores.
-_SCORE_COLUMNS = ("average_precision", "random_average_precision")
-
-
-def _shown(table):
-    """A table as printed: the score columns left out where every row is blank
-    (hard labels only); the data (``to_csv``, ``to_dict``) keep them."""
-    blank = [c for c in _SCORE_COLUMNS if c in getattr(table, "columns", ())
-             and table[c].isna().all()]
-    return table.drop(columns=blank) if blank else table
-
-
-def _whole_counts(frame):
-    """`frame` with its count columns as integers where every count is whole."""
-    if not hasattr(frame, "columns"):
-        return frame
-    whole = [c for c in _counts_formatters(frame) if np.all(np.isfinite(frame[c].to_numpy(float)))]
-    if not whole:
-        return frame
-    return frame.astype({c: np.int64 for c in whole})
-
-
-def _counts_formatters(frame):
-    """Whole-number count columns print without decimals."""
-    formatters = {}
-    for column in _COUNT_COLUMNS:
-        if column in frame and np.all(np.mod(frame[column].to_numpy(dtype=float), 1) == 0):
-            formatters[column] = "{:.0f}".format
-    return formatters
-
-
-def _markdown_table(frame, index):
-    names = [n or "" for n in frame.index.names] if index else []
-    columns = [str(n) for n in names] + [str(c) for c in frame.columns]
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    whole = set(_counts_formatters(frame))
-    for label, row in frame.iterrows():
-        cells = ([str(v) for v in (label if isinstance(label, tuple) else (label,))]
-                 if index else [])
-        for column, value in zip(frame.columns, row.tolist()):
-            if isinstance(value, (float, np.floating)):
-                if np.isnan(value):
-                    cells.append("")
-                else:
-                    cells.append(f"{value:.0f}" if column in whole else _format_number(value))
-            else:
-                cells.append(str(value))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------
@@ -533,7 +457,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         for i, label in enumerate(label_names):
             label_rows.append({
                 "estimator": name, "label": label,
-                **{c: float(np.atleast_1d(getattr(counts, c))[i]) for c in _COUNT_COLUMNS},
+                **{c: float(np.atleast_1d(getattr(counts, c))[i]) for c in COUNT_COLUMNS},
                 "point": float(label_point[i]),
                 "mean": float(np.atleast_1d(per_label.mean())[i]),
                 "low": float(np.atleast_1d(label_interval.low)[i]),
@@ -543,7 +467,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
             for i, label in enumerate(label_names):
                 rows.append({
                     "estimator": name, "label": label,
-                    **{c: float(getattr(counts, c)[i]) for c in _COUNT_COLUMNS},
+                    **{c: float(getattr(counts, c)[i]) for c in COUNT_COLUMNS},
                     "point": float(point[i]), "mean": float(posterior.mean()[i]),
                     "low": float(interval.low[i]), "high": float(interval.high[i]),
                     "mc_error": float(np.atleast_1d(error)[i]) if np.ndim(error) else
@@ -553,7 +477,7 @@ def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_l
         else:
             rows.append({
                 "estimator": name,
-                **{c: float(np.sum(getattr(own_counts, c))) for c in _COUNT_COLUMNS},
+                **{c: float(np.sum(getattr(own_counts, c))) for c in COUNT_COLUMNS},
                 "point": float(point), "mean": float(posterior.mean()),
                 "low": float(interval.low), "high": float(interval.high),
                 "mc_error": float(error), "prob_better_than_chance": float(chance),
@@ -759,14 +683,14 @@ def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats,
                 row = {"estimator": name, "repeat": fold.repeat, "fold": fold.fold}
                 if per_label:
                     row["label"] = label
-                    row.update({c: float(getattr(counts, c)[k]) for c in _COUNT_COLUMNS})
+                    row.update({c: float(getattr(counts, c)[k]) for c in COUNT_COLUMNS})
                 else:
                     own = counts if mask is None else counts[mask]
-                    row.update({c: float(np.sum(getattr(own, c))) for c in _COUNT_COLUMNS})
+                    row.update({c: float(np.sum(getattr(own, c))) for c in COUNT_COLUMNS})
                 row["score"] = float(np.atleast_1d(score)[k])
                 fold_rows.append(row)
     lead = ["estimator", "repeat", "fold"] + (["label"] if per_label else [])
-    per_fold = pd.DataFrame(fold_rows, columns=lead + list(_COUNT_COLUMNS) + ["score"])
+    per_fold = pd.DataFrame(fold_rows, columns=lead + list(COUNT_COLUMNS) + ["score"])
     ttest_columns = (["label"] if per_label else []) + list(_TTEST_COLUMNS)
     if not with_folds or len(folds) < 2:
         return per_fold, pd.DataFrame(columns=ttest_columns)
@@ -825,7 +749,7 @@ def _fold_cells(name, result):
     """Per-fold count arrays (n_folds,) or (n_folds, R) and the label keys, from CountsScorer."""
     import re
 
-    binary = [f"test_{cell}" for cell in _COUNT_COLUMNS]
+    binary = [f"test_{cell}" for cell in COUNT_COLUMNS]
     if all(key in result for key in binary):
         return [np.asarray(result[key], dtype=float) for key in binary], None
     pattern = re.compile(r"^test_(tp|fp|fn|tn)_(.+)$")
@@ -835,12 +759,12 @@ def _fold_cells(name, result):
         if match:
             found.setdefault(match.group(2), {})[match.group(1)] = np.asarray(result[key],
                                                                               dtype=float)
-    labels = [label for label, cells in found.items() if set(cells) == set(_COUNT_COLUMNS)]
+    labels = [label for label, cells in found.items() if set(cells) == set(COUNT_COLUMNS)]
     if not labels:
         fail("results", "cross_validate results with out-of-fold 'predictions', fitted "
              "'estimator's and X, or scoring=CountsScorer() counts", {name: sorted(result)})
     return [np.column_stack([found[label][cell] for label in labels])
-            for cell in _COUNT_COLUMNS], labels
+            for cell in COUNT_COLUMNS], labels
 
 
 def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confidence,
@@ -895,7 +819,7 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
             per_fold.append({"estimator": name, "repeat": k // (n_folds // n_repeats),
                              "fold": k % (n_folds // n_repeats),
                              **{c: float(np.sum(fold_cells[k])) for c, fold_cells in
-                                zip(_COUNT_COLUMNS, cells)},
+                                zip(COUNT_COLUMNS, cells)},
                              "score": float(score)})
         fold_scores[name] = np.asarray(scores)
     warnings.warn("The results hold counts only: the paired comparisons (pairwise, "
@@ -960,7 +884,7 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
     point = averaged_value(spec, counts, average if average is not None else "macro", params,
                            kind="binary" if average == "binary" else "counts",
                            every_label=False)
-    return {"estimator": name, **{c: float(np.sum(getattr(counts, c))) for c in _COUNT_COLUMNS},
+    return {"estimator": name, **{c: float(np.sum(getattr(counts, c))) for c in COUNT_COLUMNS},
             "point": float(point), "mean": float(posterior.mean()),
             "low": float(interval.low), "high": float(interval.high),
             "mc_error": float(getattr(posterior, "mc_error", 0.0)),

@@ -1,0 +1,151 @@
+"""Text, Markdown and HTML rendering of a report's tables.
+
+A report is a list of sections, each a (title, table, show index) triple of
+a pandas DataFrame; `render_text`, `render_markdown` and `render_html` turn
+the list into one document, with the same number format in all three: four
+decimals, whole-number counts (the ``tp, fp, fn, tn`` columns) without
+decimals, and the average-precision columns left out where every row is
+blank.  `whole_counts` gives the exported tables (CSV, JSON) the same
+integer counts.  pandas is imported lazily.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["COUNT_COLUMNS", "render_html", "render_markdown", "render_text", "whole_counts"]
+
+COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
+# Columns of the summary that are blank when no system has scores.
+_SCORE_COLUMNS = ("average_precision", "random_average_precision")
+
+
+def render_text(header, sections, note=None):
+    """Plain text: the header line, then each section's title and table.
+
+    Parameters
+    ----------
+    header : str
+        First line.
+    sections : list of (str, pandas.DataFrame, bool)
+        Title, table and whether its index is shown.
+    note : str, default=None
+        A last paragraph.
+
+    Returns
+    -------
+    str
+    """
+    import pandas as pd
+
+    parts = [header]
+    with pd.option_context("display.width", 160, "display.max_columns", 30,
+                           "display.float_format", _format_number):
+        for title, table, index in sections:
+            table = _shown(table)
+            parts += ["", f"{title}:", table.to_string(
+                index=index, formatters=_counts_formatters(table))]
+    if note is not None:
+        parts += ["", note]
+    return "\n".join(parts)
+
+
+def render_markdown(sections, note=None):
+    """GitHub-flavoured Markdown: a level-3 heading and a table per section.
+
+    Parameters
+    ----------
+    sections : list of (str, pandas.DataFrame, bool)
+        Title, table and whether its index is shown.
+    note : str, default=None
+        A last paragraph.
+
+    Returns
+    -------
+    str
+    """
+    parts = [f"### {title}\n\n{_markdown_table(_shown(table), index)}"
+             for title, table, index in sections]
+    if note is not None:
+        parts.append(note)
+    return "\n\n".join(parts) + "\n"
+
+
+def render_html(sections, note=None):
+    """HTML: an ``h3`` heading and a table per section.
+
+    Parameters
+    ----------
+    sections : list of (str, pandas.DataFrame, bool)
+        Title, table and whether its index is shown.
+    note : str, default=None
+        A last paragraph.
+
+    Returns
+    -------
+    str
+    """
+    import html
+
+    parts = []
+    for title, table, index in sections:
+        table = _shown(table)
+        parts.append(f"<h3>{html.escape(title)}</h3>")
+        parts.append(table.to_html(index=index, formatters=_counts_formatters(table),
+                                   float_format=_format_number, na_rep=""))
+    if note is not None:
+        parts.append(f"<p>{note}</p>")
+    return "\n".join(parts)
+
+
+def whole_counts(frame):
+    """`frame` with its count columns as integers where every count is whole."""
+    if not hasattr(frame, "columns"):
+        return frame
+    whole = [c for c in _counts_formatters(frame) if np.all(np.isfinite(frame[c].to_numpy(float)))]
+    if not whole:
+        return frame
+    return frame.astype({c: np.int64 for c in whole})
+
+
+def _format_number(value):
+    """Four decimals (probabilities, metrics); no "-0.0000"."""
+    text = f"{float(value):.4f}"
+    return text[1:] if text == "-0.0000" else text
+
+
+def _shown(table):
+    """A table as printed: the score columns left out where every row is blank
+    (hard labels only); the data (``to_csv``, ``to_dict``) keep them."""
+    blank = [c for c in _SCORE_COLUMNS if c in getattr(table, "columns", ())
+             and table[c].isna().all()]
+    return table.drop(columns=blank) if blank else table
+
+
+def _counts_formatters(frame):
+    """Whole-number count columns print without decimals."""
+    formatters = {}
+    for column in COUNT_COLUMNS:
+        if column in frame and np.all(np.mod(frame[column].to_numpy(dtype=float), 1) == 0):
+            formatters[column] = "{:.0f}".format
+    return formatters
+
+
+def _markdown_table(frame, index):
+    names = [n or "" for n in frame.index.names] if index else []
+    columns = [str(n) for n in names] + [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    whole = set(_counts_formatters(frame))
+    for label, row in frame.iterrows():
+        cells = ([str(v) for v in (label if isinstance(label, tuple) else (label,))]
+                 if index else [])
+        for column, value in zip(frame.columns, row.tolist()):
+            if isinstance(value, (float, np.floating)):
+                if np.isnan(value):
+                    cells.append("")
+                else:
+                    cells.append(f"{value:.0f}" if column in whole else _format_number(value))
+            else:
+                cells.append(str(value))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
