@@ -19,7 +19,8 @@ from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_vali
 from ._counts import joint_codes
 from ._data import frame_matrix, resolve_columns
 from ._metrics import check_average, get_metric
-from ._report import _build_report, _counts_only_report, _Fold, _repeats
+from ._report import _counts_only_report, _repeats
+from ._report_builder import _Fold, _ReportBuilder
 from ._sklearn import estimator_responses
 from ._validation import (
     N_DRAWS,
@@ -287,10 +288,10 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
                                 scoring=_skip_scoring)
         predictions[name], scores[name] = _predict_folds(result["estimator"], folds, X, y_array,
                                                          average, labels, pos_label, verbose)
-    return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
-                         labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
-                         confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
-                         random_state=random_state)
+    return _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
+                          labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
+                          confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
+                          random_state=random_state).build()
 
 
 def _score_labels(y, average, labels, pos_label):
@@ -456,11 +457,12 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
             fail("results", f"one prediction array per test fold for {name!r}",
                  len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
         predictions[name], scores[name] = fold_predictions, fold_scores
-    return _build_report(y_array, folds, predictions, scores, spec=spec, average=average,
-                         labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
-                         confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
-                         random_state=random_state,
-                         user_scores=any('scores' in result for result in results.values()))
+    builder = _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
+                             labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
+                             confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
+                             random_state=random_state)
+    return builder.build(
+        strict_scores=any('scores' in result for result in results.values()))
 
 
 def _test_indices(name, result):
@@ -621,12 +623,12 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     fold_scores = {name: None if scores is None or name not in scores
                    else [np.asarray(frame_matrix(data, scores[name], f"scores[{name!r}]"),
                                     dtype=float)] for name in names}
-    return _build_report(y_array, folds, fold_predictions, fold_scores, spec=spec,
-                         average=average, labels=labels, pos_label=pos_label, beta=beta,
-                         lam=lam, rope=rope, confidence=confidence, n_repeats=1,
-                         n_draws=n_draws, random_state=random_state,
-                         sample_weight=sample_weight, with_folds=False, truth_name="y_true",
-                         user_scores=True, store_predictions=not distinct)
+    builder = _ReportBuilder(y_array, folds, fold_predictions, fold_scores, spec=spec,
+                             average=average, labels=labels, pos_label=pos_label, beta=beta,
+                             lam=lam, rope=rope, confidence=confidence, n_repeats=1,
+                             n_draws=n_draws, random_state=random_state,
+                             sample_weight=sample_weight, truth_name="y_true")
+    return builder.build(strict_scores=True, store_predictions=not distinct)
 
 
 

@@ -1,14 +1,13 @@
-"""The comparison report: one result type and the one builder behind it.
+"""The comparison report type, and the report from counts alone.
 
 `ComparisonReport` holds the tables (summary, per label, pairwise, pairs,
 t-tests, per fold) and renders them (text, Markdown and HTML through
-``_render.py``; CSV, plain data, plots).  `_build_report` turns each
-system's per-fold predictions into those tables for binary, multiclass and
-multilabel targets alike; the entry points (`compare_estimators`,
-`compare_cv_results`, `compare_predictions`, in ``_crossval.py``) only
-gather predictions.  A report from CountsScorer counts alone, without
-item-level predictions, is built at the end of this module.  pandas is
-imported lazily.
+``_render.py``; CSV, plain data, plots).  The builder from predictions,
+`_ReportBuilder`, is in ``_report_builder.py``; the pieces it shares with
+the report from CountsScorer counts alone, without item-level predictions
+(the summary's column order, the t-tests over fold scores, the number of
+repeats), are here, and that report is built at the end of this module.
+pandas is imported lazily.
 """
 
 from __future__ import annotations
@@ -19,22 +18,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._baseline import random_average_precision
-from ._bayes import (
-    check_counts_metric,
-    check_target_metric,
-    metric_posterior,
-    posterior_from_codes,
-)
-from ._compare import paired_metric_from_codes
-from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes
+from ._bayes import check_counts_metric, metric_posterior
+from ._counts import ConfusionCounts
 from ._labels import _plain
-from ._metrics import _weighted_mean, averaged_value, get_metric
-from ._paired import PairedComparison
-from ._ranking import average_precision
+from ._metrics import averaged_value, get_metric
 from ._render import COUNT_COLUMNS, render_html, render_markdown, render_text, whole_counts
 from ._ttest import correlated_ttest
-from ._validation import check_random_state, check_sample_weight, fail, renamed_attribute
+from ._validation import check_random_state, fail, renamed_attribute
 
 __all__ = ["ComparisonReport"]
 
@@ -331,7 +321,7 @@ class ComparisonReport:
 
 
 # ---------------------------------------------------------------------------
-# The one report builder
+# Shared by the builder from predictions and the report from counts
 # ---------------------------------------------------------------------------
 
 
@@ -349,361 +339,11 @@ def _repeats(splits, n_items):
     return int(tested[0])
 
 
-def _fold_average_precision(relevant, scores, average):
-    """(AP, expected AP of a random ranking) of one fold, combined over labels.
-
-    ``relevant`` and ``scores`` have shape (n, R).  Labels with no relevant
-    item (or no scores) in the fold are left out.  Returns arrays of shape
-    (R,) for ``average=None``.
-    """
-    n, n_labels = relevant.shape
-    ap = np.full(n_labels, np.nan)
-    chance = np.full(n_labels, np.nan)
-    for r in range(n_labels):
-        hits = int(relevant[:, r].sum())
-        if hits and np.all(np.isfinite(scores[:, r])):
-            ap[r] = average_precision(relevant[:, r].astype(int), scores[:, r])
-            chance[r] = random_average_precision(n, hits).mean
-    if average is None:
-        return ap, chance
-    if average == "micro" and n_labels > 1:
-        usable = np.all(np.isfinite(scores), axis=0)
-        flat_relevant = relevant[:, usable].ravel()
-        if not flat_relevant.any():
-            return np.nan, np.nan
-        return (average_precision(flat_relevant.astype(int), scores[:, usable].ravel()),
-                random_average_precision(flat_relevant.shape[0],
-                                         int(flat_relevant.sum())).mean)
-    weights = None if average in ("macro", "micro") else relevant.sum(axis=0).astype(float)
-    return _weighted_mean(ap, weights), _weighted_mean(chance, weights)
-
-
-@dataclass
-class _Fold:
-    test: np.ndarray       # item indices of the fold
-    repeat: int
-    fold: int
-
-
-def _build_report(y, folds, predictions, scores, *, spec, average, labels, pos_label, beta, lam,
-                  rope, confidence, n_repeats, n_draws, random_state, sample_weight=None,
-                  with_folds=True, counts_only=False, truth_name="y", user_scores=False,
-                  store_predictions=True):
-    """Assemble a ComparisonReport from each estimator's per-fold predictions.
-
-    The out-of-fold predictions, concatenated over folds (weight 1/n_repeats
-    per item and repeat), give the pooled summary and the paired tables;
-    fold scores give the t-tests.
-    """
-    import pandas as pd
-
-    rng = check_random_state(random_state)
-    names = list(predictions)
-    params = {"beta": beta} if "beta" in spec.params else {}
-    order = np.concatenate([fold.test for fold in folds])
-    truth = y[order]
-    sample_weight = check_sample_weight(sample_weight, y.shape[0])
-    weight = None if sample_weight is None else sample_weight[order]
-    if n_repeats > 1:
-        weight = (np.ones(order.shape[0]) if weight is None else weight) / n_repeats
-    pooled_predictions = [np.concatenate(predictions[name]) for name in names]
-    joint = joint_codes(truth, pooled_predictions, average=average, labels=labels,
-                        pos_label=pos_label, sample_weight=weight, labels_present=True,
-                        names=[truth_name] + [f"predictions of {name!r}" for name in names])
-    check_target_metric(joint, spec.name, average)
-    requested = joint.classes[:joint.n_requested]
-    label_names = [pos_label] if joint.kind == "binary" else _plain(requested)
-    masks = _label_masks(joint, labels, average)
-
-    def own_codes(position):
-        """The truth and one system: with labels=None, that system's own label set."""
-        if masks[position - 1] is None:
-            return _pair_joint(joint, position)
-        return joint_codes(truth, [pooled_predictions[position - 1]], average=average,
-                           labels=labels, pos_label=pos_label, sample_weight=weight)
-
-    # -- per-estimator summary and per-label rows ---------------------------
-    rows, label_rows, posteriors = [], [], {}
-    for position, name in enumerate(names, start=1):
-        counts = joint.counts(position)
-        own = own_codes(position)
-        posterior = posterior_from_codes(own, spec.name, average=average, lam=lam, beta=beta,
-                                         n_draws=n_draws, random_state=rng)
-        mask = masks[position - 1]
-        own_counts = counts if mask is None else counts[mask]
-        point = averaged_value(spec, own_counts, average, params, kind=joint.kind,
-                               every_label=joint.n_requested == joint.n_classes)
-        if average is None and joint.kind != "binary":
-            for i, label in enumerate(label_names):
-                posteriors[name, label] = posterior[i]
-        else:
-            posteriors[name] = posterior
-        interval = posterior.interval(confidence)
-        error = getattr(posterior, "mc_error", 0.0)
-        if joint.kind == "binary" or average is None:
-            chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
-        else:
-            chance = posterior_from_codes(own, "informedness", average="powers", lam=lam,
-                                          beta=1.0, n_draws=n_draws,
-                                          random_state=rng).prob_greater(0.0)
-        per_label = metric_posterior(counts, metric=spec.name, prior=lam, beta=beta,
-                                     n_draws=n_draws, random_state=rng)
-        label_interval = per_label.interval(confidence)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            label_point = np.atleast_1d(averaged_value(spec, counts, None if joint.kind !=
-                                                       "binary" else "binary", params,
-                                                       kind=joint.kind))
-        for i, label in enumerate(label_names):
-            label_rows.append({
-                "estimator": name, "label": label,
-                **{c: float(np.atleast_1d(getattr(counts, c))[i]) for c in COUNT_COLUMNS},
-                "point": float(label_point[i]),
-                "mean": float(np.atleast_1d(per_label.mean())[i]),
-                "low": float(np.atleast_1d(label_interval.low)[i]),
-                "high": float(np.atleast_1d(label_interval.high)[i]),
-            })
-        if average is None and joint.kind != "binary":
-            for i, label in enumerate(label_names):
-                rows.append({
-                    "estimator": name, "label": label,
-                    **{c: float(getattr(counts, c)[i]) for c in COUNT_COLUMNS},
-                    "point": float(point[i]), "mean": float(posterior.mean()[i]),
-                    "low": float(interval.low[i]), "high": float(interval.high[i]),
-                    "mc_error": float(np.atleast_1d(error)[i]) if np.ndim(error) else
-                    float(error),
-                    "prob_better_than_chance": float(np.atleast_1d(chance)[i]),
-                })
-        else:
-            rows.append({
-                "estimator": name,
-                **{c: float(np.sum(getattr(own_counts, c))) for c in COUNT_COLUMNS},
-                "point": float(point), "mean": float(posterior.mean()),
-                "low": float(interval.low), "high": float(interval.high),
-                "mc_error": float(error), "prob_better_than_chance": float(chance),
-            })
-    per_label_index = ["estimator", "label"]
-    per_label_table = pd.DataFrame(label_rows).set_index(per_label_index)
-    summary = pd.DataFrame(rows)
-    summary = summary.set_index(per_label_index if "label" in summary else ["estimator"])
+def _summary_frame(summary):
+    """The summary's columns in order, as floats; the score columns blank."""
     for column in ("average_precision", "random_average_precision"):
         summary[column] = np.nan
-    summary = summary[list(SUMMARY_COLUMNS)].astype(float)
-
-    # -- average precision from scores, fold by fold ------------------------
-    _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average,
-                            strict=user_scores)
-
-    # -- paired comparisons -------------------------------------------------
-    pairwise, pairwise_metric, pairs = _pair_tables(
-        joint, names, spec, average=average, lam=lam, rope=rope, beta=beta,
-        n_draws=n_draws, rng=rng, label_names=label_names, counts_only=counts_only,
-        masks=masks, truth=truth, pooled=pooled_predictions, pos_label=pos_label)
-
-    # -- fold scores and t-tests -------------------------------------------
-    per_fold, ttest = _fold_tables(joint, names, folds, spec, params, average=average,
-                                   rope=rope, n_repeats=n_repeats, n_items=y.shape[0],
-                                   label_names=label_names, with_folds=with_folds, masks=masks)
-    stored = {}
-    for position, name in enumerate(names if store_predictions else []):
-        shape = (n_repeats, y.shape[0]) + y.shape[1:]
-        tested = sum(fold.test.shape[0] for fold in folds) == n_repeats * y.shape[0]
-        # Items a scheme never tests (e.g. PredefinedSplit's -1) hold None.
-        array = (np.empty(shape, dtype=np.asarray(pooled_predictions[position]).dtype)
-                 if tested else np.full(shape, None, dtype=object))
-        for fold, values in zip(folds, predictions[name]):
-            array[fold.repeat, fold.test] = values
-        stored[name] = array
-    return ComparisonReport(
-        summary=summary, pairwise=pairwise, pairwise_metric=pairwise_metric, ttest=ttest,
-        per_fold=per_fold, metric=spec.name, confidence=confidence, rope=float(rope),
-        n_repeats=n_repeats, predictions=stored, average=average,
-        labels=None if labels is None else _plain(requested), per_label=per_label_table,
-        pairs=pairs, n_draws=n_draws, posteriors=posteriors)
-
-
-def _fill_average_precision(summary, y, folds, scores, joint, requested, pos_label, average,
-                            strict=False):
-    """Average precision columns; user-given scores (``strict``) must have the right shape."""
-    names = list(scores)
-    for name in names:
-        if scores[name] is None or any(s is None for s in scores[name]):
-            continue
-        values, chances = [], []
-        for fold, fold_scores in zip(folds, scores[name]):
-            y_test = y[fold.test]
-            if joint.kind == "multilabel":
-                relevant = np.asarray(y_test, dtype=bool)[:, np.asarray(requested, dtype=np.intp)]
-            elif joint.kind == "binary":
-                relevant = (y_test == pos_label)[:, None]
-                fold_scores = np.asarray(fold_scores, dtype=float).reshape(-1, 1)
-            else:
-                relevant = np.column_stack([y_test == label for label in requested])
-            fold_scores = np.asarray(fold_scores, dtype=float)
-            if fold_scores.shape != relevant.shape:
-                if strict:
-                    expected = ((relevant.shape[0],) if joint.kind == "binary"
-                                else relevant.shape)
-                    fail("scores", f"arrays of shape {expected} (items, labels of the report)",
-                         {name: fold_scores}, shown=f"shape {fold_scores.shape} for {name!r}")
-                continue
-            ap, chance = _fold_average_precision(relevant, fold_scores,
-                                                 "binary" if joint.kind == "binary"
-                                                 else average)
-            values.append(np.atleast_1d(ap))
-            chances.append(np.atleast_1d(chance))
-        if not values:
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)   # all-NaN label columns
-            ap = np.nanmean(np.vstack(values), axis=0)
-            chance = np.nanmean(np.vstack(chances), axis=0)
-        if average is None and joint.kind != "binary":
-            for i, label in enumerate(_plain(requested)):
-                summary.loc[(name, label), "average_precision"] = ap[i]
-                summary.loc[(name, label), "random_average_precision"] = chance[i]
-        else:
-            summary.loc[name, "average_precision"] = ap[0]
-            summary.loc[name, "random_average_precision"] = chance[0]
-
-
-def _pair_joint(joint, *systems):
-    """The codes of the truth and the given systems (1 = the first), same labels."""
-    return JointCodes(joint.kind, [joint.codes[0]] + [joint.codes[s] for s in systems],
-                      joint.classes, joint.n_requested, joint.weight)
-
-
-def _label_masks(joint, labels, average):
-    """Per system, the labels its average runs over, or None for all requested labels.
-
-    With ``labels=None`` scikit-learn averages a system over the labels of
-    the truth and of that system's own predictions: a label that only
-    another system predicts must not lower this one's macro average.
-    """
-    if labels is not None or joint.kind != "multiclass" or average is None:
-        return [None] * (len(joint.codes) - 1)
-    size = joint.n_classes
-    in_truth = np.bincount(joint.codes[0], minlength=size) > 0
-    masks = []
-    for codes in joint.codes[1:]:
-        mask = in_truth | (np.bincount(codes, minlength=size) > 0)
-        masks.append(None if mask.all() else mask[:joint.n_requested])
-    return masks
-
-
-def _pair_tables(joint, names, spec, *, average, lam, rope, beta, n_draws, rng, label_names,
-                 counts_only, masks=None, truth=None, pooled=None, pos_label=1):
-    import pandas as pd
-
-    masks = masks or [None] * len(names)
-
-    per_label = average is None and joint.kind != "binary"
-    rows = []
-    if not counts_only:
-        for i, first in enumerate(names):
-            for j in range(i + 1, len(names)):
-                second = names[j]
-                right = PairedCounts.from_predictions(
-                    np.ones(joint.codes[0].shape[0], dtype=bool), joint.right(i + 1),
-                    joint.right(j + 1), sample_weight=joint.weight)
-                correct = PairedComparison.from_counts(right, prior=lam, rope=rope)
-                pair = _pair_joint(joint, i + 1, j + 1)
-                pair_masks = None
-                if masks[i] is not None or masks[j] is not None:
-                    # Only the labels of the truth and of these two systems.
-                    pair = joint_codes(truth, [pooled[i], pooled[j]], average=average,
-                                       pos_label=pos_label, sample_weight=joint.weight)
-                    pair_masks = [np.ones(pair.n_requested, bool) if mask is None else mask
-                                  for mask in _label_masks(pair, None, average)]
-                metric = paired_metric_from_codes(pair, spec, average=average, lam=lam,
-                                                  rope=rope, beta=beta, n_draws=n_draws,
-                                                  rng=rng, masks=pair_masks,
-                                                  keep_difference=False)
-                values = [correct.prob_first_better, correct.prob_equivalent,
-                          correct.prob_second_better, metric.prob_first_better,
-                          metric.prob_equivalent, metric.prob_second_better, metric.mc_error]
-                for k, label in enumerate(label_names if per_label else [None]):
-                    row = {"first": first, "second": second}
-                    if per_label:
-                        row = {"label": label, **row}
-                    row.update({column: float(np.atleast_1d(value)[k] if np.ndim(value)
-                                              else value)
-                                for column, value in zip(_PAIR_COLUMNS, values)})
-                    rows.append(row)
-    lead = ["label", "first", "second"] if per_label else ["first", "second"]
-    pairs = pd.DataFrame(rows, columns=lead + list(_PAIR_COLUMNS))
-    for column in _PAIR_COLUMNS:
-        pairs[column] = pairs[column].astype(float)
-
-    def square(first_column, second_column, label=None):
-        table = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
-                             columns=pd.Index(names, name="second"))
-        chosen = pairs if label is None else pairs[pairs["label"] == label]
-        for row in chosen.itertuples(index=False):
-            table.loc[row.first, row.second] = getattr(row, first_column)
-            table.loc[row.second, row.first] = getattr(row, second_column)
-        return table
-
-    pairwise = square("prob_first_right_more_often", "prob_second_right_more_often",
-                      label_names[0] if per_label else None)
-    if per_label:
-        pairwise_metric = pd.concat(
-            {label: square("prob_first_better", "prob_second_better", label)
-             for label in label_names}, names=["label"])
-    else:
-        pairwise_metric = square("prob_first_better", "prob_second_better")
-    return pairwise, pairwise_metric, pairs
-
-
-def _fold_tables(joint, names, folds, spec, params, *, average, rope, n_repeats, n_items,
-                 label_names, with_folds, masks):
-    """Per-fold counts and averaged scores, and the correlated t-tests between estimators."""
-    import pandas as pd
-
-    per_label = average is None and joint.kind != "binary"
-    fold_rows, fold_scores = [], {name: [] for name in names}
-    offset = 0
-    for fold in folds:
-        size = fold.test.shape[0]
-        piece = slice(offset, offset + size)
-        offset += size
-        # Fold counts are the fold's own (weighted) counts, not divided by the repeats.
-        fold_weight = None if joint.weight is None else joint.weight[piece] * n_repeats
-        sliced = JointCodes(joint.kind, [c[piece] for c in joint.codes], joint.classes,
-                            joint.n_requested, fold_weight)
-        for position, name in enumerate(names, start=1):
-            counts = sliced.counts(position)
-            mask = masks[position - 1]
-            score = averaged_value(spec, counts if mask is None else counts[mask], average,
-                                   params, kind=joint.kind,
-                                   every_label=joint.n_requested == joint.n_classes,
-                                   zero_division=np.nan)
-            fold_scores[name].append(np.atleast_1d(score))
-            for k, label in enumerate(label_names if per_label else [None]):
-                row = {"estimator": name, "repeat": fold.repeat, "fold": fold.fold}
-                if per_label:
-                    row["label"] = label
-                    row.update({c: float(getattr(counts, c)[k]) for c in COUNT_COLUMNS})
-                else:
-                    own = counts if mask is None else counts[mask]
-                    row.update({c: float(np.sum(getattr(own, c))) for c in COUNT_COLUMNS})
-                row["score"] = float(np.atleast_1d(score)[k])
-                fold_rows.append(row)
-    lead = ["estimator", "repeat", "fold"] + (["label"] if per_label else [])
-    per_fold = pd.DataFrame(fold_rows, columns=lead + list(COUNT_COLUMNS) + ["score"])
-    ttest_columns = (["label"] if per_label else []) + list(_TTEST_COLUMNS)
-    if not with_folds or len(folds) < 2:
-        return per_fold, pd.DataFrame(columns=ttest_columns)
-    test_fraction = float(np.mean([fold.test.shape[0] for fold in folds])) / n_items
-    scores = {name: np.vstack(values) for name, values in fold_scores.items()}
-    rows = []
-    for k, label in enumerate(label_names if per_label else [None]):
-        table = _ttest_table({name: values[:, k] for name, values in scores.items()},
-                             spec.name, test_fraction=test_fraction, rope=rope, runs=n_repeats)
-        if per_label:
-            table.insert(0, "label", [label] * len(table))
-        rows.append(table)
-    return per_fold, pd.concat(rows, ignore_index=True)[ttest_columns]
+    return summary[list(SUMMARY_COLUMNS)].astype(float)
 
 
 def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
@@ -826,10 +466,7 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
                   "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
                   "return_estimator=True results, or add 'predictions'.", UserWarning,
                   stacklevel=3)
-    summary = pd.DataFrame(rows).set_index("estimator")
-    for column in ("average_precision", "random_average_precision"):
-        summary[column] = np.nan
-    summary = summary[list(SUMMARY_COLUMNS)].astype(float)
+    summary = _summary_frame(pd.DataFrame(rows).set_index("estimator"))
     empty = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
                          columns=pd.Index(names, name="second"))
     pairs = pd.DataFrame(columns=["first", "second"] + list(_PAIR_COLUMNS))

@@ -30,9 +30,10 @@ LAYERS = {
     "_compare": 12, "_ttest": 12, "_rank_tests": 12,
     "_sklearn": 13, "plotting": 13, "_curves": 13, "_render": 13,
     "_report": 14, "_displays": 14, "_across": 14,
-    "_crossval": 15,
-    "cli": 16,
-    "__main__": 17, "__init__": 17,
+    "_report_builder": 15,
+    "_crossval": 16,
+    "cli": 17,
+    "__main__": 18, "__init__": 18,
 }
 
 
