@@ -16,15 +16,7 @@ from ._baseline import (
     random_precision_baseline,
     random_ranking_test,
 )
-from ._bayes import (
-    fbeta_posterior,
-    informedness_posterior,
-    markedness_posterior,
-    metric_posterior,
-    posterior_report,
-    precision_posterior,
-    recall_posterior,
-)
+from ._bayes import metric_posterior
 from ._compare import MetricComparison, compare_independent, compare_paired_metric
 from ._counts import ConfusionCounts, PairedCounts
 from ._crossval import (
@@ -64,6 +56,14 @@ from ._metrics import (
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
 from ._posterior_affine import AffinePosterior
+from ._posterior_api import (
+    fbeta_posterior,
+    informedness_posterior,
+    markedness_posterior,
+    posterior_report,
+    precision_posterior,
+    recall_posterior,
+)
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test

@@ -26,7 +26,7 @@ LAYERS = {
     "_posterior_fbeta": 8, "_posterior_difference": 8,
     "_posterior_affine": 9,
     "_bayes": 10, "_baseline": 10,
-    "_paired": 11,
+    "_paired": 11, "_posterior_api": 11,
     "_compare": 12, "_ttest": 12, "_rank_tests": 12,
     "_sklearn": 13, "plotting": 13, "_curves": 13, "_render": 13,
     "_report": 14, "_displays": 14, "_across": 14,
