@@ -506,7 +506,7 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
     bird                    0.75           0.15            1.00      2.0
     cat                     0.50           0.12            0.88      3.0
     dog                     0.62           0.18            0.96      3.0
-    micro avg               0.60           0.30            0.86      8.0
+    micro avg               0.61           0.29            0.88      8.0
     macro avg               0.65           0.36            0.87      8.0
     weighted avg            0.63           0.36            0.86      8.0
     """
