@@ -28,12 +28,8 @@ from ._crossval import (
 from ._curves import (
     CurveBand,
     PosteriorCurve,
-    RankingPosterior,
-    average_precision_posterior,
-    compare_scores,
     posterior_precision_recall_curve,
     posterior_roc_curve,
-    roc_auc_posterior,
 )
 from ._displays import PosteriorPrecisionRecallDisplay, PosteriorRocCurveDisplay
 from ._metrics import (
@@ -72,6 +68,12 @@ from ._ranking import (
     d_measure_score,
     d_measure_weights,
     precision_at_k_score,
+)
+from ._ranking_posteriors import (
+    RankingPosterior,
+    average_precision_posterior,
+    compare_scores,
+    roc_auc_posterior,
 )
 from ._report import ComparisonReport
 from ._results import ComparisonResult

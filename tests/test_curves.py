@@ -33,7 +33,8 @@ from skprobeval import (
     posterior_roc_curve,
     roc_auc_posterior,
 )
-from skprobeval._curves import _class_shares, _paired_metric, _ranking_order
+from skprobeval._curves import _class_shares
+from skprobeval._ranking_posteriors import _paired_metric, _ranking_order
 
 
 def _data(seed, n=200, ties=True, weights=True):
