@@ -24,7 +24,7 @@ from ._bayes import check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, PairedCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
-from ._numerics import beta_greater
+from ._numerics import beta_greater, draw_chunks
 from ._paired import PairedComparison, _out
 from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
 from ._posterior_affine import AffinePosterior
@@ -254,7 +254,10 @@ def _prob_posterior_greater(first, second):
     return out
 
 
-_CHUNK = 1 << 16
+# Draws per chunk of the independent sampler, whatever the number of labels: a
+# budget of 2**16 draws (not `CHUNK_VARIATES` variates), because the chunk sizes
+# order the random stream and seeded comparisons must not change.
+_DRAWS_PER_CHUNK = 1 << 16
 
 
 def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, rng):
@@ -265,8 +268,7 @@ def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, r
     below = np.zeros(counts_a.shape)
     defined = np.zeros(counts_a.shape)
     draws = []
-    for start in range(0, n_draws, _CHUNK):
-        size = min(_CHUNK, n_draws - start)
+    for size in draw_chunks(n_draws, 1, variates=_DRAWS_PER_CHUNK):
         da = dirichlet(cells_a, size, rng)
         db = dirichlet(cells_b, size, rng)
         with np.errstate(all="ignore"):

@@ -811,10 +811,15 @@ def beta_greater(a1, b1, a2, b2):
 CHUNK_VARIATES = 1 << 22
 
 
-def draw_chunks(n_draws, cells):
+def draw_chunks(n_draws, cells, *, variates=CHUNK_VARIATES):
     """Sizes of consecutive chunks of ``n_draws`` draws of ``cells`` variates each,
-    every chunk holding at most `CHUNK_VARIATES` variates (at least one draw)."""
-    size = max(1, CHUNK_VARIATES // max(1, int(cells)))
+    every chunk holding at most `variates` variates (at least one draw).
+
+    The chunk sizes order the random stream (each chunk's Gamma variates, then
+    its uniforms), so a sampler's seeded draws depend on its budget: the
+    samplers written before this policy pass the budget they always had.
+    """
+    size = max(1, variates // max(1, int(cells)))
     for start in range(0, n_draws, size):
         yield min(size, n_draws - start)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._numerics import dirichlet
+from ._numerics import dirichlet, draw_chunks
 from ._posterior import CredibleInterval, _fmt
 from ._results import ComparisonResult
 from ._validation import (
@@ -45,7 +45,9 @@ from ._validation import (
 
 __all__ = ["DatasetsComparison", "bayesian_sign_test", "bayesian_signed_rank_test"]
 
-# Draws per chunk: bounds the (draws x points) work arrays.
+# Cells per chunk of the (rows x points) pair sums and of the (draws x points)
+# Dirichlet draws: 2e6, not `CHUNK_VARIATES`, because the draws' chunk sizes
+# order the random stream and seeded tests must not change.
 _CELLS_PER_CHUNK = 2_000_000
 
 
@@ -261,9 +263,8 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         high_lt[start:start + rows] = (sums < 2 * rope).sum(axis=1)
         high_le[start:start + rows] = (sums <= 2 * rope).sum(axis=1)
     samples = np.empty((n_draws, 3))
-    chunk = max(1, _CELLS_PER_CHUNK // m)
-    for start in range(0, n_draws, chunk):
-        size = min(chunk, n_draws - start)
+    start = 0
+    for size in draw_chunks(n_draws, m, variates=_CELLS_PER_CHUNK):
         w = dirichlet(weights, size, rng)
         cumulative = np.zeros((size, m + 1))
         np.cumsum(w, axis=1, out=cumulative[:, 1:])
@@ -275,6 +276,7 @@ def bayesian_signed_rank_test(scores_a, scores_b, *, rope=0.0, prior_strength=0.
         first = np.einsum("ij,ij->i", w, above) / (total[:, 0] ** 2)
         samples[start:start + size, 0] = first
         samples[start:start + size, 2] = second
+        start += size
     samples[:, 1] = np.maximum(1.0 - samples[:, 0] - samples[:, 2], 0.0)
     return _result("signed-rank", samples, rope, prior, z.shape[0])
 
