@@ -11,7 +11,6 @@ registered function, then apply ``zero_division`` and ``average``.
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,7 +20,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from ._counts import ConfusionCounts
 from ._labels import _check_labels_argument, _check_pair, _square_table, _tally
 from ._numerics import weighted_mean
-from ._validation import check_positive, check_sample_weight, fail
+from ._validation import check_positive, check_sample_weight, fail, warn_user
 
 __all__ = [
     "MetricSpec",
@@ -361,20 +360,23 @@ def _check_zero_division(zero_division):
     fail("zero_division", '"warn", 0.0, 1.0 or np.nan', zero_division)
 
 
-def _apply_zero_division(values, spec, zero_division, stacklevel=3):
-    """Replace undefined (NaN) values following scikit-learn's ``zero_division``."""
+def _apply_zero_division(values, spec, zero_division):
+    """Replace undefined (NaN) values following scikit-learn's ``zero_division``.
+
+    The warning names the user's line (`warn_user`), however deep in the
+    package the value was computed: a report's pooled point, a fold's counts
+    or a ``*_score`` wrapper."""
     undefined = np.isnan(values)
     if not undefined.any():
         return values
     fill = 0.0 if zero_division == "warn" else zero_division
     if zero_division == "warn":
         label_text = "" if values.ndim == 0 else f" in {int(undefined.sum())} label(s)"
-        warnings.warn(
+        warn_user(
             f"{spec.name.capitalize()} is ill-defined and being set to 0.0{label_text} "
             f"because {spec.undefined_when}. Use `zero_division` parameter to control "
             "this behavior.",
             UndefinedMetricWarning,
-            stacklevel=stacklevel + 1,
         )
     return np.where(undefined, fill, values)
 
@@ -431,7 +433,7 @@ def label_weights(counts, average, metric):
 
 
 def averaged_value(spec, counts, average, params, *, kind="multiclass", every_label=True,
-                   zero_division="warn", stacklevel=3):
+                   zero_division="warn"):
     """A metric of per-label counts averaged as scikit-learn averages it.
 
     ``counts`` holds one-vs-rest tables (``(R,)`` cells) except for
@@ -443,7 +445,7 @@ def averaged_value(spec, counts, average, params, *, kind="multiclass", every_la
     """
     if kind == "binary" or average == "binary":
         values = np.asarray(spec(counts.tp, counts.fp, counts.fn, counts.tn, **params))
-        return float(_apply_zero_division(values, spec, zero_division, stacklevel + 1))
+        return float(_apply_zero_division(values, spec, zero_division))
     if average == "micro":
         if kind == "multiclass" and every_label and spec.name in SHARE_OF_RIGHT | {"error"}:
             total = float(counts.n.flat[0]) if counts.n.size else 0.0
@@ -451,9 +453,9 @@ def averaged_value(spec, counts, average, params, *, kind="multiclass", every_la
             return 1.0 - right if spec.name == "error" else right
         pooled = counts.sum()
         values = np.asarray(spec(pooled.tp, pooled.fp, pooled.fn, pooled.tn, **params))
-        return float(_apply_zero_division(values, spec, zero_division, stacklevel + 1))
+        return float(_apply_zero_division(values, spec, zero_division))
     values = np.asarray(spec(counts.tp, counts.fp, counts.fn, counts.tn, **params), dtype=float)
-    values = _apply_zero_division(values, spec, zero_division, stacklevel + 1)
+    values = _apply_zero_division(values, spec, zero_division)
     if average is None:
         return values
     return _weighted_mean(values, label_weights(counts, average, spec.name))
@@ -1000,12 +1002,12 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
     if average == "micro":
         total = matrix.sum()
         value = np.asarray(_ratio(credit.sum(), total))
-        p = _apply_zero_division(value, spec_p, zero_division, stacklevel=2)
+        p = _apply_zero_division(value, spec_p, zero_division)
         return float(p), float(p)
     p = _apply_zero_division(_ratio(credit.sum(axis=0), matrix.sum(axis=0)), spec_p,
-                             zero_division, stacklevel=2)
+                             zero_division)
     r = _apply_zero_division(_ratio(credit.sum(axis=1), matrix.sum(axis=1)), spec_r,
-                             zero_division, stacklevel=2)
+                             zero_division)
     if average is None:
         return p, r
     weights = matrix.sum(axis=1) if average == "weighted" else None

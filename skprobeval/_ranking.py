@@ -10,7 +10,6 @@ ranking baseline of ``_baseline.py`` also uses.
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 from scipy.special import expit, log_expit
@@ -20,7 +19,7 @@ from sklearn.utils.multiclass import type_of_target
 
 from ._metrics import _check_zero_division
 from ._numerics import weighted_mean
-from ._validation import as_array, check_sample_weight, fail
+from ._validation import as_array, check_sample_weight, fail, warn_user
 
 __all__ = ["average_precision", "d_measure_score", "d_measure_weights", "precision_at_k_score"]
 
@@ -262,11 +261,11 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None,
     total = relevant_cumulative[-1]
     if not total > 0:
         if zero_division == "warn":
-            warnings.warn(
+            warn_user(
                 "Average precision is ill-defined and being set to 0.0 because `y_true` "
                 "holds no relevant item (no positive with non-zero weight). Use the "
                 "`zero_division` parameter to control this behavior.",
-                UndefinedMetricWarning, stacklevel=2)
+                UndefinedMetricWarning)
             return 0.0
         return float(zero_division)
     return float(_ap_from_groups(relevant_cumulative, weight_cumulative, total))

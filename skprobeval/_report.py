@@ -12,7 +12,6 @@ pandas is imported lazily.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +23,7 @@ from ._labels import _plain
 from ._metrics import averaged_value, get_metric
 from ._render import COUNT_COLUMNS, render_html, render_markdown, render_text, whole_counts
 from ._ttest import correlated_ttest
-from ._validation import check_random_state, fail, renamed_attribute
+from ._validation import check_random_state, fail, renamed_attribute, warn_user
 
 __all__ = ["ComparisonReport"]
 
@@ -359,10 +358,10 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
     rows = []
     undefined = [name for name in names if not np.all(np.isfinite(fold_scores[name]))]
     if undefined:
-        warnings.warn(
+        warn_user(
             f"{metric} is undefined on some folds of {undefined!r} (0/0); the t-tests of "
             "those estimators are NaN. Pooled counts and paired comparisons are unaffected.",
-            UndefinedMetricWarning, stacklevel=5)
+            UndefinedMetricWarning)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             row = {"first": first, "second": second}
@@ -462,10 +461,9 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
                                 zip(COUNT_COLUMNS, cells)},
                              "score": float(score)})
         fold_scores[name] = np.asarray(scores)
-    warnings.warn("The results hold counts only: the paired comparisons (pairwise, "
-                  "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
-                  "return_estimator=True results, or add 'predictions'.", UserWarning,
-                  stacklevel=3)
+    warn_user("The results hold counts only: the paired comparisons (pairwise, "
+              "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
+              "return_estimator=True results, or add 'predictions'.", UserWarning)
     summary = _summary_frame(pd.DataFrame(rows).set_index("estimator"))
     empty = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
                          columns=pd.Index(names, name="second"))

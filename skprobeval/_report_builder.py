@@ -231,10 +231,9 @@ class _ReportBuilder:
                                          beta=self.beta, n_draws=self.n_draws, random_state=rng)
         mask = self.masks[position - 1]
         own_counts = counts if mask is None else counts[mask]
-        # An undefined metric warns (zero_division="warn") at the frame that
-        # called the entry point, past this method, summary_tables and build.
+        # An undefined metric warns (zero_division="warn") at the user's line.
         point = averaged_value(self.spec, own_counts, average, self.params, kind=joint.kind,
-                               every_label=joint.n_requested == joint.n_classes, stacklevel=5)
+                               every_label=joint.n_requested == joint.n_classes)
         if self.per_label:
             for i, label in enumerate(self.label_names):
                 posteriors[name, label] = posterior[i]

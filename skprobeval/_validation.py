@@ -138,12 +138,14 @@ def check_confidence(confidence, name="confidence"):
     return confidence
 
 
-def warn_future(message):
-    """A `FutureWarning` attributed to the first caller outside the package.
+def warn_user(message, category=UserWarning):
+    """Warn with `category`, attributed to the first caller outside the package.
 
-    Decorators stack and entry points call each other: a fixed ``stacklevel``
-    would name a line of the package, and Python shows a warning once per
-    line, so later calls from the user's code would print nothing.
+    Every warning raised on the user's behalf goes through here.  Decorators
+    stack and entry points call each other: a fixed ``stacklevel`` would name
+    a line of the package (the line of `renamed_keyword` that calls the entry
+    point, for instance), and Python shows a warning once per line, so later
+    calls from the user's code would print nothing.
     """
     import os
     import sys
@@ -153,7 +155,12 @@ def warn_future(message):
     while frame is not None and os.path.dirname(
             os.path.abspath(frame.f_code.co_filename)) == package:
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, FutureWarning, stacklevel=level)
+    warnings.warn(message, category, stacklevel=level)
+
+
+def warn_future(message):
+    """A `FutureWarning` attributed to the first caller outside the package."""
+    warn_user(message, FutureWarning)
 
 
 # Most posterior draws of one call: their Monte Carlo error of a probability is

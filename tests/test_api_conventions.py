@@ -523,6 +523,21 @@ def test_deprecation_warnings_name_the_callers_line():
         assert [w.filename for w in caught if w.category is FutureWarning] == [__file__]
 
 
+def test_undefined_metric_warnings_name_the_callers_line():
+    # The zero-division warnings of the point metrics name the user's line too.
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    calls = [lambda: skprobeval.metric_score([0, 0, 1], [0, 0, 0], metric="precision"),
+             lambda: skprobeval.specificity_score([1, 1], [1, 0]),
+             lambda: skprobeval.distance_weighted_precision_recall(
+                 [0, 1, 1], [0, 0, 0], distance=np.array([[0, 0.5], [0.5, 0]]), average=None),
+             lambda: skprobeval.average_precision([0, 0, 0], [0.1, 0.2, 0.3], pos_label=1)]
+    for call in calls:
+        with pytest.warns(UndefinedMetricWarning, match="ill-defined") as record:
+            call()
+        assert record[0].filename == __file__
+
+
 def test_paired_accuracy_is_one_answer_with_a_rope_and_identical_predictions():
     y = [0, 1, 1, 0, 1, 0, 1, 1]
     a = [0, 1, 0, 0, 1, 1, 1, 1]

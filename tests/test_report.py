@@ -214,6 +214,39 @@ def test_undefined_fold_metric_gives_nan_ttest_with_warning(data):
     assert report.summary.loc["never", "mean"] == pytest.approx(0.5)
 
 
+def test_report_warnings_name_the_callers_line(data):
+    # The entry points sit under a decorator that accepts renamed keywords and
+    # build their tables several calls deep: every warning they raise for the
+    # user (the pooled point, the fold t-tests, a counts-only input) names the
+    # user's line, not a line of the package.
+    from sklearn.dummy import DummyClassifier
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    from skprobeval import CountsScorer
+
+    X, y = data
+    models = {"never": DummyClassifier(strategy="constant", constant=0),
+              "logreg": LogisticRegression()}
+    with pytest.warns(UndefinedMetricWarning, match="Precision is ill-defined") as record:
+        compare_predictions([0, 1, 0, 1], {"a": [0, 0, 0, 0], "b": [0, 1, 1, 1]},
+                            metric="precision", n_draws=200)
+    assert [w.filename for w in record] == [__file__]
+    with pytest.warns(UndefinedMetricWarning) as record:
+        compare_estimators(models, X, y, cv=3, metric="precision", n_draws=200)
+    assert [str(w.message).split()[1:3] for w in record] == [["is", "ill-defined"],
+                                                            ["is", "undefined"]]
+    assert [w.filename for w in record] == [__file__] * 2
+    results = {name: cross_validate(model, X, y, cv=3, scoring=CountsScorer())
+               for name, model in models.items()}
+    # UndefinedMetricWarning is a UserWarning: the three warnings are recorded together.
+    with pytest.warns(UserWarning) as record:
+        compare_cv_results(results, metric="precision", n_draws=200)
+    assert [w.category for w in record] == [UndefinedMetricWarning, UserWarning,
+                                            UndefinedMetricWarning]
+    assert "counts only" in str(record[1].message)
+    assert [w.filename for w in record] == [__file__] * 3
+
+
 def test_average_precision_uses_the_positive_class_scores(data):
     X, y = data
     flipped = compare_estimators({"logreg": LogisticRegression(), "nb": GaussianNB()}, X, y,
