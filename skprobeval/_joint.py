@@ -23,17 +23,35 @@ one of the 8 cells gets λ/2.
 Multilabel indicator targets: each column is its own binary table (4 cells
 for one system, 8 for two), independent of the others.
 
+Large tables are sparse: a table whose prior spans more than
+`_SPARSE_PRIOR_CELLS` cells keeps only the cells holding data.  Each cell's
+Gamma variate is split by additivity into Gamma(count) (its data) plus
+Gamma(prior) (its share of the prior), independent; the prior's shares of
+all the cells of one kind (same concentration α0, M cells) together are a
+Gamma(M α0) total times a symmetric Dirichlet(α0, ..., α0) split, and that
+split is the weights a Dirichlet process DP(M α0, uniform on the M cells)
+puts on them: Sethuraman's stick-breaking draws it exactly, sticks landing
+on cells drawn uniformly among the kind's (repeats add up).  Sticks are
+broken off until the kind's unallocated mass is below the smallest normal
+float of its total (about 708 M α0 sticks per draw, whatever K), the level
+at which the dense route floors its cells; every stick's mass goes to the
+margins of its cell.  Memory then grows with the observed cells, not with
+K² or K³.
+
 Everything here is private; the public entry points live in ``_bayes.py``
 and ``_compare.py``.
 """
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 
 from ._numerics import TINY as _TINY
-from ._numerics import dirichlet, weighted_mean
+from ._numerics import dirichlet, draw_chunks, log_gamma, weighted_mean
 
 __all__ = [
     "JointTable",
@@ -44,8 +62,20 @@ __all__ = [
     "label_prior",
 ]
 
-# Cells x draws generated at once (bounds memory at a few hundred MB).
-_CELLS_PER_CHUNK = 1 << 22
+# Tables whose prior spans more cells than this (K = 128 for one system, K = 74
+# for two) draw the prior by stick-breaking over the observed cells only (see the
+# module docstring); smaller ones draw every cell, which is faster there.
+_SPARSE_PRIOR_CELLS = 1 << 14
+
+# Stick-breaking stops once the unallocated share of a kind's prior mass is below
+# the smallest normal float (the dense route floors cells there)...
+_LOG_TINY = float(np.log(_TINY))
+# ... or, when the cells touching margins with little data (`_FEW`) are few, below
+# 2^-100: the rest then only moves margins holding data, by less than their last
+# bit unless such a margin's Gamma(>= 1) variate is below 2^-47 (odds 1e-14), and
+# those few cells get it exactly (`_residual_classes`).  About 10 times fewer sticks.
+_LOG_COARSE = -100.0 * math.log(2.0)
+_FEW = 1.0
 
 
 def label_concentration(size, lam):
@@ -145,21 +175,29 @@ class JointTable:
         else:
             observed, inverse = np.unique(code, return_inverse=True)
             counts = np.bincount(inverse, weights=joint.weight, minlength=observed.shape[0])
-        if self.n_systems == 1:
-            prior_codes = np.arange(size * size)
-            prior_alpha = joint_prior(size, lam).ravel()
+        n_prior_cells = size * size if self.n_systems == 1 else 3 * size * size - 2 * size
+        self._kinds = None
+        if self.kind == "multiclass" and n_prior_cells > _SPARSE_PRIOR_CELLS:
+            # Only the cells holding data; the prior comes from `_kinds` at draw time.
+            keep = counts > 0
+            cells, observed_counts = observed[keep], counts[keep].astype(float)
+            alpha = observed_counts + _cell_prior(_digits(cells, size, n_digits), size, lam)
         else:
-            prior_codes, prior_alpha = _paired_prior(size, lam)
-        cells, position = np.unique(np.concatenate([prior_codes, observed]),
-                                    return_inverse=True)
-        n_prior = prior_codes.shape[0]
-        alpha = np.zeros(cells.shape[0])
-        observed_counts = np.zeros(cells.shape[0])
-        np.add.at(alpha, position[:n_prior], prior_alpha)
-        np.add.at(observed_counts, position[n_prior:], counts)
-        alpha += observed_counts
-        keep = alpha > 0           # cells seen only with weight 0 and no prior mass
-        cells, alpha, observed_counts = cells[keep], alpha[keep], observed_counts[keep]
+            if self.n_systems == 1:
+                prior_codes = np.arange(size * size)
+                prior_alpha = joint_prior(size, lam).ravel()
+            else:
+                prior_codes, prior_alpha = _paired_prior(size, lam)
+            cells, position = np.unique(np.concatenate([prior_codes, observed]),
+                                        return_inverse=True)
+            n_prior = prior_codes.shape[0]
+            alpha = np.zeros(cells.shape[0])
+            observed_counts = np.zeros(cells.shape[0])
+            np.add.at(alpha, position[:n_prior], prior_alpha)
+            np.add.at(observed_counts, position[n_prior:], counts)
+            alpha += observed_counts
+            keep = alpha > 0       # cells seen only with weight 0 and no prior mass
+            cells, alpha, observed_counts = cells[keep], alpha[keep], observed_counts[keep]
         # The cells are drawn in an order set by the data, not by the labels' names:
         # renaming the classes then gives each cell the same variates.  (A binary
         # table's codes are positive, negative: set by `pos_label`, not by names.)
@@ -193,6 +231,17 @@ class JointTable:
             else combined
         self.differ = None if self.n_systems == 1 else digits[1] != digits[2]
         self._cell_digits = digits
+        if n_prior_cells > _SPARSE_PRIOR_CELLS and self.kind == "multiclass":
+            self._kinds = _prior_kinds(size, lam, self.n_systems)
+            # Margins whose observed cells hold less than `_FEW` items (none, or a
+            # few light ones) can be tiny: there the prior must be exact down to
+            # the smallest float.
+            held = np.asarray(self._observed_counts @ combined).ravel()
+            few = (held < _FEW).reshape(-1, size)
+            self._plans = [_plan(kind, few, np.argsort(rank), size) for kind in self._kinds]
+            # Stick atoms are drawn as ranks and read as labels through this, so
+            # that renaming the classes gives each cell the same variates.
+            self._by_rank = np.argsort(rank)
 
     def right_alone(self):
         """Dirichlet masses (posterior, observed) of three aggregated cells of a
@@ -203,8 +252,15 @@ class JointTable:
         a_alone = (first == truth) & (second != truth)
         b_alone = (second == truth) & (first != truth)
         masks = (a_alone, b_alone, ~(a_alone | b_alone))
-        return (tuple(float(self.alpha[m].sum()) for m in masks),
-                tuple(float(self._observed_counts[m].sum()) for m in masks))
+        seen = tuple(float(self._observed_counts[m].sum()) for m in masks)
+        if self._kinds is None:
+            return tuple(float(self.alpha[m].sum()) for m in masks), seen
+        # Sparse table: the observed counts plus each kind's whole prior mass (all of
+        # a kind's cells fall in one of the three groups).
+        prior = [0.0, 0.0, 0.0]
+        for kind in self._kinds:
+            prior[kind.group] += kind.concentration
+        return tuple(s + p for s, p in zip(seen, prior)), seen
 
     def _init_multilabel(self, joint, lam):
         codes = np.zeros(joint.codes[0].shape, dtype=np.intp)
@@ -242,22 +298,104 @@ class JointTable:
 
     def sample(self, n_draws, rng):
         """Yield ``[(tp, fp, fn, tn) per system]`` for chunks of posterior draws."""
-        n_cells = self.alpha.size
-        chunk = max(1, _CELLS_PER_CHUNK // n_cells)
         if self.kind == "multilabel":
             alpha, back = self.alpha[self.canonical], np.argsort(self.canonical)
-        for start in range(0, n_draws, chunk):
-            size = min(chunk, n_draws - start)
-            if self.kind == "multilabel":
-                draws = dirichlet(alpha, size, rng)[:, back]
-            else:
-                draws = dirichlet(self.alpha, size, rng)
-            yield self._tables(draws)
+            for size in draw_chunks(n_draws, self.alpha.size):
+                yield self._tables(dirichlet(alpha, size, rng)[:, back])
+        elif self._kinds is None:
+            for size in draw_chunks(n_draws, self.alpha.size):
+                yield self._tables(dirichlet(self.alpha, size, rng))
+        else:
+            # Per draw: a variate per observed cell, the per-label sums, the sticks.
+            per_draw = (self._observed_counts.size + self._map.shape[1]
+                        + sum(_expected_sticks(kind.concentration, plan.log_floor)
+                              + plan.alpha.size for kind, plan in zip(self._kinds, self._plans)))
+            for size in draw_chunks(n_draws, per_draw):
+                yield self._from_sums(self._sparse_sums(size, rng))
+
+    def _sparse_sums(self, n_draws, rng):
+        """Per-label sums (shares of the table) of `n_draws` draws of a sparse table.
+
+        The observed cells' data part is one Gamma(count) variate each; each
+        kind of prior cells adds its Gamma total, split by stick-breaking
+        over atoms drawn uniformly among its cells (see the module docstring).
+        """
+        counts = self._observed_counts
+        size, n_cols = self.size, self._map.shape[1]
+        # Counts of at least 1 (unweighted data) are drawn directly: their variates
+        # stay far above the smallest float.  Smaller (weighted) ones are drawn in
+        # log space and scaled by the draw's largest variate, as `dirichlet` does.
+        direct = counts.size > 0 and counts.min() >= 1.0
+        if direct:
+            gammas = rng.standard_gamma(np.broadcast_to(counts, (n_draws, counts.size)))
+        else:
+            log_g = log_gamma(counts, n_draws, rng)
+        sticks = []
+        for kind, plan in zip(self._kinds, self._plans):
+            log_total = log_gamma(np.array([kind.concentration]), n_draws, rng)[:, 0]
+            draw, log_share, fraction, last = _break_sticks(kind.concentration, n_draws, rng,
+                                                            plan.log_floor)
+            log_share += log_total[draw]
+            truth_rank = rng.integers(0, size, draw.shape[0])
+            truth = self._by_rank[truth_rank]
+            other = None
+            if not kind.diagonal:
+                # Uniform among the kind's K (K - 1) cells: another label than the
+                # truth (its rank skipped).
+                step = rng.integers(0, size - 1, draw.shape[0])
+                step += step >= truth_rank
+                other = self._by_rank[step]
+            sticks.append((kind, log_total, draw, log_share, fraction, truth, other))
+            if plan.alpha.size:
+                # What the sticks left, split exactly over the residual classes
+                # (aggregation: Dirichlet over the classes, times what is left).
+                log_class = log_gamma(plan.alpha, n_draws, rng)
+                top = log_class.max(axis=1, keepdims=True)
+                log_class -= (top + np.log(np.exp(log_class - top).sum(axis=1, keepdims=True))
+                              - (log_total + last)[:, None])
+                n_classes = plan.alpha.size
+                sticks.append((kind, None, np.repeat(np.arange(n_draws), n_classes),
+                               log_class.ravel(), None, np.tile(plan.truth, n_draws),
+                               None if kind.diagonal else np.tile(plan.other, n_draws)))
+        if direct:
+            shift = np.zeros(n_draws)
+        else:
+            # (Residual classes carry less than their kind's total.)
+            shift = np.max([stick[1] for stick in sticks if stick[1] is not None], axis=0)
+            if counts.size:
+                shift = np.maximum(shift, log_g.max(axis=1))
+            gammas = np.exp(log_g - shift[:, None], out=log_g)
+        sums = np.asarray(gammas @ self._map, dtype=float).reshape(n_draws, n_cols)
+        # Every cell has one true label: the table's total is the sum of the first block.
+        total = sums[:, :size].sum(axis=1)
+        for kind, log_total, draw, log_share, fraction, truth, other in sticks:
+            if log_total is not None:
+                total += np.exp(log_total - shift)
+            log_share -= shift[draw]
+            mass = np.exp(log_share, out=log_share)
+            if fraction is not None:
+                mass *= fraction
+            base = draw * size
+            for labels, blocks in ((truth, kind.at_truth), (other, kind.at_other)):
+                if not blocks or labels is None:
+                    continue
+                if labels.min() < 0:
+                    # A residual class spread over many labels on this side: those
+                    # margins hold data, its share there is negligible.
+                    used = labels >= 0
+                    labels, base_used, mass_used = labels[used], base[used], mass[used]
+                else:
+                    base_used, mass_used = base, mass
+                added = np.bincount(base_used + labels, weights=mass_used,
+                                    minlength=n_draws * size).reshape(n_draws, size)
+                for block in blocks:
+                    sums[:, block * size:(block + 1) * size] += added
+        sums /= total[:, None]
+        return sums
 
     def _tables(self, draws):
-        n_req = self.n_requested
-        out = []
         if self.kind == "multilabel":
+            out = []
             # draws: (S, R, cells); each column's table sums to 1.
             true = draws[..., self._ml_truth].sum(axis=-1)
             for pred_mask in self._ml_pred:
@@ -270,6 +408,12 @@ class JointTable:
             sums = np.asarray((self._map.T @ draws.T).T)
         else:
             sums = draws @ self._map
+        return self._from_sums(sums)
+
+    def _from_sums(self, sums):
+        """Every system's per-label cells from the per-label sums of a draw."""
+        n_req = self.n_requested
+        out = []
         size = self.size
         true = sums[:, :n_req]
         for system in range(self.n_systems):
@@ -278,6 +422,160 @@ class JointTable:
             tp = sums[:, start + size:start + size + n_req]
             out.append(_cells(tp, pred, true, 1.0))
         return out
+
+
+class _Kind(NamedTuple):
+    """Prior cells sharing one concentration, drawn together by stick-breaking.
+
+    ``concentration`` is the kind's total prior mass (cells x concentration);
+    ``diagonal``: its cells are (t, t) or (t, t, t), else a truth t and
+    another label o, drawn uniformly among the K - 1 others; ``at_truth`` and
+    ``at_other``: the blocks of the per-label sums (0 true, then per system
+    predicted and right) that a cell adds its mass to at t and at o;
+    ``group``: the `JointTable.right_alone` group of its cells (0 only the
+    first system right, 1 only the second, 2 the rest).
+    """
+
+    concentration: float
+    diagonal: bool
+    at_truth: tuple
+    at_other: tuple
+    group: int
+
+
+def _prior_kinds(size, lam, n_systems):
+    """The kinds of prior cells of the sparse K x K or (true, A, B) table."""
+    per_label = label_concentration(size, lam)
+    if n_systems == 1:
+        # (t, t): d each; (t, a): d / (K - 1) each; K d = 2 lam each kind.
+        return [_Kind(size * per_label, True, (0, 1, 2), (), 2),
+                _Kind(size * per_label, False, (0,), (1,), 2)]
+    half = size * per_label / 2
+    return [_Kind(half, True, (0, 1, 2, 3, 4), (), 2),     # (t, t, t): both right
+            _Kind(half, False, (0, 1, 2), (3,), 0),        # (t, t, b): only A right
+            _Kind(half, False, (0, 3, 4), (1,), 1),        # (t, a, t): only B right
+            _Kind(half, False, (0,), (1, 3), 2)]           # (t, a, a): the same mistake
+
+
+def _cell_prior(digits, size, lam):
+    """The dense prior's concentration of each of the given cells (digits of their codes)."""
+    per_label = label_concentration(size, lam)
+    if len(digits) == 2:
+        truth, pred = digits
+        return np.where(truth == pred, per_label, per_label / max(size - 1, 1))
+    truth, a, b = digits
+    off = per_label / (2 * max(size - 1, 1))
+    return np.where((a == truth) & (b == truth), per_label / 2,
+                    np.where((a == truth) | (b == truth) | (a == b), off, 0.0))
+
+
+class _Plan(NamedTuple):
+    """How one kind of prior cells is drawn in a sparse table.
+
+    Sticks are broken down to a share ``exp(log_floor)`` of the kind's mass;
+    with the coarse floor, what they leave is split exactly over residual
+    classes of cells with concentrations ``alpha``: single cells touching
+    margins with little data on both sides, one class per such label on one
+    side only (``truth`` or ``other``; -1 for the side it spreads over), and
+    the rest (which adds only to margins holding data; not listed).
+    """
+
+    log_floor: float
+    alpha: np.ndarray
+    truth: np.ndarray
+    other: np.ndarray
+
+
+def _plan(kind, few, by_rank, size):
+    """The `_Plan` of a kind: the coarse floor when its residual classes are fewer
+    than the sticks they save, else sticks down to the smallest float.
+
+    ``few``: (blocks, K) whether each per-label sum holds less than `_FEW`
+    observed items; ``by_rank``: the label of each rank (classes are listed
+    in rank order, so that renaming the labels keeps the variates).
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    full = _Plan(_LOG_TINY, np.zeros(0), empty, empty)
+    saved = (_expected_sticks(kind.concentration, _LOG_TINY)
+             - _expected_sticks(kind.concentration, _LOG_COARSE))
+    at_truth = np.flatnonzero(few[list(kind.at_truth)].any(axis=0)[by_rank])
+    if kind.diagonal:
+        alpha0 = kind.concentration / size
+        if at_truth.size > saved:
+            return full
+        return _Plan(_LOG_COARSE, np.full(at_truth.size, alpha0), by_rank[at_truth],
+                     by_rank[at_truth])
+    at_other = np.flatnonzero(few[list(kind.at_other)].any(axis=0)[by_rank])
+    if at_truth.size * at_other.size + at_truth.size + at_other.size > saved:
+        return full
+    alpha0 = kind.concentration / (size * (size - 1))
+    truth, other = (x.ravel() for x in np.meshgrid(at_truth, at_other, indexing="ij"))
+    distinct = truth != other
+    truth, other = truth[distinct], other[distinct]
+    # Rows: a label with little data on the truth side, the other side among the
+    # labels holding data; columns the reverse.
+    row_cells = size - at_other.size - 1 + np.isin(at_truth, at_other)
+    column_cells = size - at_truth.size - 1 + np.isin(at_other, at_truth)
+    counts = np.concatenate([np.ones(truth.size), row_cells, column_cells])
+    truth = np.concatenate([by_rank[truth], by_rank[at_truth], np.full(at_other.size, -1)])
+    other = np.concatenate([by_rank[other], np.full(at_truth.size, -1), by_rank[at_other]])
+    keep = counts > 0
+    return _Plan(_LOG_COARSE, alpha0 * counts[keep], truth[keep], other[keep])
+
+
+def _expected_sticks(concentration, log_floor):
+    """About how many sticks `_break_sticks` breaks per draw (a few sd above the mean)."""
+    mean = -log_floor * concentration
+    return int(mean + 4.0 * math.sqrt(mean) + 8)
+
+
+def _break_sticks(concentration, n_draws, rng, log_floor):
+    """Sethuraman's stick-breaking of GEM(`concentration`), for each of `n_draws` draws.
+
+    Sticks V_j ~ Beta(1, c) are broken off the unallocated share until it is
+    below ``exp(log_floor)``: log(1 - V_j) = log(U_j) / c, and the j-th
+    stick's share is V_j times the share left before it.  A block holds a
+    few standard deviations above the mean number of sticks (the few draws
+    not done by then get another); sticks past the floor in a block are kept
+    (they are the process's own).
+
+    Returns
+    -------
+    draw : ndarray of int
+        The draw each stick belongs to.
+    log_left : ndarray
+        The log of the share left before each stick.
+    fraction : ndarray
+        Each stick's V_j: its share is ``exp(log_left) * fraction``.
+    last : ndarray of shape (n_draws,)
+        The log of the share each draw's sticks leave.
+    """
+    block = _expected_sticks(concentration, log_floor)
+    pending = np.arange(n_draws)
+    carry = np.zeros(n_draws)
+    last_of = np.empty(n_draws)
+    draws, lefts, fractions = [], [], []
+    while pending.size:
+        # Stick-major (block, draws) layout: the running sums run along contiguous rows.
+        with np.errstate(divide="ignore"):
+            step = np.log(rng.random((block, pending.size)))
+        step /= concentration                      # log(1 - V_j)
+        left = np.empty_like(step)                 # log share left before stick j
+        left[0] = carry
+        np.cumsum(step[:-1], axis=0, out=left[1:])
+        left[1:] += carry
+        last = left[-1] + step[-1]
+        fraction = np.expm1(step, out=step)
+        np.negative(fraction, out=fraction)        # V_j
+        draws.append(np.tile(pending, block))
+        lefts.append(left.ravel())
+        fractions.append(fraction.ravel())
+        done = last < log_floor
+        last_of[pending[done]] = last[done]
+        carry, pending = last[~done], pending[~done]
+    if len(draws) == 1:
+        return draws[0], lefts[0], fractions[0], last_of
+    return np.concatenate(draws), np.concatenate(lefts), np.concatenate(fractions), last_of
 
 
 def _label_ranks(digits, counts, size, n_requested):
