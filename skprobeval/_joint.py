@@ -346,15 +346,16 @@ class JointTable:
         if direct:
             # Cells x draws: the products below then read contiguous rows.  Cells of
             # one item (most off-diagonal ones) are Exp(1), drawn by inversion,
-            # -log(1 - U) in place: twice as fast as numpy's Gamma, a third faster
+            # -log(1 - U) in place: twice as fast as numpy's Gamma, faster
             # than its ziggurat exponential (U has 53 bits: the largest variate is
             # 36.7, exceeded with odds 1e-16).
             unit, several = self._by_count
             variates = rng.random((unit.size, n_draws))
             np.subtract(1.0, variates, out=variates)
             np.log(variates, out=variates)
-            np.negative(variates, out=variates)
+            # Sums of log(1 - U), negated once summed (fewer numbers than cells).
             sums = self._map_unit @ variates
+            np.negative(sums, out=sums)
             if several.size:
                 sums += self._map_several @ rng.standard_gamma(
                     np.broadcast_to(counts[several, None], (several.size, n_draws)))
