@@ -41,8 +41,9 @@ observed item, the sums whose values can be tiny (a label never predicted,
 never true, never right); elsewhere it would move sums holding data by less
 than their last bit.  When those classes are many (a table mostly prior),
 the sticks go on down to the smallest normal float instead, the level at
-which the dense route floors its cells.  About 70 sticks per kind and draw
-at λ = 1/2 (700 when deep), whatever K.
+which the dense route floors its cells.  A kind of prior mass c takes about
+69 c sticks per draw (708 c when deep), whatever K: c = 2λ for each of one
+system's two kinds, λ for each of two systems' four.
 
 Everything here is private; the public entry points live in ``_bayes.py``
 and ``_compare.py``.
@@ -245,9 +246,9 @@ class JointTable:
         self._cell_digits = digits
         if n_prior_cells > _SPARSE_PRIOR_CELLS and self.kind == "multiclass":
             self._kinds = _prior_kinds(size, lam, self.n_systems)
-            # Margins whose observed cells hold less than `_FEW` items (none, or a
-            # few light ones) can be tiny: there the prior must be exact down to
-            # the smallest float.
+            # Per-label sums whose observed cells hold less than `_FEW` items (none,
+            # or a few light ones) can be tiny: there the prior must be exact down
+            # to the smallest float.
             held = np.asarray(self._observed_counts @ combined).ravel()
             few = (held < _FEW).reshape(-1, size)
             self._plans = [_plan(kind, few, np.argsort(rank), size) for kind in self._kinds]
@@ -515,10 +516,10 @@ class _Plan(NamedTuple):
     Sticks are broken down to a share ``exp(log_floor)`` of the kind's mass;
     with the coarse floor, what they leave is split exactly over residual
     classes of cells with concentrations ``alpha``: single cells touching
-    margins with little data on both sides, one class per such label on one
-    side only (``truth`` or ``other``; -1 for the side it spreads over), and
-    the rest (-1 on both sides: it adds only to margins holding data, where
-    its share is negligible, but it takes its part of the split).
+    per-label sums with little data on both sides, one class per such label
+    on one side only (``truth`` or ``other``; -1 for the side it spreads
+    over), and the rest (-1 on both sides: it adds only to sums holding
+    data, where its share is negligible, but it takes its part of the split).
     """
 
     log_floor: float
