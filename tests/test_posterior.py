@@ -182,6 +182,42 @@ def test_beta_hdi_interior(a, b):
     assert high - low <= ref_high - ref_low + 1e-12
 
 
+def test_beta_hdi_two_end_newton_agrees_with_the_tail_mass_solver():
+    # The fast route (Newton's method on both ends) against the generic solver of the
+    # base class (tail mass p solved in probability space), over counts up to 1e6 and
+    # confidence from 0.5 to 1 - 1e-6; both checked against scipy's incomplete Beta.
+    from skprobeval._posterior import _HDI_NEWTON_MAX, _beta_hdi_newton, _Posterior
+
+    rng = np.random.default_rng(11)
+    # Counts of one or more with the default prior: shapes from 1.5; and shapes just
+    # above 1 (a density nearly monotone), where the fast route may hand over.
+    a = np.r_[1.5 + 10 ** rng.uniform(-3, 5.5, 300), 1 + 10 ** rng.uniform(-3, 0, 100)]
+    b = np.r_[1.5 + 10 ** rng.uniform(-3, 5.5, 300), 1 + 10 ** rng.uniform(-3, 5.5, 100)]
+    assert np.all(a + b <= _HDI_NEWTON_MAX)
+    for confidence in (0.5, 0.95, 0.999999):
+        rest = np.full(a.size, 1 - confidence)
+        low, high, done = _beta_hdi_newton(a, b, rest)
+        if confidence < 0.99:
+            # (At 1 - 1e-6 a skewed density's lower end is near 1e-12, far from the
+            # equal-tailed start: there the fast route may hand over too.)
+            assert done[:300].all()
+        posterior = BetaPosterior(a, b)
+        ref_low, ref_high = _Posterior._hdi_flat(posterior, {"a": a, "b": b}, confidence)
+        # Within 1e-6 of the width: at 1 - 1e-6 with an end 1e-11 from 1, each route
+        # meets one of its two conditions to 1e-6 only (mpmath: the fast route's mass
+        # is right to 1e-11, the generic route's end densities to 1e-11).
+        width = ref_high - ref_low
+        np.testing.assert_array_less(np.abs(low - ref_low)[done], 1e-6 * width[done] + 1e-15)
+        np.testing.assert_array_less(np.abs(high - ref_high)[done], 1e-6 * width[done] + 1e-15)
+        outside = special.betainc(a, b, low) + special.betainc(b, a, 1 - high)
+        np.testing.assert_allclose(outside[done], rest[done], rtol=1e-9)
+        # Whichever route each element takes, hdi() is the generic solver's interval
+        # (an end within 1e-9 of the tail mass from 0 is put at 0: up to 2e-11 here).
+        got = posterior.hdi(confidence)
+        np.testing.assert_allclose(got.low, ref_low, rtol=1e-6, atol=2e-11)
+        np.testing.assert_allclose(got.high, ref_high, rtol=1e-6, atol=2e-11)
+
+
 def test_beta_hdi_parameters_below_one():
     # Mode at 0 or 1: the HDI is one-sided; U-shaped: the shorter one-sided interval.
     dist = stats.beta
