@@ -24,8 +24,8 @@ from ._bayes import check_target_metric, exact_posterior
 from ._counts import ConfusionCounts, PairedCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
-from ._numerics import beta_greater, draw_chunks
-from ._paired import PairedComparison, _out
+from ._numerics import beta_greater, draw_chunks, frozen_result
+from ._paired import PairedComparison
 from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
@@ -121,7 +121,7 @@ class MetricComparison(ComparisonResult):
         confidence = check_confidence(confidence)
         if self.difference is None:
             shape = np.shape(self.prob_first_better)
-            return CredibleInterval(_out(np.zeros(shape)), _out(np.zeros(shape)))
+            return CredibleInterval(frozen_result(np.zeros(shape)), frozen_result(np.zeros(shape)))
         return self.difference.interval(confidence)
 
     def _extra_dict(self):
@@ -390,8 +390,9 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
     def result(method, first, equivalent, second, error, n, difference):
         first, second = np.where(same, 0.5, first), np.where(same, 0.5, second)
         equivalent, error = np.where(same, 0.0, equivalent), np.where(same, 0.0, error)
-        return MetricComparison(spec.name, False, method, _out(first), _out(equivalent),
-                                _out(second), _out(error), 0.0, n, difference)
+        return MetricComparison(spec.name, False, method, frozen_result(first),
+                                frozen_result(equivalent), frozen_result(second),
+                                frozen_result(error), 0.0, n, difference)
 
     posterior_a = exact_posterior(counts_a, spec.name, lam, beta)
     if posterior_a is not None:
@@ -612,9 +613,9 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         return _exact_share_comparison(table, spec.name, lam, rope)
     if not table.any_difference:
         # No item where the predictions differ: delta is identically 0.
-        return MetricComparison(spec.name, True, "exact", _out(np.zeros(shape)),
-                                _out(np.ones(shape)), _out(np.zeros(shape)),
-                                _out(np.zeros(shape)), rope, 0)
+        return MetricComparison(spec.name, True, "exact", frozen_result(np.zeros(shape)),
+                                frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
+                                frozen_result(np.zeros(shape)), rope, 0)
     params = {"beta": beta} if "beta" in spec.params else {}
     if masks is None or combine in ("binary", None) or (share and combine == "micro"):
         # The share of items right does not depend on the label set.
@@ -647,7 +648,8 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         equivalent = np.asarray((defined - above - below) / defined, dtype=float)
     error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
         [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
-    return MetricComparison(spec.name, True, "sampled", _out(first), _out(equivalent),
-                            _out(second), _out(error), rope, n_draws,
+    return MetricComparison(spec.name, True, "sampled", frozen_result(first),
+                            frozen_result(equivalent), frozen_result(second),
+                            frozen_result(error), rope, n_draws,
                             _draws_posterior(np.concatenate(draws)) if keep_difference
                             else _NOT_KEPT)

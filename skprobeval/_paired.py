@@ -31,8 +31,15 @@ from scipy import special
 
 from ._counts import PairedCounts, _format_array
 from ._labels import _check_pair
-from ._numerics import beta_cdf, beta_pdf, beta_sd, beta_sf, beta_tail_nodes, solve_increasing
-from ._numerics import frozen_result as _out
+from ._numerics import (
+    beta_cdf,
+    beta_pdf,
+    beta_sd,
+    beta_sf,
+    beta_tail_nodes,
+    frozen_result,
+    solve_increasing,
+)
 from ._posterior import CredibleInterval, _fmt
 from ._results import ComparisonResult
 from ._validation import check_confidence, check_prior, check_rope, fail, warn_future
@@ -328,9 +335,9 @@ class PairedComparison(ComparisonResult):
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "prior", alphas)
         object.__setattr__(self, "rope", rope)
-        object.__setattr__(self, "prob_first_better", _out(first))
-        object.__setattr__(self, "prob_equivalent", _out(equivalent))
-        object.__setattr__(self, "prob_second_better", _out(second))
+        object.__setattr__(self, "prob_first_better", frozen_result(first))
+        object.__setattr__(self, "prob_equivalent", frozen_result(equivalent))
+        object.__setattr__(self, "prob_second_better", frozen_result(second))
 
     @classmethod
     def from_counts(cls, paired_counts, *, prior=0.5, rope=0.0):
@@ -368,8 +375,9 @@ class PairedComparison(ComparisonResult):
     def posterior_parameters(self):
         """Dirichlet posterior ``(N1 + alpha1, N2 + alpha2, N3 + alpha3)``."""
         c = self.counts
-        return (_out(c.first_better + self.prior[0]), _out(c.second_better + self.prior[1]),
-                _out(c.ties + self.prior[2]))
+        return (frozen_result(c.first_better + self.prior[0]),
+                frozen_result(c.second_better + self.prior[1]),
+                frozen_result(c.ties + self.prior[2]))
 
     def _parameters(self):
         c = self.counts
@@ -383,7 +391,7 @@ class PairedComparison(ComparisonResult):
         Goutte & Gaussier (2005), eq. 20.
         """
         a1, a2, a3 = self._parameters()
-        return _out((a1 - a2) / (a1 + a2 + a3))
+        return frozen_result((a1 - a2) / (a1 + a2 + a3))
 
     @property
     def expected_log_odds(self):
@@ -392,12 +400,12 @@ class PairedComparison(ComparisonResult):
         Goutte & Gaussier (2005), eq. 21.
         """
         a1, a2, _ = self._parameters()
-        return _out(_digamma_difference(a1, a2))
+        return frozen_result(_digamma_difference(a1, a2))
 
     @property
     def mc_error(self):
         """0.0: every probability is exact."""
-        return _out(np.zeros(np.shape(self.prob_first_better)))
+        return frozen_result(np.zeros(np.shape(self.prob_first_better)))
 
     def difference_interval(self, confidence=0.95):
         """Deprecated alias of `interval` (renamed in 0.2, removed in 0.3)."""
@@ -429,12 +437,13 @@ class PairedComparison(ComparisonResult):
         tail = 0.5 * (1.0 - confidence)
         low = _difference_quantile(a1, a2, a3, tail)
         high = _difference_quantile(a1, a2, a3, 1.0 - tail)
-        return CredibleInterval(_out(low), _out(high))
+        return CredibleInterval(frozen_result(low), frozen_result(high))
 
     def _extra_dict(self):
         c = self.counts
-        return {"first_better": _out(c.first_better), "second_better": _out(c.second_better),
-                "ties": _out(c.ties), "expected_difference": self.expected_difference,
+        return {"first_better": frozen_result(c.first_better),
+                "second_better": frozen_result(c.second_better),
+                "ties": frozen_result(c.ties), "expected_difference": self.expected_difference,
                 "expected_log_odds": self.expected_log_odds}
 
     def summary(self, confidence=0.95):
