@@ -114,6 +114,11 @@ def _format_number(value):
     return text[1:] if text == "-0.0000" else text
 
 
+def _format_count(value):
+    """A whole-number count without decimals."""
+    return f"{value:.0f}"
+
+
 def _shown(table):
     """A table as printed: the score columns left out where every row is blank
     (hard labels only); the data (``to_csv``, ``to_dict``) keep them."""
@@ -127,7 +132,7 @@ def _counts_formatters(frame):
     formatters = {}
     for column in COUNT_COLUMNS:
         if column in frame and np.all(np.mod(frame[column].to_numpy(dtype=float), 1) == 0):
-            formatters[column] = "{:.0f}".format
+            formatters[column] = _format_count
     return formatters
 
 
@@ -144,7 +149,7 @@ def _markdown_table(frame, index):
                 if np.isnan(value):
                     cells.append("")
                 else:
-                    cells.append(f"{value:.0f}" if column in whole else _format_number(value))
+                    cells.append(_format_count(value) if column in whole else _format_number(value))
             else:
                 cells.append(str(value))
         lines.append("| " + " | ".join(cells) + " |")
