@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._counts import ConfusionCounts, joint_codes
 from ._joint import JointTable, average_values, dirichlet, label_concentration, label_prior
@@ -73,14 +72,6 @@ def _check_counts(counts):
     if not isinstance(counts, ConfusionCounts):
         fail("counts", "a ConfusionCounts", counts, error=TypeError)
     return counts
-
-
-def _is_multilabel(y):
-    """True for a 2-d label indicator matrix (dense with several columns, or sparse)."""
-    if sp.issparse(y):
-        return True
-    shape = np.shape(y)
-    return len(shape) == 2 and shape[1] != 1
 
 
 # ---------------------------------------------------------------------------

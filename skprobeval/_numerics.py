@@ -56,7 +56,6 @@ __all__ = [
     "beta_greater",
     "beta_dlogpdf",
     "beta_logpdf",
-    "beta_mean",
     "beta_mode",
     "beta_pdf",
     "beta_quantile",
@@ -709,11 +708,6 @@ def weighted_mean(values, weights):
 # ---------------------------------------------------------------------------
 # Beta moments
 # ---------------------------------------------------------------------------
-
-
-def beta_mean(a, b):
-    """Mean ``a / (a + b)`` of Beta(a, b)."""
-    return a / (a + b)
 
 
 def beta_var(a, b):

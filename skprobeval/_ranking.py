@@ -121,10 +121,10 @@ def positive_mask(y_true, pos_label, *, name="y_true", multiclass=False):
     fail("pos_label", f"one of the labels {classes.tolist()!r}", pos_label)
 
 
-def _check_ranking_input(y_true, y_score, pos_label, name_score="y_score"):
+def _check_ranking_input(y_true, y_score, pos_label):
     relevant = positive_mask(y_true, pos_label)
-    score = _check_real_array(y_score, name_score)
-    _check_same_length(relevant, score, "y_true", name_score)
+    score = _check_real_array(y_score, "y_score")
+    _check_same_length(relevant, score, "y_true", "y_score")
     return relevant, score
 
 
