@@ -73,6 +73,7 @@ __all__ = [
     "log_gamma_variates",
     "normal_score_rule",
     "quantile_nodes",
+    "result_entry",
     "solve_increasing",
     "unit_rule",
 ]
@@ -674,6 +675,11 @@ def frozen_result(values):
     values = values.copy()
     values.setflags(write=False)
     return values
+
+
+def result_entry(values, index):
+    """Entry ``index`` of a `frozen_result` field as a float; a float field is every entry."""
+    return float(np.atleast_1d(values)[index]) if np.ndim(values) else float(values)
 
 
 def weighted_mean(values, weights):

@@ -23,6 +23,7 @@ from ._compare import paired_metric_from_codes
 from ._counts import JointCodes, PairedCounts, joint_codes
 from ._labels import _plain
 from ._metrics import _weighted_mean, averaged_value
+from ._numerics import result_entry
 from ._paired import PairedComparison
 from ._ranking import average_precision
 from ._render import COUNT_COLUMNS
@@ -260,7 +261,7 @@ class _ReportBuilder:
             **{c: float(getattr(counts, c)[i]) for c in COUNT_COLUMNS},
             "point": float(point[i]), "mean": float(posterior.mean()[i]),
             "low": float(interval.low[i]), "high": float(interval.high[i]),
-            "mc_error": float(np.atleast_1d(error)[i]) if np.ndim(error) else float(error),
+            "mc_error": result_entry(error, i),
             "prob_better_than_chance": float(np.atleast_1d(chance)[i]),
         } for i, label in enumerate(self.label_names)]
 
@@ -371,8 +372,7 @@ class _ReportBuilder:
                     row = {"first": first, "second": second}
                     if self.per_label:
                         row = {"label": label, **row}
-                    row.update({column: float(np.atleast_1d(value)[k] if np.ndim(value)
-                                              else value)
+                    row.update({column: result_entry(value, k)
                                 for column, value in zip(_PAIR_COLUMNS, values)})
                     rows.append(row)
         lead = ["label", "first", "second"] if self.per_label else ["first", "second"]
