@@ -36,6 +36,9 @@ only where scipy measurably falls short, with the figure next to them:
   shapes far below 1 (where numpy's Gamma variates underflow to 0), and
   Dirichlet draws normalised from them; `draw_chunks` is the one chunk policy
   of the samplers that hold draws x cells variates at once.
+* `frozen_result` and `result_entry`: the shape of a result's fields, a Python
+  float for one table and a read-only array for several, and the entry of one
+  label read back from either.
 """
 
 from __future__ import annotations
