@@ -391,9 +391,12 @@ class ConfusionCounts:
         Notes
         -----
         Integer labels already in ``0..K-1`` (and booleans) are counted with a
-        single ``np.bincount`` of the joint code, in O(n) time with no sort;
-        other labels are encoded once with ``np.unique``.  The tables equal
-        ``sklearn.metrics.multilabel_confusion_matrix``.
+        single ``np.bincount`` of the joint code, in O(n) time with no sort.
+        Object arrays of strings (as read from text, or from a pandas Series)
+        are encoded by hashing (``pandas.factorize``), sorting only their
+        distinct labels; other labels by binary search against their sorted
+        set.  The tables equal ``sklearn.metrics.multilabel_confusion_matrix``,
+        labels in the same (sorted) order.
 
         Examples
         --------
