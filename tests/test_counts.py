@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 
 from skprobeval import ConfusionCounts, PairedCounts
+from skprobeval._counts import joint_codes
 from skprobeval._labels import multiclass_confusion_matrix
 
 
@@ -215,6 +216,68 @@ def test_rare_label_missed_by_the_encoding_sample(seed):
     ours = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
     np.testing.assert_array_equal(ours.labels, ["a", "b", "rare", "zzz"])
     np.testing.assert_allclose(_as_mcm(ours), multilabel_confusion_matrix(y_true, y_pred))
+
+
+def _object_strings(rng, n, pool):
+    """``n`` labels drawn from ``pool`` as an object array of Python str."""
+    return np.array(rng.choice(pool, size=n).tolist(), dtype=object)
+
+
+def test_object_string_labels_match_sklearn(seed):
+    # Object arrays of str are encoded by hashing (pandas.factorize) and a sort
+    # of the distinct labels only.  Reference: scikit-learn's
+    # multilabel_confusion_matrix and unique_labels on the same inputs, 40
+    # random cases: labels whose sorted order is not their first-seen order
+    # (empty, case, prefixes, non-ASCII), labels= subsets with absent labels,
+    # weights.
+    from sklearn.utils.multiclass import unique_labels
+
+    from skprobeval._labels import _encode_strings
+
+    pool = np.array(["", "B", "a", "ab", "abc", "b", "é", "z", "Z1", "10", "9"], dtype=object)
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        n = int(rng.integers(1, 3000))
+        k = int(rng.integers(1, pool.shape[0] + 1))
+        subset = rng.permutation(pool)[:k]
+        y_true, y_pred = _object_strings(rng, n, subset), _object_strings(rng, n, subset)
+        assert _encode_strings(y_true, y_pred) is not None     # the hashed path is taken
+        weight = rng.uniform(0, 3, size=n) if rng.random() < 0.5 else None
+        labels = None
+        if rng.random() < 0.5:
+            candidates = np.concatenate([unique_labels(y_true, y_pred), ["zebra"]])
+            labels = rng.permutation(candidates)[: int(rng.integers(1, candidates.shape[0] + 1))]
+        ours = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels, average=None,
+                                                sample_weight=weight)
+        theirs = multilabel_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weight)
+        if weight is None:
+            np.testing.assert_array_equal(_as_mcm(ours), theirs)
+        else:
+            np.testing.assert_allclose(_as_mcm(ours), theirs, rtol=1e-12, atol=1e-9)
+        expected = unique_labels(y_true, y_pred) if labels is None else labels
+        assert ours.labels.tolist() == list(expected)
+        # The joint encoding behind the posteriors and comparisons: same tables.
+        joint = joint_codes(y_true, [y_pred], average=None, labels=labels,
+                            sample_weight=weight).counts()
+        np.testing.assert_allclose(_as_mcm(joint), theirs, rtol=1e-12, atol=1e-9)
+        assert joint.labels.tolist() == list(expected)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (None, r"`y_pred` must be free of missing \(None\)"),
+    (float("nan"), "`y_pred` must be free of NaN"),
+    (3, "Mix of label input types"),
+    (b"a", "Mix of label input types"),
+])
+def test_object_string_labels_with_one_bad_item(bad, message):
+    # One non-string item deep in an otherwise all-string object array: the
+    # same error as before the hashed path (which hands such arrays back to
+    # the general one).
+    y_true = np.array(["a", "b"] * 5000, dtype=object)
+    y_pred = y_true.copy()
+    y_pred[7777] = bad
+    with pytest.raises(ValueError, match=message):
+        ConfusionCounts.from_predictions(y_true, y_pred, average=None)
 
 
 def test_many_distinct_labels_use_margins(seed):
