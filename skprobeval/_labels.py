@@ -203,6 +203,27 @@ def _fast_path_size(y_true, y_pred):
     return high + 1
 
 
+# A strided sample of this many labels tells few distinct labels from many.
+_SAMPLE = 4096
+
+
+def _factorize(y):
+    """``pandas.factorize(y)``, its hash table sized from a sample of ``y``.
+
+    pandas sizes the table for ``len(y)`` distinct labels.  For a few classes
+    among 10^6 items that is megabytes of mostly empty table, and a table of
+    1024 slots, grown as needed, factorizes about a third faster (growing
+    rehashes the distinct labels only).  When most labels are distinct
+    the growth costs more than the small table saves (2.5x slower at 10^6
+    distinct strings), so the small table is used only when the sample holds
+    few distinct labels, each repeated 16 times on average.
+    """
+    sample = y[:: max(1, y.shape[0] // _SAMPLE)]
+    distinct = pd.unique(sample).shape[0]
+    few = distinct <= 1024 and 16 * distinct <= sample.shape[0]
+    return pd.factorize(y, size_hint=1024 if few else None)
+
+
 def _encode_strings(y_true, y_pred):
     """Encode two object arrays of strings by hashing, or return None.
 
@@ -216,8 +237,8 @@ def _encode_strings(y_true, y_pred):
     if (y_true.dtype.kind != "O" or y_pred.dtype.kind != "O"
             or not isinstance(y_true[0], str) or not isinstance(y_pred[0], str)):
         return None
-    codes_true, seen_true = pd.factorize(y_true)
-    codes_pred, seen_pred = pd.factorize(y_pred)
+    codes_true, seen_true = _factorize(y_true)
+    codes_pred, seen_pred = _factorize(y_pred)
     seen = np.concatenate([seen_true, seen_pred])
     # factorize codes None and NaN as -1 and leaves them out of `seen`; the
     # general path reports them (as a missing label is never silently dropped).

@@ -263,6 +263,19 @@ def test_object_string_labels_match_sklearn(seed):
         assert joint.labels.tolist() == list(expected)
 
 
+def test_object_string_labels_mostly_distinct(seed):
+    # 1500 distinct labels among 6000 items: the hash table is sized by pandas
+    # (not the small grown one used for few classes).  Reference: scikit-learn.
+    rng = np.random.default_rng(seed)
+    pool = np.array([f"id{i}" for i in range(1500)], dtype=object)
+    y_true, y_pred = _object_strings(rng, 6000, pool), _object_strings(rng, 6000, pool)
+    weight = rng.uniform(size=6000)
+    ours = ConfusionCounts.from_predictions(y_true, y_pred, average=None, sample_weight=weight)
+    theirs = multilabel_confusion_matrix(y_true, y_pred, sample_weight=weight)
+    np.testing.assert_allclose(_as_mcm(ours), theirs, rtol=1e-12, atol=1e-9)
+    assert ours.labels.tolist() == sorted(set(y_true) | set(y_pred))
+
+
 @pytest.mark.parametrize("bad, message", [
     (None, r"`y_pred` must be free of missing \(None\)"),
     (float("nan"), "`y_pred` must be free of NaN"),
