@@ -103,3 +103,9 @@ def test_the_check_catches_a_cycle(tmp_path, monkeypatch):
     assert _find_cycle(["a", "b"]) == ["a", "b", "a"]
     (tmp_path / "b.py").write_text("x = 1\n")
     assert _find_cycle(["a", "b"]) is None
+
+
+def test_no_module_is_over_45_kilobytes():
+    # A module that outgrows this holds more than one idea: split it by idea.
+    sizes = {path.name: path.stat().st_size for path in PACKAGE.glob("*.py")}
+    assert {name: size for name, size in sizes.items() if size > 45_000} == {}

@@ -186,17 +186,18 @@ def test_beta_hdi_two_end_newton_agrees_with_the_tail_mass_solver():
     # The fast route (Newton's method on both ends) against the generic solver of the
     # base class (tail mass p solved in probability space), over counts up to 1e6 and
     # confidence from 0.5 to 1 - 1e-6; both checked against scipy's incomplete Beta.
-    from skprobeval._posterior import _HDI_NEWTON_MAX, _beta_hdi_newton, _Posterior
+    from skprobeval._numerics import HDI_NEWTON_MAX, beta_hdi_newton
+    from skprobeval._posterior import _Posterior
 
     rng = np.random.default_rng(11)
     # Counts of one or more with the default prior: shapes from 1.5; and shapes just
     # above 1 (a density nearly monotone), where the fast route may hand over.
     a = np.r_[1.5 + 10 ** rng.uniform(-3, 5.5, 300), 1 + 10 ** rng.uniform(-3, 0, 100)]
     b = np.r_[1.5 + 10 ** rng.uniform(-3, 5.5, 300), 1 + 10 ** rng.uniform(-3, 5.5, 100)]
-    assert np.all(a + b <= _HDI_NEWTON_MAX)
+    assert np.all(a + b <= HDI_NEWTON_MAX)
     for confidence in (0.5, 0.95, 0.999999):
         rest = np.full(a.size, 1 - confidence)
-        low, high, done = _beta_hdi_newton(a, b, rest)
+        low, high, done = beta_hdi_newton(a, b, rest)
         if confidence < 0.99:
             # (At 1 - 1e-6 a skewed density's lower end is near 1e-12, far from the
             # equal-tailed start: there the fast route may hand over too.)
