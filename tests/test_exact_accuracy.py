@@ -1384,9 +1384,11 @@ def _beta_comparisons(metric):
     (30 digits) where both variables have a power-law end at the same side."""
     entries = [(pair, lam) for pair in COMPARE_PAIRS for lam in PRIORS]
     cells_a, cells_b = BETA_METRICS[metric]
+    # The share of all items right (or wrong) takes λ a side: λ/2 from each pooled cell.
+    share = 0.5 if metric in ("accuracy", "error") else 1.0
     params = []
     for (table_a, table_b), lam in entries:
-        params.append([sum(t[_CELL[c]] + lam for c in cells) for t in (table_a, table_b)
+        params.append([sum(t[_CELL[c]] + share * lam for c in cells) for t in (table_a, table_b)
                        for cells in (cells_a, cells_b)])
     a1, b1, a2, b2 = np.array(params).T
 
