@@ -888,6 +888,7 @@ def beta_hdi_newton(a, b, rest):
     failed = ~((a + b <= HDI_NEWTON_MAX) & (low > 1e-300) & (high_c > 1e-300))
     active = np.flatnonzero(~failed)
     with np.errstate(all="ignore"):
+        log_norm = special.betaln(a, b)
         for _ in range(20):
             if active.size == 0:
                 break
@@ -899,11 +900,13 @@ def beta_hdi_newton(a, b, rest):
             # 1 - I(u) as I_{1 - u}(b, a): exact, and scipy's betaincc is ten to a
             # hundred times slower near the median.
             g2 = rr - special.betainc(aa, bb, l) - special.betainc(bb, aa, uc)
-            d1l = (aa - 1) / l - (bb - 1) / lc
-            d1u = (bb - 1) / uc - (aa - 1) / u
-            log_norm = special.betaln(aa, bb)
-            fl = np.exp((aa - 1) * np.log(l) + (bb - 1) * np.log1p(-l) - log_norm)
-            fu = np.exp((aa - 1) * np.log1p(-uc) + (bb - 1) * np.log(uc) - log_norm)
+            d1l = beta_dlogpdf(aa, bb, l, lc)
+            d1u = -beta_dlogpdf(aa, bb, u, uc)
+            # The densities enter the Jacobian only (the step's direction, not the
+            # answer): the direct form, without `beta_pdf`'s saddle-point branch.
+            norm = log_norm[active]
+            fl = np.exp((aa - 1) * np.log(l) + (bb - 1) * np.log(lc) - norm)
+            fu = np.exp((aa - 1) * np.log(u) + (bb - 1) * np.log(uc) - norm)
             det = d1l * fu + d1u * fl          # Jacobian [[d1l, d1u], [-fl, fu]]
             step_l = (-g1 * fu + g2 * d1u) / det
             step_u = (-d1l * g2 - fl * g1) / det
