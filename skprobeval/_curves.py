@@ -369,7 +369,7 @@ class PosteriorCurve:
 
     @renamed_keyword("n_samples", "n_draws")
     def band(self, confidence=0.95, *, kind="pointwise", n_draws=N_DRAWS, grid=None,
-             max_points=20_000, max_cells=20_000, random_state=None):
+             max_points=2_000, max_cells=20_000, random_state=None):
         """Credible band of the curve.
 
         Parameters
@@ -404,15 +404,17 @@ class PosteriorCurve:
             read at each: the precision at the first threshold whose recall
             reaches it (precision-recall), the true positive rate interpolated
             linearly in the false positive rate (ROC).
-        max_points : int, default=20000
+        max_points : int or None, default=2000
             Most points of a pointwise band: a curve with more thresholds gets
             its band at that many thresholds evenly spaced along the curve
-            (first and last included; each interval exact).  A band is drawn,
-            not read digit by digit: at 10^6 thresholds two Beta quantiles per
-            threshold would take 15 times as long as the curve itself.  The
-            intervals at every threshold are ``curve.precision.interval()``
-            (``curve.tpr.interval()``), reaching the end of [0, 1] where the
-            observed value is there.
+            (first and last included; each interval exact); None: at every
+            threshold.  A band is drawn, not read digit by digit, and 2000
+            points are several per pixel of any figure, while each point costs
+            two Beta quantiles: at 10^5 scores, 20000 points took 4 (precision-
+            recall) to 6 (ROC) times as long as scikit-learn's curve, 2000
+            points 0.3 to 0.6 times.  The intervals at every threshold are
+            ``curve.precision.interval()`` (``curve.tpr.interval()``), reaching
+            the end of [0, 1] where the observed value is there.
         max_cells : int, default=20000
             Most distinct score levels in the draws of a simultaneous band:
             beyond that, runs of consecutive levels of about equal weight are
@@ -432,12 +434,13 @@ class PosteriorCurve:
         if kind not in _BAND_KINDS:
             fail("kind", f"one of {list(_BAND_KINDS)!r}", kind)
         if kind == "pointwise":
-            if (not isinstance(max_points, numbers.Integral) or isinstance(max_points, bool)
+            if max_points is not None and (
+                    not isinstance(max_points, numbers.Integral) or isinstance(max_points, bool)
                     or max_points < 2):
-                fail("max_points", "an integer >= 2", max_points,
+                fail("max_points", "an integer >= 2 or None", max_points,
                      error=ValueError if isinstance(max_points, numbers.Real) else TypeError)
             n = len(self)
-            rows = (np.arange(n) if n <= max_points
+            rows = (np.arange(n) if max_points is None or n <= max_points
                     else np.unique(np.linspace(0, n - 1, int(max_points)).round().astype(int)))
             posterior = self.precision if self._kind == "precision_recall" else self.tpr
             low, high = posterior[rows].interval(confidence) if n > 1 else posterior.interval(

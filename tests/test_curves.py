@@ -135,6 +135,22 @@ def test_pointwise_band_thins_long_curves():
     assert band.low[0] == 0.0
 
 
+def test_pointwise_band_default_resolution_and_every_threshold():
+    # Default: at most 2000 points (a band is drawn); None: every threshold, each
+    # interval the exact one of that threshold's posterior.
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 5000)
+    curve = posterior_precision_recall_curve(y, y + rng.normal(0, 1, 5000))
+    assert len(curve) > 2000
+    assert curve.band().x.shape == (2000,)
+    every = curve.band(max_points=None)
+    assert every.x.shape == (len(curve),)
+    low, high = curve.precision.interval()
+    inner = (curve.counts.tp > 0) & (curve.counts.fp > 0)
+    np.testing.assert_array_equal(every.low[inner], low[inner])
+    np.testing.assert_array_equal(every.high[inner], high[inner])
+
+
 def test_simultaneous_band_holds_the_drawn_curves():
     # By construction the band holds at least `confidence` of the curves drawn
     # with the same seed entirely, and it is wider than the pointwise envelope.
