@@ -190,7 +190,7 @@ def _metric_function(metric, beta):
 
 
 def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_state,
-                         system=1):
+                         system=1, chance=False):
     """Posterior of `metric` averaged over labels, from encoded labels.
 
     The one model behind every average: binary data, per-label rows and
@@ -198,20 +198,28 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     weighted and Powers averages are sampled from the joint Dirichlet of
     `skprobeval._joint` (the K x K table of single-label data, independent
     columns of multilabel data).
+
+    With ``chance=True`` (labels averaged, as in the reports) returns
+    ``(posterior, p)`` with ``p`` the posterior probability that Powers'
+    bookmaker informedness over the labels exceeds 0; where the metric's
+    posterior is sampled, from the same table draws (one pass over the
+    table instead of two).
     """
     function, params, name = _metric_function(metric, beta)
     check_target_metric(joint, name, average)
     counts = joint.counts(system)
     if joint.kind == "binary" or average is None:
-        return metric_posterior(counts, metric=name, prior=lam, beta=beta, n_draws=n_draws,
-                                random_state=random_state)
+        exact = metric_posterior(counts, metric=name, prior=lam, beta=beta, n_draws=n_draws,
+                                 random_state=random_state)
+        return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
     if average == "micro":
         if joint.kind == "multilabel":
-            return metric_posterior(counts.sum(), metric=name, prior=lam, beta=beta,
-                                    n_draws=n_draws, random_state=random_state)
+            exact = metric_posterior(counts.sum(), metric=name, prior=lam, beta=beta,
+                                     n_draws=n_draws, random_state=random_state)
+            return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
         exact = _micro_multiclass(joint, counts, name, lam)
         if exact is not None:
-            return exact
+            return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
     rng = check_random_state(random_state)
     table = JointTable(_single(joint, system), lam)
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
@@ -219,10 +227,33 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     # Labels averaged in the table's canonical order: the same sums whatever their names.
     order = table.canonical
     ordered_weights = None if weights is None else weights[order]
-    parts = [average_values(function, params, tuple(c[:, order] for c in cells), average,
-                            ordered_weights, share_of_right=every and name in SHARE_OF_RIGHT)
-             for (cells,) in table.sample(n_draws, rng)]
+    bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
+    informedness = get_metric("informedness").function
+    parts, above = [], 0
+    for (cells,) in table.sample(n_draws, rng):
+        ordered = tuple(c[:, order] for c in cells)
+        parts.append(average_values(function, params, ordered, average, ordered_weights,
+                                    share_of_right=every and name in SHARE_OF_RIGHT))
+        if chance:
+            values = _finite(average_values(informedness, {}, ordered, "powers",
+                                            bookmaker_weights), "informedness")
+            above += int(np.count_nonzero(values > 0.0))
     samples = _finite(np.concatenate(parts), "metric")
+    posterior = _sampled_average(samples, counts, name, lam, beta, average, weights, joint)
+    return (posterior, above / samples.shape[0]) if chance else posterior
+
+
+def _with_chance(posterior, chance, joint, lam, n_draws, random_state, system):
+    """`posterior`, or with ``chance`` the pair (posterior, P(bookmaker > 0)) drawn after it."""
+    if not chance:
+        return posterior
+    bookmaker = posterior_from_codes(joint, "informedness", average="powers", lam=lam, beta=1.0,
+                                     n_draws=n_draws, random_state=random_state, system=system)
+    return posterior, bookmaker.prob_greater(0.0)
+
+
+def _sampled_average(samples, counts, name, lam, beta, average, weights, joint):
+    """The posterior of a sampled label average, with its exact mean where known."""
     # The mean of a label average is the average of the labels' exact means, each
     # label's table being Dirichlet with its cells' summed prior (aggregation).
     prior = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)

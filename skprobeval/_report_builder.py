@@ -228,8 +228,14 @@ class _ReportBuilder:
         """One system's summary rows (one per label for average=None); adds its posteriors."""
         joint, average, lam, rng = self.joint, self.average, self.lam, self.rng
         own = self._own_codes(position)
+        # P(better than chance): the binary table's informedness, Powers' bookmaker
+        # over labels otherwise, from the same table draws where both are sampled.
+        labelled = joint.kind != "binary" and average is not None
         posterior = posterior_from_codes(own, self.spec.name, average=average, lam=lam,
-                                         beta=self.beta, n_draws=self.n_draws, random_state=rng)
+                                         beta=self.beta, n_draws=self.n_draws, random_state=rng,
+                                         chance=labelled)
+        if labelled:
+            posterior, chance = posterior
         mask = self.masks[position - 1]
         own_counts = counts if mask is None else counts[mask]
         # An undefined metric warns (zero_division="warn") at the user's line.
@@ -242,12 +248,8 @@ class _ReportBuilder:
             posteriors[name] = posterior
         interval = posterior.interval(self.confidence)
         error = getattr(posterior, "mc_error", 0.0)
-        if joint.kind == "binary" or average is None:
+        if not labelled:
             chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
-        else:
-            chance = posterior_from_codes(own, "informedness", average="powers", lam=lam,
-                                          beta=1.0, n_draws=self.n_draws,
-                                          random_state=rng).prob_greater(0.0)
         if not self.per_label:
             return [{
                 "estimator": name,

@@ -808,3 +808,29 @@ def test_metrics_sampled_per_label_keep_a_sampled_macro_mean():
                                      sample_weight=weight, n_draws=2000, random_state=0)
         assert posterior.mean() == posterior.samples.mean()
         assert posterior.mc_error > 0
+
+
+@pytest.mark.parametrize(("k", "n", "share"), [(4, 60, 0.12), (30, 300, 0.0)])
+def test_report_chance_comes_from_the_metric_draws(k, n, share):
+    # With chance=True the metric's draws are the same as without it (the same
+    # table pass), and P(bookmaker informedness > 0) is read off those draws: a
+    # separate pass over the same posterior agrees within Monte Carlo error.
+    # k = 30 takes the sparse table (more than 512 prior cells).
+    from skprobeval._bayes import posterior_from_codes
+    from skprobeval._counts import joint_codes
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, k, n)
+    # A weak system: the bookmaker's posterior straddles 0.
+    pred = np.where(rng.random(n) < share, y, rng.integers(0, k, n))
+    joint = joint_codes(y, [pred], average="macro")
+    options = dict(average="macro", lam=0.5, beta=1.0, n_draws=4000)
+    alone = posterior_from_codes(joint, "f1", random_state=3, **options)
+    posterior, chance = posterior_from_codes(joint, "f1", random_state=3, chance=True,
+                                             **options)
+    np.testing.assert_array_equal(np.sort(alone.samples), np.sort(posterior.samples))
+    separate = posterior_from_codes(joint, "informedness", average="powers", lam=0.5, beta=1.0,
+                                    n_draws=20_000, random_state=4).prob_greater(0.0)
+    assert 0.02 < separate < 0.98
+    error = np.sqrt(separate * (1 - separate) * (1 / 4000 + 1 / 20_000))
+    assert abs(chance - separate) < 4 * error
