@@ -341,7 +341,7 @@ class JointTable:
         over atoms drawn uniformly among its cells (see the module docstring).
         """
         counts = self._observed_counts
-        size, n_cols = self.size, self._map.shape[1]
+        size = self.size
         # Counts of at least 1 (unweighted data) are drawn directly: their variates
         # stay far above the smallest float.  Smaller (weighted) ones are drawn in
         # log space and scaled by the draw's largest variate, as `dirichlet` does.
@@ -366,7 +366,7 @@ class JointTable:
         else:
             log_g = log_gamma(np.broadcast_to(counts[:, None], (counts.size, n_draws)), 1,
                               rng)[0]
-        sticks = []
+        sticks, residuals = [], []
         for kind, plan in zip(self._kinds, self._plans):
             log_total = log_gamma(np.array([kind.concentration]), n_draws, rng)[:, 0]
             draw, log_share, fraction, last = _break_sticks(kind.concentration, n_draws, rng,
@@ -389,10 +389,7 @@ class JointTable:
                 top = log_class.max(axis=1, keepdims=True)
                 log_class -= (top + np.log(np.exp(log_class - top).sum(axis=1, keepdims=True))
                               - (log_total + last)[:, None])
-                n_classes = plan.alpha.size
-                sticks.append((kind, None, np.repeat(np.arange(n_draws), n_classes),
-                               log_class.ravel(), None, np.tile(plan.truth, n_draws),
-                               None if kind.diagonal else np.tile(plan.other, n_draws)))
+                residuals.append((kind, log_class, plan))
         if direct:
             shift = np.zeros(n_draws)
         else:
@@ -406,8 +403,10 @@ class JointTable:
         # block, added in rank order so that renaming the labels keeps every bit.
         total = sums[:, self._by_rank].sum(axis=1)
         # Every stick's (and residual class's) mass goes to the per-label sums of its
-        # cell: one scatter into the flat sums for all of them.
-        index, masses = [], []
+        # cell, at its truth in some blocks and at its other label in others: the
+        # masses of one side of a kind are summed per (draw, label) once (a
+        # bincount) and that block added to each of the side's blocks.
+        sides = {}
         for kind, log_total, draw, log_share, fraction, truth, other in sticks:
             if log_total is not None:
                 total += np.exp(log_total - shift)
@@ -415,7 +414,6 @@ class JointTable:
             mass = np.exp(log_share, out=log_share)
             if fraction is not None:
                 mass *= fraction
-            base = draw * n_cols
             for labels, blocks in ((truth, kind.at_truth), (other, kind.at_other)):
                 if not blocks or labels is None:
                     continue
@@ -423,14 +421,36 @@ class JointTable:
                     # A residual class spread over many labels on this side: those
                     # sums hold data, its share there is negligible.
                     used = labels >= 0
-                    labels, base_used, mass_used = labels[used], base[used], mass[used]
+                    where, mass_used = draw[used] * size + labels[used], mass[used]
                 else:
-                    base_used, mass_used = base, mass
-                for block in blocks:
-                    index.append(base_used + (labels + block * size))
-                    masses.append(mass_used)
-        if index:
-            np.add.at(sums.reshape(-1), np.concatenate(index), np.concatenate(masses))
+                    where, mass_used = draw * size + labels, mass
+                sides.setdefault(blocks, []).append((where, mass_used))
+        added = {}
+        for blocks, parts in sides.items():
+            where = np.concatenate([w for w, _ in parts]) if len(parts) > 1 else parts[0][0]
+            mass = np.concatenate([m for _, m in parts]) if len(parts) > 1 else parts[0][1]
+            added[blocks] = np.bincount(where, weights=mass,
+                                        minlength=n_draws * size).reshape(n_draws, size)
+        # Residual classes: a (draws, classes) block of masses, each class at fixed
+        # labels: one sparse product per side.
+        for kind, log_class, plan in residuals:
+            log_class -= shift[:, None]
+            mass = np.exp(log_class, out=log_class)
+            for labels, blocks in ((plan.truth, kind.at_truth),
+                                   (None if kind.diagonal else plan.other, kind.at_other)):
+                if not blocks or labels is None or not np.any(labels >= 0):
+                    continue
+                used = np.flatnonzero(labels >= 0)
+                spread = sp.csr_matrix((np.ones(used.size), (labels[used], used)),
+                                       shape=(size, labels.size))
+                part = np.asarray(spread @ mass.T).T
+                if blocks in added:
+                    added[blocks] += part
+                else:
+                    added[blocks] = part
+        for blocks, part in added.items():
+            for block in blocks:
+                sums[:, block * size:(block + 1) * size] += part
         sums /= total[:, None]
         return sums
 
