@@ -122,6 +122,14 @@ def generality(tp, fp, fn, tn):
     return _ratio(np.add(tp, fn), np.add(np.add(tp, fp), np.add(fn, tn)))
 
 
+def selection_rate(tp, fp, fn, tn):
+    """Selection rate: the share of items predicted positive ``(tp + fp) / n``.
+
+    Demographic parity compares it across groups (fairlearn's ``selection_rate``).
+    """
+    return _ratio(np.add(tp, fp), np.add(np.add(tp, fp), np.add(fn, tn)))
+
+
 def informedness(tp, fp, fn, tn):
     """Informedness (Youden's J, bookmaker) ``tpr - fpr``."""
     return recall(tp, fp, fn, tn) - fallout(tp, fp, fn, tn)
@@ -198,8 +206,8 @@ class MetricSpec:
         How the exact posterior is built from the cells, or None when it is
         sampled: ``("beta", cells_a, cells_b)`` for a Beta ratio of cell
         sums (each cell adding λ), ``("share", cells_a, cells_b)`` for the
-        share of all items right or wrong (each cell adding λ/2: Beta(right
-        + λ, wrong + λ)), ``("fbeta",)`` for F-beta,
+        share of all items right or wrong, or predicted positive (each cell
+        adding λ/2: Beta(right + λ, wrong + λ)), ``("fbeta",)`` for F-beta,
         ``("difference", (cells_a, cells_b), (cells_c, cells_d))`` for a
         difference of two independent Betas, and ``("affine", scale, shift,
         recipe)`` for an affine map of another exact posterior.
@@ -239,9 +247,10 @@ _NO_ITEMS = "there are no samples"
 
 # The one table of the metrics: point formula, direction, exact posterior.
 # Exact recipes (see MetricSpec.exact): Beta ratios of disjoint cells, the share
-# of items right with Jeffreys' prior on the share itself (at λ = 1/2), F-beta
-# through its Beta construction, differences of independent Betas, and affine
-# maps of those; every other metric is sampled from the Dirichlet posterior.
+# of items right (or predicted positive) with Jeffreys' prior on the share itself
+# (at λ = 1/2), F-beta through its Beta construction, differences of independent
+# Betas, and affine maps of those; every other metric is sampled from the
+# Dirichlet posterior.
 _F_UNDEFINED = "there are no true nor predicted samples (tp + fp + fn = 0)"
 _TPR_MINUS_FPR = ("difference", (("tp",), ("fn",)), (("fp",), ("tn",)))
 _PPV_MINUS_FOR = ("difference", (("tp",), ("fp",)), (("fn",), ("tn",)))
@@ -265,6 +274,8 @@ _REGISTRY = {
                    ("beta", ("tp",), ("fp", "fn"))),
         MetricSpec("generality", generality, (), _NO_ITEMS, True,
                    ("beta", ("tp", "fn"), ("fp", "tn"))),
+        MetricSpec("selection_rate", selection_rate, (), _NO_ITEMS, True,
+                   ("share", ("tp", "fp"), ("fn", "tn"))),
         MetricSpec("informedness", informedness, (),
                    "there are no true samples or no negative samples", True, _TPR_MINUS_FPR),
         MetricSpec("markedness", markedness, (),

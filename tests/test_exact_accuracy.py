@@ -1320,6 +1320,7 @@ BETA_METRICS = {
     "fallout": (("fp",), ("tn",)), "silence": (("fn",), ("tp",)),
     "noise": (("fp",), ("tp",)), "overlap": (("tp",), ("fp", "fn")),
     "generality": (("tp", "fn"), ("fp", "tn")),
+    "selection_rate": (("tp", "fp"), ("fn", "tn")),
     # F1 = 2B / (1 + B) increases with B ~ Beta(tp, fp + fn): P(F1_A > F1_B) = P(B_A > B_B)
     "f1": (("tp",), ("fp", "fn")),
 }
@@ -1384,8 +1385,9 @@ def _beta_comparisons(metric):
     (30 digits) where both variables have a power-law end at the same side."""
     entries = [(pair, lam) for pair in COMPARE_PAIRS for lam in PRIORS]
     cells_a, cells_b = BETA_METRICS[metric]
-    # The share of all items right (or wrong) takes λ a side: λ/2 from each pooled cell.
-    share = 0.5 if metric in ("accuracy", "error") else 1.0
+    # The share of all items right (or wrong, or predicted positive) takes λ a side: λ/2
+    # from each pooled cell.
+    share = 0.5 if metric in ("accuracy", "error", "selection_rate") else 1.0
     params = []
     for (table_a, table_b), lam in entries:
         params.append([sum(t[_CELL[c]] + share * lam for c in cells) for t in (table_a, table_b)
