@@ -32,6 +32,13 @@ from ._curves import (
     posterior_roc_curve,
 )
 from ._displays import PosteriorPrecisionRecallDisplay, PosteriorRocCurveDisplay
+from ._group_display import GroupIntervalDisplay
+from ._groups import (
+    GroupDisparity,
+    PosteriorMetricFrame,
+    demographic_parity_disparity,
+    equalized_odds_disparity,
+)
 from ._metrics import (
     MetricSpec,
     available_metrics,
@@ -103,11 +110,14 @@ __all__ = [
     "DatasetsComparison",
     "DifferencePosterior",
     "FBetaPosterior",
+    "GroupDisparity",
+    "GroupIntervalDisplay",
     "MetricComparison",
     "MetricSpec",
     "PairedComparison",
     "PairedCounts",
     "PosteriorCurve",
+    "PosteriorMetricFrame",
     "PosteriorPrecisionRecallDisplay",
     "PosteriorRefit",
     "PosteriorRocCurveDisplay",
@@ -136,8 +146,10 @@ __all__ = [
     "correlated_ttest",
     "d_measure_score",
     "d_measure_weights",
+    "demographic_parity_disparity",
     "distance_weighted_precision_recall",
     "e_measure_score",
+    "equalized_odds_disparity",
     "fallout_score",
     "fbeta_posterior",
     "generality_score",
