@@ -442,9 +442,10 @@ class PosteriorMetricFrame:
         except ValueError as error:
             if not str(error).startswith("`average`"):
                 raise
+            shown = str(error).split("; got ", 1)[1].removeprefix("'binary' with ")
             raise ValueError("`y_true` and `y_pred` must hold binary labels (two at most, "
                              "`pos_label` among them): the groups are compared on one "
-                             f"positive class; got {str(error).split('; got ', 1)[1]}") from None
+                             f"positive class; got {shown}") from None
         n = joint.codes[0].shape[0]
         columns = _sensitive_columns(sensitive_features, n)
         group, self._keys, self._index = _group_codes(columns)
