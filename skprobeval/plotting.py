@@ -12,7 +12,7 @@ from ._baseline import random_average_precision
 from ._validation import check_confidence, fail
 
 __all__ = ["plot_mean_ranks", "plot_pairwise", "plot_posteriors", "plot_random_ap_baseline",
-           "plot_simplex"]
+           "plot_rank_probabilities", "plot_simplex"]
 
 
 def _pyplot():
@@ -291,13 +291,18 @@ def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cm
     return ax
 
 
-def plot_mean_ranks(mean_ranks, *, ax=None, xlabel="mean rank (1 = best)"):
+def plot_mean_ranks(mean_ranks, *, interval=None, ax=None, xlabel="mean rank (1 = best)"):
     """Systems by mean rank across data sets, best at the top.
 
     Parameters
     ----------
     mean_ranks : pandas.Series
-        Mean rank of each system (`AcrossDatasetsReport.mean_ranks`).
+        Mean rank of each system (`AcrossDatasetsReport.mean_ranks`, or the
+        posterior expected ranks `PlackettLuceRanking.expected_rank`).
+    interval : pandas.DataFrame or array-like of shape (n_systems, 2), default=None
+        Lower and upper end of an interval around each rank, in the order of
+        `mean_ranks` (`PlackettLuceRanking.expected_rank_interval`), drawn
+        as a bar; None draws a line from rank 1 instead.
     ax : matplotlib Axes, default=None
         Where to draw.
     xlabel : str, default="mean rank (1 = best)"
@@ -316,6 +321,7 @@ def plot_mean_ranks(mean_ranks, *, ax=None, xlabel="mean rank (1 = best)"):
     >>> ax = plot_mean_ranks(pd.Series({"a": 1.4, "b": 1.6}))
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['a', 'b']
+    >>> ax = plot_mean_ranks(pd.Series({"a": 1.4, "b": 1.6}), interval=[[1.1, 1.8], [1.2, 1.9]])
     """
     try:
         ranks = np.asarray(mean_ranks, dtype=float)
@@ -323,13 +329,85 @@ def plot_mean_ranks(mean_ranks, *, ax=None, xlabel="mean rank (1 = best)"):
         fail("mean_ranks", "a Series of mean ranks", mean_ranks, error=TypeError)
     if ranks.ndim != 1:
         fail("mean_ranks", "a Series of mean ranks", mean_ranks, shown=f"shape {ranks.shape}")
+    bounds = None
+    if interval is not None:
+        try:
+            bounds = np.asarray(interval, dtype=float)
+        except (TypeError, ValueError):
+            fail("interval", "an array of (low, high) pairs", interval, error=TypeError)
+        if bounds.shape != (ranks.shape[0], 2):
+            fail("interval", f"of shape ({ranks.shape[0]}, 2), one (low, high) per rank",
+                 interval, shown=f"shape {bounds.shape}")
     names = [str(n) for n in getattr(mean_ranks, "index", range(ranks.shape[0]))]
     order = np.argsort(ranks, kind="stable")
     ax = _axes(ax)
     positions = np.arange(ranks.shape[0])
-    ax.hlines(positions, 1, ranks[order], color="lightgrey")
-    ax.plot(ranks[order], positions, "o")
+    if bounds is None:
+        ax.hlines(positions, 1, ranks[order], color="lightgrey")
+        ax.plot(ranks[order], positions, "o")
+    else:
+        low, high = bounds[order, 0], bounds[order, 1]
+        ax.errorbar(ranks[order], positions, xerr=[ranks[order] - low, high - ranks[order]],
+                    fmt="o", capsize=3)
     ax.set_yticks(positions, labels=[names[i] for i in order])
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
+    return ax
+
+
+def plot_rank_probabilities(rank_probabilities, *, ax=None, cmap="Blues", colorbar=True):
+    """Heat map of the probability of each system (row) having each rank (column).
+
+    Parameters
+    ----------
+    rank_probabilities : pandas.DataFrame or array-like of shape (n_systems, n_ranks)
+        Probabilities, one row per system (`PlackettLuceRanking.rank_probabilities`;
+        its ``plot("probabilities")`` sorts the systems best first).
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    cmap : str, default="Blues"
+        Colormap (0 to 1).
+    colorbar : bool, default=True
+        Add a colorbar (once per Axes).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skprobeval.plotting import plot_rank_probabilities
+    >>> table = pd.DataFrame([[0.8, 0.2], [0.2, 0.8]], index=["a", "b"], columns=[1, 2])
+    >>> ax = plot_rank_probabilities(table)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a', 'b']
+    """
+    try:
+        values = np.asarray(rank_probabilities, dtype=float)
+    except (TypeError, ValueError):
+        fail("rank_probabilities", "a table of probabilities", rank_probabilities,
+             error=TypeError)
+    if values.ndim != 2:
+        fail("rank_probabilities", "a 2-d table of probabilities", rank_probabilities,
+             shown=f"shape {values.shape}")
+    rows = [str(n) for n in getattr(rank_probabilities, "index", range(values.shape[0]))]
+    columns = [str(n) for n in getattr(rank_probabilities, "columns",
+                                       range(1, values.shape[1] + 1))]
+    ax = _axes(ax)
+    image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=cmap, aspect="auto")
+    ax.set_xticks(range(len(columns)), labels=columns)
+    ax.set_yticks(range(len(rows)), labels=rows)
+    if values.size <= 400:
+        for i in range(values.shape[0]):
+            for j in range(values.shape[1]):
+                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if values[i, j] > 0.5 else "black")
+    ax.set_xlabel("rank")
+    ax.set_title("P(system has rank)")
+    if colorbar and not getattr(ax, "_skprobeval_colorbar", False):
+        ax.figure.colorbar(image, ax=ax)
+        ax._skprobeval_colorbar = True
     return ax
