@@ -57,6 +57,7 @@ from ._metrics import (
     specificity_score,
 )
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
+from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
 from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
 from ._posterior_affine import AffinePosterior
 from ._posterior_api import (
@@ -116,6 +117,7 @@ __all__ = [
     "MetricSpec",
     "PairedComparison",
     "PairedCounts",
+    "PlackettLuceRanking",
     "PosteriorCurve",
     "PosteriorMetricFrame",
     "PosteriorPrecisionRecallDisplay",
@@ -175,6 +177,7 @@ __all__ = [
     "random_average_precision",
     "random_precision_baseline",
     "random_ranking_test",
+    "rank_across_datasets",
     "recall_posterior",
     "roc_auc_posterior",
     "silence_score",
