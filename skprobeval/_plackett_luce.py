@@ -65,8 +65,9 @@ __all__ = ["PlackettLuceRanking", "rank_across_datasets"]
 # sweeps on noisy tables and within a few hundred on tables whose data sets
 # all rank the systems identically, so 1 000 sweeps forget the start.
 BURN_IN = 1_000
-# Sweeps per kept draw.  A sweep costs about 25 us at 10 systems x 50 data
-# sets x 4 chains, so keeping every second one buys effective draws cheaply.
+# Sweeps per kept draw.  A sweep costs about 50 us at 10 systems x 50 data
+# sets x 4 chains, so keeping every second one buys effective draws cheaply
+# (the defaults take 0.33 s there, benchmarks/bench_across.py).
 THIN = 2
 N_CHAINS = 4
 # Normalised weights are floored at the smallest normal float, so that the
