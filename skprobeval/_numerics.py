@@ -852,37 +852,53 @@ def log_gamma(shapes, n_draws, rng):
 def dirichlet(alpha, n_draws, rng):
     """Draws of Dirichlet(alpha) over the last axis: shape (n_draws,) + alpha.shape.
 
-    The variates of `log_gamma`, same stream: numpy's ``Generator.dirichlet``
-    over the boosted shapes draws the same Gamma variates in the same order as
-    ``standard_gamma`` (its inner loop, without the broadcasting of an array
-    of shapes: 20-30% faster) and divides each draw by its sum; a cell with
-    concentration below 1 then takes its factor ``U^(1/alpha)`` in log space
-    and each table is normalised again.  Concentrations far below 1 stay
-    exact in ratio to the others down to 1e-308 of a table; cell
-    probabilities are floored at the smallest normal float so that ratios of
-    two underflowed cells stay defined.  Only the cells with concentration
-    below 1 pay for the uniform draws.
+    The variates of `log_gamma`, same stream, normalised: each draw's Gamma
+    variates relative to its largest, exact for concentrations far below 1;
+    cell probabilities are floored at the smallest normal float so that
+    ratios of two underflowed cells stay defined.  Only the cells with
+    concentration below 1 pay for the uniform draws.
+
+    One table (``alpha`` 1-d), the usual case, goes through numpy's
+    ``Generator.dirichlet`` over the boosted shapes: it draws the same Gamma
+    variates in the same order as ``standard_gamma`` (its inner loop, without
+    the broadcasting of an array of shapes: 20-30% faster) and divides each
+    draw by its sum; a cell with concentration below 1 then takes its factor
+    ``U^(1/alpha)`` and the draw is normalised again from the changed cells.
+    Draws whose mass was mostly in those cells (the subtraction would cancel,
+    and their new values may all underflow) are normalised in log space as
+    above.  The values agree with the log-space route to about 1e-13.
     """
     alpha = np.asarray(alpha, dtype=np.float64)
-    flat = alpha.reshape(-1)
-    small = np.flatnonzero(flat < 1)
-    boosted = flat.copy()
+    if alpha.ndim != 1:
+        log_g = log_gamma(alpha, n_draws, rng)
+        log_g -= log_g.max(axis=-1, keepdims=True)
+        cells = np.exp(log_g, out=log_g)
+        cells /= cells.sum(axis=-1, keepdims=True)
+        return np.maximum(cells, _TINY, out=cells)
+    small = np.flatnonzero(alpha < 1)
+    boosted = alpha.copy()
     boosted[small] += 1.0
     cells = rng.dirichlet(boosted, size=n_draws)
-    total = None
     if small.size:
         before = cells[:, small]
         with np.errstate(divide="ignore", under="ignore"):
-            factor = np.log(rng.random((n_draws, small.size))) / flat[small]
-            after = np.exp(np.log(before) + factor)
+            log_after = np.log(before)
+            log_after += np.log(rng.random((n_draws, small.size))) / alpha[small]
+            after = np.exp(log_after)
         cells[:, small] = after
-        # The new sum of each draw from the changed cells only.
-        total = 1.0 - (before - after).sum(axis=1, keepdims=True)
-    cells = cells.reshape((n_draws,) + alpha.shape)
-    if alpha.ndim > 1:
-        cells /= cells.sum(axis=-1, keepdims=True)
-    elif total is not None:
-        cells *= 1.0 / total
+        # Each draw's new sum from the changed cells only.
+        total = 1.0 - (before - after).sum(axis=1)
+        redo = np.flatnonzero(~(total >= 1e-2))
+        if redo.size:
+            with np.errstate(divide="ignore"):
+                log_rows = np.log(cells[redo])
+            log_rows[:, small] = log_after[redo]
+            log_rows -= log_rows.max(axis=1, keepdims=True)
+            rows = np.exp(log_rows, out=log_rows)
+            rows /= rows.sum(axis=1, keepdims=True)
+            cells[redo] = rows
+            total[redo] = 1.0
+        cells *= (1.0 / total)[:, None]
     return np.maximum(cells, _TINY, out=cells)
 
 

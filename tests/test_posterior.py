@@ -678,3 +678,27 @@ def test_informedness_hdi_of_rare_class_tables(counts):
     assert high - low <= equal_high - equal_low
     if counts == (0, 0, 2, 1000):
         assert (low, high) == pytest.approx((-0.0037, 0.5697), abs=2e-4)
+
+
+@pytest.mark.parametrize("alpha", [
+    np.linspace(0.05, 40.0, 50),                 # a few cells below 1
+    np.full(4, 0.03125),                          # every cell below 1 (an empty table)
+    np.r_[np.full(30, 1e-3), 2.0],               # tiny cells that underflow, one above 1
+    np.full(10, 1e-3),                            # every draw's cells but one underflow
+])
+def test_dirichlet_is_the_normalised_log_gamma_stream(alpha):
+    # The one-table route (numpy's Generator.dirichlet over the boosted shapes) draws
+    # the variates of log_gamma, same seed, same order: normalised in log space they
+    # are the same draws, to rounding, also where the cells below 1 hold a draw's mass.
+    from skprobeval._numerics import _TINY, dirichlet, log_gamma
+
+    log_g = log_gamma(alpha, 2000, np.random.default_rng(5))
+    log_g -= log_g.max(axis=1, keepdims=True)
+    expected = np.exp(log_g)
+    expected = np.maximum(expected / expected.sum(axis=1, keepdims=True), _TINY)
+    drawn = dirichlet(alpha, 2000, np.random.default_rng(5))
+    assert np.all(np.isfinite(drawn))
+    np.testing.assert_allclose(drawn.sum(axis=1), 1.0, rtol=1e-13)
+    held = expected > 1e-250
+    np.testing.assert_allclose(drawn[held], expected[held], rtol=1e-12)
+    np.testing.assert_allclose(np.log(drawn[~held]), np.log(expected[~held]), rtol=1e-12)
