@@ -230,8 +230,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
     informedness = get_metric("informedness").function
     parts, above = [], 0
-    for (cells,) in table.sample(n_draws, rng):
-        ordered = tuple(c[:, order] for c in cells)
+    for (ordered,) in table.sample(n_draws, rng, canonical=True):
         parts.append(average_values(function, params, ordered, average, ordered_weights,
                                     share_of_right=every and name in SHARE_OF_RIGHT))
         if chance:

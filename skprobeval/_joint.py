@@ -224,6 +224,7 @@ class JointTable:
         cells, self.alpha, self._observed_counts = (
             cells[order], alpha[order], observed_counts[order])
         self.canonical = np.argsort(rank[:self.n_requested])
+        self._map_canonical = None
         digits = _digits(cells, size, n_digits)
         truth = digits[0]
         rows = np.arange(cells.shape[0])
@@ -316,8 +317,33 @@ class JointTable:
             return bool(self._observed_counts[:, self.differ].sum() > 0)
         return bool(self._observed_counts[self.differ].sum() > 0)
 
-    def sample(self, n_draws, rng):
-        """Yield ``[(tp, fp, fn, tn) per system]`` for chunks of posterior draws."""
+    def sample(self, n_draws, rng, canonical=False):
+        """Yield ``[(tp, fp, fn, tn) per system]`` for chunks of posterior draws.
+
+        Each array is (draws, labels): the requested labels in their order, or
+        with ``canonical`` in the table's canonical order (`canonical`, the
+        order of sums that renaming the labels keeps): a dense table reads its
+        per-label sums in that order directly.
+        """
+        if canonical and self.kind != "multilabel" and self._kinds is None \
+                and not sp.issparse(self._map):
+            # The per-label sums straight in canonical order: one product with
+            # the map's columns permuted (no reordering of the draws' cells).
+            if self._map_canonical is None:
+                blocks = self._map.shape[1] // self.size
+                columns = np.concatenate([block * self.size + self.canonical
+                                          for block in range(blocks)])
+                self._map_canonical = np.ascontiguousarray(self._map[:, columns])
+            for chunk in draw_chunks(n_draws, self.alpha.size):
+                sums = dirichlet(self.alpha, chunk, rng) @ self._map_canonical
+                yield self._from_sums(sums, self.n_requested)
+            return
+        for systems in self._sample(n_draws, rng):
+            if canonical:
+                systems = [tuple(c[:, self.canonical] for c in cells) for cells in systems]
+            yield systems
+
+    def _sample(self, n_draws, rng):
         if self.kind == "multilabel":
             alpha, back = self.alpha[self.canonical], np.argsort(self.canonical)
             for size in draw_chunks(n_draws, self.alpha.size):
@@ -471,11 +497,12 @@ class JointTable:
             sums = draws @ self._map
         return self._from_sums(sums)
 
-    def _from_sums(self, sums):
-        """Every system's per-label cells from the per-label sums of a draw."""
+    def _from_sums(self, sums, size=None):
+        """Every system's per-label cells from the per-label sums of a draw (blocks
+        of `size` columns, the table's size by default)."""
         n_req = self.n_requested
         out = []
-        size = self.size
+        size = self.size if size is None else size
         true = sums[:, :n_req]
         for system in range(self.n_systems):
             start = size * (1 + 2 * system)

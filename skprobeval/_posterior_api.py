@@ -534,8 +534,7 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
     table = JointTable(joint, lam)
     order = table.canonical        # the labels' order, whatever their names
     ordered = {key: None if w is None else w[order] for key, w in weights.items()}
-    for (cells,) in table.sample(n_draws, rng):
-        cells = tuple(c[:, order] for c in cells)
+    for (cells,) in table.sample(n_draws, rng, canonical=True):
         for name, average in draws:
             draws[name, average].append(average_values(
                 get_metric(name).function, {}, cells, average, ordered[name, average]))
