@@ -28,6 +28,11 @@ ranking
     separation in {0.5, 1, 2, 4}, n in {100, 300, 1000, 10000}, prevalence in
     {0.3, 0.02}.  References: the bootstrap and, for AUC, DeLong's interval;
     candidate boundary masses of the ranking model beside the default.
+groups
+    the gap of a true positive rate and of a selection rate between groups
+    (`PosteriorMetricFrame.difference`): 2 or 4 groups of 10, 100 or 1000
+    items, equal or different true rates.  Reference: the bootstrap within
+    each group.
 comparisons
     paired, independent, `compare_scores`, the correlated t-test and the
     signed-rank test under the null (two equal systems: the share of
@@ -61,6 +66,7 @@ import zlib
 import numpy as np
 from scipy import special, stats
 
+from benchmarks import _coverage_groups as _groups
 from benchmarks import _references as ref
 from skprobeval import (
     BetaPosterior,
@@ -694,11 +700,17 @@ def run_comparison(cell, reps, n_draws):
 # The grid, the verdicts and the report
 # ---------------------------------------------------------------------------
 
+def run_groups(cell, reps, n_draws):
+    return _groups.run_groups(cell, reps, n_draws, coverage_row=_coverage_row, seed=_seed,
+                              levels=LEVELS, library=LIBRARY)
+
+
 SECTIONS = {
     "binary": (binary_cells, run_binary),
     "multiclass": (multiclass_cells, run_multiclass),
     "ranking": (ranking_cells, run_ranking),
     "comparisons": (comparison_cells, run_comparison),
+    "groups": (_groups.group_cells, run_groups),
 }
 
 

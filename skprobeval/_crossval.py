@@ -10,6 +10,7 @@ average precision) and hand them to the one report builder.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import numpy as np
@@ -17,7 +18,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
 
 from ._counts import joint_codes
-from ._data import frame_matrix, resolve_columns
+from ._data import frame_column, frame_matrix, resolve_columns
 from ._metrics import check_average, get_metric
 from ._report import _counts_only_report, _repeats
 from ._report_builder import _Fold, _ReportBuilder
@@ -479,8 +480,8 @@ def _test_indices(name, result):
 @renamed_keyword("n_samples", "n_draws")
 def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
                         beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                        sample_weight=None, scores=None, data=None, n_draws=N_DRAWS,
-                        random_state=0):
+                        sample_weight=None, scores=None, data=None, sensitive_features=None,
+                        n_draws=N_DRAWS, random_state=0):
     """Posteriors and paired comparisons of several systems' predictions on one test set.
 
     The same report as `compare_estimators`, from predictions you hold:
@@ -556,6 +557,14 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     data : DataFrame, default=None
         A pandas, Dask or Polars DataFrame, a pyarrow Table or a dict of
         columns, that the other arguments name columns of.
+    sensitive_features : array-like, DataFrame or dict, or str or list of str, default=None
+        Groups of the items (with `data`, column names), as fairlearn's
+        ``MetricFrame`` takes them; several columns give their intersections.
+        The report then has `by_group` (each system's metric per group: the
+        point value, posterior mean and interval) and `group_gaps` (the gap
+        between each system's groups and P(gap > `rope`)), from
+        `PosteriorMetricFrame`.  Binary targets (``average="binary"``) only;
+        not with a Dask DataFrame.
 
     Returns
     -------
@@ -594,6 +603,24 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     >>> report = compare_predictions("gold", ["a", "b"], data=frame)
     >>> round(float(report.pairwise.loc["a", "b"]), 3)
     0.967
+
+    Each system's recall by group, and the gap between the groups:
+
+    >>> frame["site"] = ["x", "x", "x", "x", "x", "y", "y", "y", "y", "y"]
+    >>> report = compare_predictions("gold", ["a", "b"], data=frame, metric="recall",
+    ...                              sensitive_features="site")
+    >>> report.by_group[["tp", "fn", "point"]].round(2)
+                    tp   fn  point
+    estimator site
+    a         x    3.0  0.0   1.00
+              y    2.0  1.0   0.67
+    b         x    2.0  1.0   0.67
+              y    1.0  2.0   0.33
+    >>> report.group_gaps[["point", "higher", "lower"]].round(3)
+               point higher lower
+    estimator
+    a          0.333      x     y
+    b          0.333      x     y
     """
     if data is not None and isinstance(predictions, (list, tuple)):
         if len(set(map(str, predictions))) != len(predictions):
@@ -628,9 +655,37 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
                              lam=lam, rope=rope, confidence=confidence, n_repeats=1,
                              n_draws=n_draws, random_state=random_state,
                              sample_weight=sample_weight, truth_name="y_true")
-    return builder.build(strict_scores=True, store_predictions=not distinct)
+    report = builder.build(strict_scores=True, store_predictions=not distinct)
+    if sensitive_features is None:
+        return report
+    if distinct:
+        fail("sensitive_features", "None with Dask input (the groups are compared item "
+             "by item)", sensitive_features, error=TypeError, shown="a column")
+    if average != "binary":
+        fail("sensitive_features", "None unless average='binary' (the groups are compared "
+             "on one positive class)", sensitive_features, error=TypeError,
+             shown=f"groups with average={average!r}")
+    from ._groups import report_group_tables
+
+    by_group, group_gaps = report_group_tables(
+        y_array, {name: fold_predictions[name][0] for name in names},
+        _group_columns(data, sensitive_features), metric=spec.name,
+        pos_label=pos_label, sample_weight=sample_weight, prior=lam, beta=beta, rope=rope,
+        confidence=confidence, n_draws=n_draws, random_state=random_state)
+    return dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps)
 
 
+
+
+def _group_columns(data, sensitive_features):
+    """The groups as `PosteriorMetricFrame` takes them; columns of `data` keep their names."""
+    if data is None:
+        return sensitive_features
+    keys = sensitive_features if isinstance(sensitive_features, (list, tuple)) else [
+        sensitive_features]
+    if keys and all(isinstance(key, str) for key in keys):
+        return {key: frame_column(data, key, "sensitive_features") for key in keys}
+    return frame_matrix(data, sensitive_features, "sensitive_features")
 
 
 @renamed_keyword("prior", "prior_strength")

@@ -868,3 +868,42 @@ def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
         sensitive_features=sensitive_features, pos_label=pos_label,
         sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state)
     return frame._worst_gap(["recall", "fallout"], "equalized_odds")
+
+
+def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_label,
+                        sample_weight, prior, beta, rope, confidence, n_draws, random_state):
+    """The per-group tables of a comparison report.
+
+    Returns ``(by_group, group_gaps)``: one row per (estimator, group) with
+    the counts, fairlearn's point value and the posterior's mean and
+    interval; one row per estimator with the gap between its groups
+    (`PosteriorMetricFrame.difference`): point, mean, interval, the groups of
+    a two-group gap and P(gap > rope) (two groups: the signed gap, so that at
+    rope 0 it is the probability that the group with the higher point value
+    is truly higher; more groups: the spread ``max - min``).
+    """
+    import pandas as pd
+
+    rng = check_random_state(random_state)
+    frames, gaps = {}, {}
+    for name, y_pred in predictions.items():
+        frame = PosteriorMetricFrame(metrics=metric, y_true=y_true, y_pred=y_pred,
+                                     sensitive_features=sensitive_features,
+                                     pos_label=pos_label, sample_weight=sample_weight,
+                                     prior=prior, beta=beta, n_draws=n_draws,
+                                     random_state=rng, confidence=confidence)
+        table = pd.concat([frame.by_group_counts, frame.by_group], axis=1)
+        frames[name] = table
+        gap = frame.difference()
+        low, high = gap.interval(confidence)
+        gaps[name] = {"n_groups": gap.n_groups, "point": gap.point, "mean": gap.mean(),
+                      "low": low, "high": high,
+                      "higher": None if gap.pair is None else str(gap.pair[0]),
+                      "lower": None if gap.pair is None else str(gap.pair[1]),
+                      "prob_gap_above_rope": (float(gap.posterior.sf(rope))
+                                              if gap.posterior is not None else 0.0),
+                      "mc_error": 0.0 if gap.mc_error is None else float(gap.mc_error)}
+    by_group = pd.concat(frames, names=["estimator"])
+    group_gaps = pd.DataFrame.from_dict(gaps, orient="index")
+    group_gaps.index.name = "estimator"
+    return by_group, group_gaps

@@ -123,6 +123,20 @@ class ComparisonReport:
         summary's ``mean``, ``low`` and ``high``; keyed ``(estimator,
         label)`` for a per-label report (empty for a report built from
         counts alone).
+    by_group : pandas.DataFrame or None
+        With ``sensitive_features`` (`compare_predictions`): one row per
+        (estimator, group), the group's counts, its ``point`` value (as
+        fairlearn's ``MetricFrame.by_group``) and posterior ``mean``,
+        ``low``, ``high`` (see `PosteriorMetricFrame`).
+    group_gaps : pandas.DataFrame or None
+        With ``sensitive_features``: one row per estimator, the gap between
+        its groups (`PosteriorMetricFrame.difference`): ``n_groups``,
+        ``point`` (fairlearn's ``difference()``), ``mean``, ``low``,
+        ``high``, the ``higher`` and ``lower`` group of a two-group gap
+        (signed, the higher point first), ``prob_gap_above_rope`` (two
+        groups: P(higher - lower > rope), at rope 0 the probability that the
+        group that looks better is; more groups: P(max - min > rope)) and
+        the ``mc_error`` of a sampled gap.
 
     See Also
     --------
@@ -162,6 +176,8 @@ class ComparisonReport:
     pairs: object = None
     n_draws: int = 0
     posteriors: dict = field(default_factory=dict, repr=False)
+    by_group: object = None
+    group_gaps: object = None
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -195,6 +211,11 @@ class ComparisonReport:
             ]
         if len(self.ttest):
             sections.append(("Correlated Bayesian t-test over fold scores", self.ttest, False))
+        if self.by_group is not None:
+            sections += [
+                (f"By group: {self.metric_label} of each group", self.by_group, True),
+                (f"Gap between groups (P(gap > {self.rope:g}))", self.group_gaps, True),
+            ]
         return sections
 
     def _has_pairs(self):
@@ -238,8 +259,8 @@ class ComparisonReport:
         Parameters
         ----------
         table : {"summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", \
-"per_fold"}, default="summary"
-            Which table.
+"per_fold", "by_group", "group_gaps"}, default="summary"
+            Which table (the last two with ``sensitive_features`` only).
 
         Returns
         -------
@@ -285,6 +306,9 @@ class ComparisonReport:
                   "pairwise_metric": (self.pairwise_metric, True),
                   "pairs": (self.pairs, False), "ttest": (self.ttest, False),
                   "per_fold": (self.per_fold, False)}
+        if self.by_group is not None:
+            tables["by_group"] = (self.by_group, True)
+            tables["group_gaps"] = (self.group_gaps, True)
         return {name: (whole_counts(frame), index) for name, (frame, index) in tables.items()}
 
     def plot(self, *, table=None, ax=None):

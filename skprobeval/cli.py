@@ -31,7 +31,8 @@ __all__ = ["main"]
 
 _DATASETS = ("breast_cancer", "wine", "iris", "digits")
 _AVERAGE_CHOICES = ("auto", "binary", "micro", "macro", "weighted", "powers", "none")
-_TABLES = ("summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", "per_fold")
+_TABLES = ("summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", "per_fold",
+           "by_group", "group_gaps")
 
 
 class _UsageError(Exception):
@@ -71,6 +72,10 @@ def _build_parser():
     compare.add_argument("--truth", required=True, help="name of the truth column")
     compare.add_argument("--systems", nargs="+", default=None,
                          help="system columns (default: every other column)")
+    compare.add_argument("--group", nargs="+", default=None, metavar="COLUMN",
+                         help="group column(s): each system's metric per group and the gap "
+                              "between the groups (binary targets; several columns: their "
+                              "intersections)")
     compare.add_argument("--metric", default="f1", help="metric name (default: f1)")
     compare.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
                          help="how labels are combined, as scikit-learn's f1_score(average=) "
@@ -95,7 +100,8 @@ def _build_parser():
                          choices=("text", "markdown", "html", "csv", "json"),
                          help="output format")
     compare.add_argument("--table", default=None, choices=_TABLES,
-                         help="the table --format csv prints (default: summary)")
+                         help="the table --format csv prints (default: summary; by_group "
+                              "and group_gaps with --group)")
 
     random_ap = commands.add_parser("random-ap",
                                     help="exact expected AP of a random ranking")
@@ -334,16 +340,23 @@ def _read_table(args):
     columns = list(frame.columns)
     if args.truth not in columns:
         raise _UsageError(f"truth column {args.truth!r} not in {columns!r}")
-    systems = args.systems or [c for c in columns if c != args.truth]
+    groups = args.group or []
+    missing = [c for c in groups if c not in columns]
+    if missing:
+        raise _UsageError(f"group column(s) {missing!r} not in {columns!r}")
+    if len(set(groups)) != len(groups) or args.truth in groups:
+        raise _UsageError(f"--group must name distinct columns other than the truth; "
+                          f"got {groups!r}")
+    systems = args.systems or [c for c in columns if c != args.truth and c not in groups]
     missing = [c for c in systems if c not in columns]
     if missing:
         raise _UsageError(f"system column(s) {missing!r} not in {columns!r}")
     if not systems:
         raise _UsageError("no system columns to compare")
-    if len(set(systems)) != len(systems) or args.truth in systems:
-        raise _UsageError(f"--systems must name distinct columns other than the truth; "
-                          f"got {systems!r}")
-    names = [args.truth, *systems]
+    if len(set(systems)) != len(systems) or args.truth in systems or set(systems) & set(groups):
+        raise _UsageError(f"--systems must name distinct columns other than the truth and "
+                          f"the groups; got {systems!r}")
+    names = [args.truth, *systems, *groups]
     with warnings.catch_warnings():
         # The Parquet reader's own deprecation notices are not the user's business.
         warnings.filterwarnings("ignore", category=DeprecationWarning, module="dask")
@@ -360,7 +373,9 @@ def _read_table(args):
     bad = [name for name, values in zip(names, arrays) if np.any(pd.isna(values))]
     if bad:
         raise _UsageError(f"missing values in column(s) {bad!r}")
-    return arrays[0], dict(zip(systems, arrays[1:])), weight
+    n_systems = len(systems)
+    return (arrays[0], dict(zip(systems, arrays[1:1 + n_systems])), weight,
+            dict(zip(groups, arrays[1 + n_systems:])) or None)
 
 
 def _pos_label(text, truth, option="--pos-label"):
@@ -423,18 +438,24 @@ def _compare(args, out):
     _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
     # The report's rope serves the share-right comparison too: [0, 1) whatever the metric.
     check_rope(args.rope)
-    truth, predictions, weight = _read_table(args)
+    truth, predictions, weight, groups = _read_table(args)
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
     n_labels = len({label for values in (truth, *predictions.values())
                     for label in pd.unique(np.asarray(values).ravel()).tolist()})
     average = _average(args.average, n_labels)
+    if groups is not None and average != "binary":
+        raise _UsageError(f"--group needs binary targets (--average binary); got --average "
+                          f"{average}")
+    if args.table in ("by_group", "group_gaps") and groups is None:
+        raise _UsageError(f"--table {args.table} goes with --group")
     report = compare_predictions(
         truth, predictions, metric=args.metric, average=average,
         labels=_labels(args.labels, truth), beta=args.beta, prior=_prior(args.prior),
         rope=args.rope, confidence=args.confidence,
         pos_label=(_pos_label(args.pos_label, truth)
                    if average == "binary" and n_labels <= 2 else 1),
-        sample_weight=weight, n_draws=args.n_draws, random_state=args.random_state)
+        sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
+        random_state=args.random_state)
     if args.format == "json":
         print(json.dumps(report.to_dict(), indent=2), file=out)
     elif args.format == "csv":

@@ -349,3 +349,63 @@ def test_a_bad_pos_label_is_named_as_typed(tmp_path):
     result = run("compare", str(path), "--truth", "y", "--pos-label", "7")
     assert result.returncode == 2
     assert result.stderr.startswith("skprobeval: error: --pos-label must be"), result.stderr
+
+
+@pytest.fixture
+def grouped_csv(tmp_path):
+    rng = np.random.default_rng(3)
+    n = 400
+    region = rng.choice(["north", "south"], n)
+    truth = rng.integers(0, 2, n)
+    frame = pd.DataFrame({
+        "label": truth,
+        # "uneven" misses more positives in the south.
+        "uneven": np.where(rng.random(n) < np.where(region == "south", 0.7, 0.95), truth,
+                           1 - truth),
+        "even": np.where(rng.random(n) < 0.85, truth, 1 - truth),
+        "region": region,
+    })
+    path = tmp_path / "grouped.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_compare_group_column_reports_each_group_and_the_gap(grouped_csv):
+    # The group column is not a system; each system's recall per region equals the
+    # report built in Python, and the gap's probability is the signed difference's.
+    path, frame = grouped_csv
+    result = run("compare", str(path), "--truth", "label", "--group", "region",
+                 "--metric", "recall", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert set(payload["summary"]) == {"uneven", "even"}
+    from skprobeval import compare_predictions
+
+    report = compare_predictions("label", ["uneven", "even"], data=frame, metric="recall",
+                                 sensitive_features="region")
+    rows = {(r["estimator"], r["region"]): r for r in payload["by_group"]}
+    for (name, region), row in report.by_group.iterrows():
+        # (JSON keeps ten significant digits.)
+        assert rows[name, region]["mean"] == pytest.approx(row["mean"], rel=1e-9)
+    gaps = report.group_gaps
+    assert gaps.loc["uneven", ["higher", "lower"]].tolist() == ["north", "south"]
+    assert gaps.loc["uneven", "prob_gap_above_rope"] > 0.99
+    assert payload["group_gaps"]["even"]["prob_gap_above_rope"] == pytest.approx(
+        gaps.loc["even", "prob_gap_above_rope"], rel=1e-9)
+    text = run("compare", str(path), "--truth", "label", "--group", "region")
+    assert "By group: f1 of each group" in text.stdout and "Gap between groups" in text.stdout
+    csv = run("compare", str(path), "--truth", "label", "--group", "region", "--format", "csv",
+              "--table", "group_gaps")
+    assert csv.stdout.splitlines()[0].startswith("estimator,n_groups,point,mean,low,high")
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--group", "area"), "group column(s) ['area'] not in"),
+    (("--group", "region", "--average", "micro"), "--group needs binary targets"),
+    (("--table", "by_group", "--format", "csv"), "--table by_group goes with --group"),
+])
+def test_compare_group_bad_input_one_line(grouped_csv, args, words):
+    result = run("compare", str(grouped_csv[0]), "--truth", "label", *args)
+    assert result.returncode == 2, result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr

@@ -466,3 +466,39 @@ def test_group_interval_display():
     plt.close("all")
     with pytest.raises(ValueError, match="`low` must be an array of shape \\(2,\\)"):
         GroupIntervalDisplay(groups=["a", "b"], mean=[0.5, 0.5], low=[0.1], high=[0.9, 0.9])
+
+
+def test_comparison_report_by_group_is_the_metric_frame():
+    # compare_predictions(sensitive_features=...) holds each system's
+    # PosteriorMetricFrame: its by_group rows and counts, and the two-group gap
+    # whose P(gap > rope) is the exact signed difference's.
+    from skprobeval import DifferencePosterior, PosteriorMetricFrame, compare_predictions
+
+    rng = np.random.default_rng(11)
+    n = 300
+    group = rng.choice(["a", "b"], n)
+    y = rng.integers(0, 2, n)
+    systems = {"s": np.where(rng.random(n) < 0.85, y, 1 - y),
+               "t": np.where(rng.random(n) < np.where(group == "a", 0.9, 0.7), y, 1 - y)}
+    report = compare_predictions(y, systems, metric="recall", sensitive_features=group,
+                                 rope=0.02)
+    for name, pred in systems.items():
+        frame = PosteriorMetricFrame(metrics="recall", y_true=y, y_pred=pred,
+                                     sensitive_features=group)
+        expected = frame.by_group
+        got = report.by_group.loc[name]
+        np.testing.assert_allclose(got[["point", "mean", "low", "high"]].to_numpy(float),
+                                   expected[["point", "mean", "low", "high"]].to_numpy(float),
+                                   rtol=1e-12)
+        counts = frame.by_group_counts
+        np.testing.assert_array_equal(got[["tp", "fp", "fn", "tn"]].to_numpy(),
+                                      counts.to_numpy())
+        gap = frame.difference()
+        high, low = (list(frame.by_group.index).index(k) for k in gap.pair)
+        posteriors = frame.by_group_posteriors
+        exact = DifferencePosterior(posteriors.iloc[high], posteriors.iloc[low])
+        assert report.group_gaps.loc[name, "prob_gap_above_rope"] == pytest.approx(
+            float(exact.sf(0.02)), abs=1e-12)
+    with pytest.raises(TypeError, match="sensitive_features"):
+        compare_predictions(np.r_[y[:-1], 2], systems, average="macro",
+                            sensitive_features=group)
