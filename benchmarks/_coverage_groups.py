@@ -10,6 +10,13 @@ against the truth it estimates:
   minus the other's;
 * four groups: ``max - min`` of the groups' true rates.
 
+The library's default interval (`GroupDisparity.interval`: the signed
+difference's credible interval for two groups, the "anchored" interval of the
+spread for four) is measured, and the other kinds beside it as candidates:
+the simultaneous bounds (for two groups of the unsigned gap, against the
+truth's absolute value), and for four groups the spread posterior's credible
+interval (the former default).
+
 Reference: the bootstrap within each group (items resampled per group, the
 gap's percentile interval), the usual companion of fairlearn's
 ``MetricFrame``.
@@ -20,6 +27,10 @@ from __future__ import annotations
 import numpy as np
 
 PREVALENCE = 0.3
+# Names of the interval kinds measured beside the default (two groups: the signed
+# difference's credible interval; more: the simultaneous bounds of the spread).
+OTHER_KIND = {"simultaneous": "simultaneous bounds of |gap| (not the two-group default)",
+              "posterior": "credible interval of the spread's posterior (former default)"}
 GROUP_METRICS = ("recall", "selection_rate")
 SCENARIOS = ("equal", "different")
 
@@ -103,7 +114,11 @@ def run_groups(cell, reps, n_draws, *, coverage_row, seed, levels, library):
     rng = seed("groups", m, g, metric, scenario)
     tables = _tables(rng, m, tpr, fpr, reps)
     name = f"n={m} per group, {g} groups, {scenario} rates"
+    # The library's default, and the other kind of interval as a candidate.
+    other_kind = "simultaneous" if g == 2 else "posterior"
     intervals = {level: (np.empty(reps), np.empty(reps)) for level in levels}
+    other = {level: (np.empty(reps), np.empty(reps)) for level in levels}
+    mixed = {level: (np.empty(reps), np.empty(reps)) for level in levels}
     truth = np.empty(reps)
     pairs = []
     labels = np.repeat(np.arange(g), m)
@@ -118,6 +133,10 @@ def run_groups(cell, reps, n_draws, *, coverage_row, seed, levels, library):
                                        random_state=r).difference()
         for level in levels:
             intervals[level][0][r], intervals[level][1][r] = gap.interval(level)
+            other[level][0][r], other[level][1][r] = gap.interval(level, kind=other_kind)
+            if g > 2:
+                mixed[level][0][r], mixed[level][1][r] = gap.interval(level,
+                                                                      kind="simultaneous")
         if g == 2:
             high, low = (int(k) for k in gap.pair)
             pairs.append((high, low))
@@ -125,7 +144,14 @@ def run_groups(cell, reps, n_draws, *, coverage_row, seed, levels, library):
         else:
             truth[r] = truth_rates.max() - truth_rates.min()
     rows = [coverage_row("groups", name, f"{metric} gap", library, "library", truth,
-                         intervals)]
+                         intervals),
+            coverage_row("groups", name, f"{metric} gap",
+                         OTHER_KIND[other_kind], "candidate",
+                         np.abs(truth) if g == 2 else truth, other)]
+    if g > 2:
+        rows.append(coverage_row("groups", name, f"{metric} gap",
+                                 "simultaneous bounds of the spread", "candidate", truth,
+                                 mixed))
     boot = _bootstrap(tables, metric, g, n_draws, seed("groups boot", m, g, metric, scenario),
                       levels, pairs)
     rows.append(coverage_row("groups", name, f"{metric} gap", "bootstrap", "reference",

@@ -233,6 +233,7 @@ class GroupDisparity:
     pair: tuple | None
     n_groups: int
     exact: bool
+    groups: tuple = ()
 
     @property
     def mc_error(self):
@@ -246,17 +247,74 @@ class GroupDisparity:
         """Posterior mean of the disparity."""
         return self._none() if self.posterior is None else self.posterior.mean()
 
-    def interval(self, confidence=0.95):
-        """Equal-tailed credible interval of the disparity.
+    def interval(self, confidence=0.95, *, kind=None):
+        """Interval of the disparity.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Posterior mass, in (0, 1).
+        kind : {None, "posterior", "anchored", "simultaneous"}, default=None
+            ``"posterior"``: the equal-tailed credible interval of the
+            disparity's posterior.  ``"simultaneous"``: the bounds of the
+            disparity over every set of group values inside the groups'
+            simultaneous interval (each group's equal-tailed interval at
+            ``confidence ** (1 / G)``, G groups times metrics): it holds the
+            true disparity whenever every group's true value is inside its
+            own, with posterior probability ``confidence``, and reaches parity
+            (0, or 1 for a ratio) when the groups' intervals overlap.
+            ``"anchored"``: the end toward parity from the simultaneous
+            bounds, the other end the posterior's quantile.  By default
+            ``"posterior"`` for the signed difference of two groups and
+            ``"anchored"`` for a spread ``max - min`` of more groups, a ratio
+            and equalized odds: the posterior of a spread sits above parity
+            even when the groups' true values are equal, and its credible
+            interval then misses them.  In the coverage benchmark (2 and 4
+            groups of 10 to 1000 items, equal and different true rates) the
+            spread's credible interval never covered equal rates of four
+            groups and covered 0.52-0.55 at groups of 10 items with different
+            rates; the anchored interval covered 0.985 or more in every cell,
+            at 0.75-0.95 of the simultaneous bounds' width.
 
         Returns
         -------
         CredibleInterval
         """
         confidence = check_confidence(confidence)
+        if kind not in (None, "posterior", "anchored", "simultaneous"):
+            fail("kind", "None, 'posterior', 'anchored' or 'simultaneous'", kind)
         if self.posterior is None:
             return CredibleInterval(self._none(), self._none())
-        return self.posterior.interval(confidence)
+        if kind is None:
+            kind = "posterior" if self.pair is not None or not self.groups else "anchored"
+        if kind == "posterior":
+            return self.posterior.interval(confidence)
+        if not self.groups:
+            fail("kind", "'posterior' (no per-group posteriors kept)", kind)
+        low, high = self._simultaneous(confidence)
+        if kind == "simultaneous":
+            return CredibleInterval(low, high)
+        tail = (1.0 - confidence) / 2
+        if self.kind == "ratio":
+            return CredibleInterval(float(self.posterior.ppf(tail)), high)
+        return CredibleInterval(low, float(self.posterior.ppf(1.0 - tail)))
+
+    def _simultaneous(self, confidence):
+        """Bounds of the disparity with every group's value in its interval at
+        ``confidence ** (1 / (groups x metrics))``."""
+        level = confidence ** (1.0 / (self.n_groups * len(self.groups)))
+        ends = []
+        for posterior in self.groups:
+            low, high = (np.asarray(v, dtype=float) for v in posterior.interval(level))
+            if self.kind == "ratio":
+                least = low.min() / high.max() if high.max() > 0 else 0.0
+                most = min(1.0, high.min() / low.max()) if low.max() > 0 else 1.0
+                ends.append((float(least), float(most)))
+            else:
+                ends.append((max(0.0, float(low.max() - high.min())),
+                             float(high.max() - low.min())))
+        # Equalized odds: the larger of the metrics' spreads.
+        return max(e[0] for e in ends), max(e[1] for e in ends)
 
     def prob_disparity_greater(self, tolerance):
         """Posterior probability that the disparity exceeds `tolerance`.
@@ -651,15 +709,16 @@ class PosteriorMetricFrame:
             pair = (self._keys[high], self._keys[low])
             if isinstance(posterior, BetaPosterior):
                 exact = DifferencePosterior(posterior[int(high)], posterior[int(low)])
-                return GroupDisparity(spec.name, "difference", point, exact, pair, 2, True)
+                return GroupDisparity(spec.name, "difference", point, exact, pair, 2, True,
+                                      (posterior,))
             draws = self._draws(column, rng)
             return GroupDisparity(spec.name, "difference", point,
                                   SampledPosterior(draws[:, high] - draws[:, low]), pair, 2,
-                                  False)
+                                  False, (posterior,))
         draws = self._draws(column, rng)
         return GroupDisparity(spec.name, "difference", point,
                               SampledPosterior(draws.max(axis=1) - draws.min(axis=1)), None,
-                              self.n_groups, False)
+                              self.n_groups, False, (posterior,))
 
     def difference(self, method="between_groups"):
         """Posterior of the gap ``max - min`` between the groups' metric values.
@@ -715,7 +774,7 @@ class PosteriorMetricFrame:
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(top > 0, draws.min(axis=1) / np.where(top > 0, top, 1.0), 1.0)
         return GroupDisparity(spec.name, "ratio", point, SampledPosterior(ratio), None,
-                              self.n_groups, False)
+                              self.n_groups, False, (self._posteriors[column],))
 
     def ratio(self, method="between_groups"):
         """Posterior of the ratio ``min / max`` of the groups' metric values, sampled.
@@ -762,7 +821,8 @@ class PosteriorMetricFrame:
             draws = self._draws(column, rng)
             gaps.append(draws.max(axis=1) - draws.min(axis=1))
         return GroupDisparity(name, "difference", point, SampledPosterior(np.max(gaps, axis=0)),
-                              None, self.n_groups, False)
+                              None, self.n_groups, False,
+                              tuple(self._posteriors[c] for c in columns))
 
 
 # ---------------------------------------------------------------------------

@@ -502,3 +502,63 @@ def test_comparison_report_by_group_is_the_metric_frame():
     with pytest.raises(TypeError, match="sensitive_features"):
         compare_predictions(np.r_[y[:-1], 2], systems, average="macro",
                             sensitive_features=group)
+
+
+def test_spread_of_more_groups_takes_anchored_interval():
+    # Three groups: the simultaneous bounds of the spread are built from each group's
+    # equal-tailed interval at 0.95 ** (1 / 3) (computed here from BetaPosterior
+    # directly), the default takes their end toward parity and the posterior's other
+    # quantile; kind="posterior" is the spread posterior's own interval; two groups
+    # keep the exact signed difference's interval by default.
+    from skprobeval import BetaPosterior, PosteriorMetricFrame
+
+    y_true = np.ones(90, dtype=int)
+    y_pred = np.r_[np.ones(25), np.zeros(5), np.ones(20), np.zeros(10), np.ones(27),
+                   np.zeros(3)].astype(int)
+    group = np.repeat(["a", "b", "c"], 30)
+    gap = PosteriorMetricFrame(metrics="recall", y_true=y_true, y_pred=y_pred,
+                               sensitive_features=group, random_state=0).difference()
+    low, high = BetaPosterior([25.5, 20.5, 27.5], [5.5, 10.5, 3.5]).interval(0.95 ** (1 / 3))
+    expected = (max(0.0, low.max() - high.min()), high.max() - low.min())
+    np.testing.assert_allclose(gap.interval(0.95, kind="simultaneous"), expected, rtol=1e-12)
+    np.testing.assert_allclose(gap.interval(0.95, kind="posterior"),
+                               gap.posterior.interval(0.95), rtol=1e-12)
+    # Default (anchored): the simultaneous lower end, the posterior's upper quantile.
+    np.testing.assert_allclose(gap.interval(0.95), (expected[0], gap.posterior.ppf(0.975)),
+                               rtol=1e-12)
+    ratio = PosteriorMetricFrame(metrics="recall", y_true=y_true, y_pred=y_pred,
+                                 sensitive_features=group, random_state=0).ratio()
+    np.testing.assert_allclose(ratio.interval(0.95, kind="simultaneous"),
+                               (low.min() / high.max(), min(1.0, high.min() / low.max())),
+                               rtol=1e-12)
+    np.testing.assert_allclose(ratio.interval(0.95),
+                               (ratio.posterior.ppf(0.025), min(1.0, high.min() / low.max())),
+                               rtol=1e-12)
+    two = PosteriorMetricFrame(metrics="recall", y_true=y_true[:60], y_pred=y_pred[:60],
+                               sensitive_features=group[:60]).difference()
+    np.testing.assert_allclose(two.interval(0.9), two.posterior.interval(0.9), rtol=1e-12)
+    with pytest.raises(ValueError, match="kind"):
+        gap.interval(0.95, kind="hdi")
+
+
+def test_spread_bounds_cover_equal_groups():
+    # Four groups with the same true positive rate (0.8), 40 positives each: the
+    # spread's truth is 0, which its posterior's credible interval never holds
+    # (its lower end is above 0 in every sample); the default interval's lower end
+    # (the simultaneous bound) holds it in at least 95% of samples (the bound holds
+    # whenever every group's interval holds its rate: probability >= 0.95).
+    from skprobeval import PosteriorMetricFrame
+
+    rng = np.random.default_rng(2)
+    covered = credible = 0
+    reps = 120
+    group = np.repeat(np.arange(4), 40)
+    for rep in range(reps):
+        y_pred = (rng.random(160) < 0.8).astype(int)
+        gap = PosteriorMetricFrame(metrics="recall", y_true=np.ones(160, dtype=int),
+                                   y_pred=y_pred, sensitive_features=group, n_draws=2000,
+                                   random_state=rep).difference()
+        covered += gap.interval(0.95)[0] <= 0.0
+        credible += gap.interval(0.95, kind="posterior")[0] <= 0.0
+    assert covered / reps >= 0.95
+    assert credible == 0
