@@ -21,7 +21,7 @@ from ._posterior import CredibleInterval, _fmt
 from ._results import ComparisonResult
 from ._validation import check_confidence, check_rope, check_score_pair, fail
 
-__all__ = ["CorrelatedTTestResult", "correlated_ttest"]
+__all__ = ["CorrelatedTTestResult", "correlated_ttest", "prob_mean_above"]
 
 
 # ---------------------------------------------------------------------------
@@ -238,3 +238,35 @@ def correlated_ttest(scores_a, scores_b, *, test_fraction, rope=0.0, runs=1):
         equivalent = 0.0 if rope == 0 else max(0.0, 1.0 - first - second)
     return CorrelatedTTestResult(mean, scale, n - 1, n, test_fraction, int(runs), rope, first,
                                  equivalent, second)
+
+
+def prob_mean_above(differences, *, test_fraction, rope=0.0):
+    """``correlated_ttest(...).prob_first_better`` of many score differences at once.
+
+    The same arithmetic as `correlated_ttest` (mean, sample variance, the
+    Nadeau-Bengio scale, then the Student-t tail), vectorised over every
+    column of ``differences``; no input checks (the caller validates).
+
+    Parameters
+    ----------
+    differences : ndarray of shape (n, ...)
+        Per-fold differences, first minus second, folds along axis 0 (n >= 2).
+    test_fraction : float
+        In (0, 1).
+    rope : float, default=0.0
+        Any finite value >= 0.
+
+    Returns
+    -------
+    ndarray of shape differences.shape[1:]
+        ``P(mu > rope)``; a zero-variance column is a point mass at its mean
+        (1.0 when the mean exceeds `rope`, else 0.0), as in `correlated_ttest`.
+    """
+    d = np.asarray(differences, dtype=np.float64)
+    n = d.shape[0]
+    mean = d.sum(axis=0) / n
+    variance = np.square(d - mean).sum(axis=0) / (n - 1)
+    scale = np.sqrt((1.0 / n + test_fraction / (1.0 - test_fraction)) * variance)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = special.stdtr(n - 1, -((rope - mean) / scale))
+    return np.where(scale == 0, (mean > rope).astype(np.float64), tail)
