@@ -70,6 +70,7 @@ from ._posterior_api import (
 )
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
+from ._rank_cv import CVResultsRanking, SimplestWithinRopeRefit, rank_cv_results
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking import (
     average_precision,
@@ -100,6 +101,7 @@ __all__ = [
     "AcrossDatasetsReport",
     "AffinePosterior",
     "BetaPosterior",
+    "CVResultsRanking",
     "ChanceBaseline",
     "ComparisonReport",
     "ComparisonResult",
@@ -129,6 +131,7 @@ __all__ = [
     "RandomRankingTest",
     "RankingPosterior",
     "SampledPosterior",
+    "SimplestWithinRopeRefit",
     "available_metrics",
     "average_precision",
     "average_precision_posterior",
@@ -178,6 +181,7 @@ __all__ = [
     "random_precision_baseline",
     "random_ranking_test",
     "rank_across_datasets",
+    "rank_cv_results",
     "recall_posterior",
     "roc_auc_posterior",
     "silence_score",

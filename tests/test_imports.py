@@ -30,6 +30,7 @@ LAYERS = {
     "_compare": 12, "_ttest": 12, "_groups": 12, "_rank_tests": 12, "_curves": 12,
     "_sklearn": 13, "plotting": 13, "_ranking_posteriors": 13, "_render": 13,
     "_report": 14, "_displays": 14, "_group_display": 14, "_across": 14, "_plackett_luce": 14,
+    "_rank_cv": 14,
     "_report_builder": 15,
     "_crossval": 16,
     "cli": 17,
