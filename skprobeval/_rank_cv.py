@@ -474,11 +474,15 @@ def _tie_groups(draws):
     """Per draw: the candidates best first, and the first and past-the-last rank
     position (0-based) of each one's group of equal values."""
     size, n = draws.shape
-    order = np.argsort(-draws, axis=1, kind="stable")
+    # The order within a group of equal values does not matter: any sort will do.
+    order = np.argsort(-draws, axis=1)
     ordered = np.take_along_axis(draws, order, axis=1)
     positions = np.arange(n)
     new = np.ones((size, n), dtype=bool)
     new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    if new.all():       # no ties (the usual case): every group is one candidate
+        start = np.broadcast_to(positions, (size, n))
+        return order, start, start + 1
     start = np.maximum.accumulate(np.where(new, positions, 0), axis=1)
     last = np.ones((size, n), dtype=bool)
     last[:, :-1] = new[:, 1:]
@@ -490,7 +494,9 @@ def _sample_ranks(scores, factor, rope, n_draws, rng):
     """Rank counts, and sums for P(best) and P(within rope of best), over the draws."""
     n_splits, n = scores.shape
     # Identical candidates get bit-identical draws (and so tie exactly in every draw).
-    unique, inverse = np.unique(scores, axis=1, return_inverse=True)
+    _, first, inverse = np.unique(scores, axis=1, return_index=True, return_inverse=True)
+    distinct = first.shape[0] == n
+    unique = scores if distinct else scores[:, first]
     inverse = np.asarray(inverse).reshape(-1)
     location = unique.sum(axis=0) / n_splits
     centred = unique - location
@@ -502,7 +508,9 @@ def _sample_ranks(scores, factor, rope, n_draws, rng):
     done = 0
     while done < n_draws:
         size = min(step, n_draws - done)
-        draws = _draw_means(location, centred, factor, size, rng)[:, inverse]
+        draws = _draw_means(location, centred, factor, size, rng)
+        if not distinct:
+            draws = draws[:, inverse]
         order, start, stop = _tie_groups(draws)
         share = 1.0 / (stop - start)
         # A group of e tied candidates at positions start..stop-1: each holds each of
