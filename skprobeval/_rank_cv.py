@@ -292,7 +292,9 @@ class CVResultsRanking:
         from .plotting import plot_rank_probabilities
 
         order = self.expected_rank.sort_values(kind="stable").index
-        return plot_rank_probabilities(self.rank_probabilities.loc[order], ax=ax)
+        ax = plot_rank_probabilities(self.rank_probabilities.loc[order], ax=ax)
+        ax.set_title(f"P(candidate has rank), mean {self.scoring} over {self.n_splits} splits")
+        return ax
 
     def __repr__(self):
         return (f"CVResultsRanking(prob_best={_limited(self.prob_best)}, "
@@ -401,6 +403,8 @@ def _candidate_params(results, n_candidates):
 
 
 def _show_value(value):
+    if isinstance(value, np.generic):     # np.float64(0.1) -> 0.1
+        value = value.item()
     return value if isinstance(value, str) else repr(value)
 
 

@@ -192,6 +192,10 @@ def test_repr_html_dict_and_plot(rng):
                               n_draws=200, random_state=0)
     assert isinstance(ranking, CVResultsRanking)
     assert list(ranking.prob_best.index) == ["C=0.1, penalty=l2", "C=1.0, penalty=l2"]
+    # numpy scalars (np.logspace grids) are named as Python numbers; repeated names numbered.
+    named = rank_cv_results(_cv_results(scores, [{"C": np.float64(0.1)}, {"C": 0.1}]),
+                            n_draws=10).names
+    assert named == ("C=0.1 [0]", "C=0.1 [1]")
     text = repr(ranking)
     assert text.startswith("CVResultsRanking(prob_best={'C=0.1, penalty=l2': ")
     assert "np.float64" not in text and "n_splits=5" in text
