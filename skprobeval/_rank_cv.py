@@ -857,16 +857,17 @@ class SimplestWithinRopeRefit:
 
         Parameters
         ----------
-        cv_results : dict
-            ``GridSearchCV.cv_results_``.
+        cv_results : dict or fitted search
+            ``GridSearchCV.cv_results_`` (what ``refit=`` receives), or the
+            fitted search (whose splitter then gives the test fraction when
+            `test_fraction` is None).
 
         Returns
         -------
         CVResultsRanking
         """
         settings = self._settings()
-        results, _ = _results_of(cv_results)
-        return rank_cv_results(results, scoring=self.scoring, rope=settings["rope"],
+        return rank_cv_results(cv_results, scoring=self.scoring, rope=settings["rope"],
                                test_fraction=self.test_fraction, n_draws=settings["n_draws"],
                                random_state=self.random_state)
 

@@ -511,3 +511,14 @@ def test_draws_in_chunks_keep_every_figure_consistent(rng, monkeypatch):
     np.testing.assert_allclose(ranking.rank_probabilities.sum(axis=1), 1.0, atol=1e-12)
     np.testing.assert_allclose(ranking.pairwise, rank_cv_results(
         _cv_results(scores), rope=0.005, n_draws=10).pairwise, atol=1e-15)
+
+
+def test_refit_rule_reads_a_fitted_search_with_its_splitter(cancer):
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    search = _search(cancer, RepeatedStratifiedKFold(n_splits=4, n_repeats=2, random_state=0))
+    refit = SimplestWithinRopeRefit(rope=0.01, n_draws=500)
+    assert refit.ranking(search).test_fraction == 0.25          # from the splitter
+    assert refit.ranking(search.cv_results_).test_fraction == 0.125   # the dict: 1/n_splits
+    assert refit(search) == SimplestWithinRopeRefit(rope=0.01, n_draws=500,
+                                                    test_fraction=0.25)(search.cv_results_)
