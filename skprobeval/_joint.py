@@ -237,15 +237,27 @@ class JointTable:
         # One map of every cell to the per-label sums (true, then per system
         # predicted and right): a dense matrix product for small tables, sparse
         # for large ones.
-        maps = [indicator(truth)]
-        for digit in digits[1:]:
-            maps += [indicator(digit), indicator(truth, digit == truth)]
-        combined = sp.hstack(maps, format="csr")
-        self._map = combined.toarray() if combined.shape[0] * combined.shape[1] <= 1 << 22 \
-            else combined
+        n_cols = size * (1 + 2 * self.n_systems)
+        sparse_kinds = n_prior_cells > _SPARSE_PRIOR_CELLS and self.kind == "multiclass"
+        if not sparse_kinds and cells.shape[0] * n_cols <= 1 << 22:
+            # Small: the dense map directly (a cell's 1 in each block it adds to).
+            self._map = np.zeros((cells.shape[0], n_cols))
+            self._map[rows, truth] = 1.0
+            for system, digit in enumerate(digits[1:]):
+                start = size * (1 + 2 * system)
+                self._map[rows, start + digit] = 1.0
+                right = digit == truth
+                self._map[rows[right], start + size + truth[right]] = 1.0
+        else:
+            maps = [indicator(truth)]
+            for digit in digits[1:]:
+                maps += [indicator(digit), indicator(truth, digit == truth)]
+            combined = sp.hstack(maps, format="csr")
+            self._map = combined.toarray() if combined.shape[0] * combined.shape[1] <= 1 << 22 \
+                else combined
         self.differ = None if self.n_systems == 1 else digits[1] != digits[2]
         self._cell_digits = digits
-        if n_prior_cells > _SPARSE_PRIOR_CELLS and self.kind == "multiclass":
+        if sparse_kinds:
             self._kinds = _prior_kinds(size, lam, self.n_systems)
             # Per-label sums whose observed cells hold less than `_FEW` items (none,
             # or a few light ones) can be tiny: there the prior must be exact down
