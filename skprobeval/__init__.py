@@ -71,6 +71,7 @@ from ._posterior_api import (
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
 from ._rank_cv import CVResultsRanking, SimplestWithinRopeRefit, rank_cv_results
+from ._rank_systems import SystemRanking, rank_systems
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking import (
     average_precision,
@@ -132,6 +133,7 @@ __all__ = [
     "RankingPosterior",
     "SampledPosterior",
     "SimplestWithinRopeRefit",
+    "SystemRanking",
     "available_metrics",
     "average_precision",
     "average_precision_posterior",
@@ -182,6 +184,7 @@ __all__ = [
     "random_ranking_test",
     "rank_across_datasets",
     "rank_cv_results",
+    "rank_systems",
     "recall_posterior",
     "roc_auc_posterior",
     "silence_score",

@@ -32,7 +32,7 @@ LAYERS = {
     "_report": 14, "_displays": 14, "_group_display": 14, "_across": 14, "_plackett_luce": 14,
     "_rank_cv": 14,
     "_report_builder": 15,
-    "_crossval": 16,
+    "_crossval": 16, "_rank_systems": 16,
     "cli": 17,
     "__main__": 18, "__init__": 18,
 }
