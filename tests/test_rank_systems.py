@@ -1,0 +1,395 @@
+"""rank_systems: several systems ranked on the same items from one joint posterior.
+
+Reference values are computed in the tests themselves by independent routes:
+numpy's Dirichlet sampler over every cell of the joint table with the prior
+enumerated cell by cell, the exact paired comparison (compare_paired), and
+the pairwise comparisons of compare_predictions / compare_scores.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from skprobeval import (
+    SystemRanking,
+    compare_paired,
+    compare_predictions,
+    compare_scores,
+    rank_systems,
+)
+
+
+def _fixed_errors(rng, y, n_wrong, n_classes=2):
+    """Predictions wrong on exactly `n_wrong` items, drawn at random."""
+    pred = y.copy()
+    wrong = rng.choice(y.shape[0], n_wrong, replace=False)
+    pred[wrong] = (y[wrong] + rng.integers(1, n_classes, n_wrong)) % n_classes
+    return pred
+
+
+def _tolerance(p, n_draws, reference_draws):
+    # Four standard errors of the difference of two Monte Carlo estimates.
+    p = np.clip(np.asarray(p, dtype=float), 0.01, 0.99)
+    return 4 * np.sqrt(p * (1 - p) * (1 / n_draws + 1 / reference_draws))
+
+
+# ---------------------------------------------------------------------------
+# What the ranking says
+# ---------------------------------------------------------------------------
+
+
+def test_equal_systems_are_equally_likely_best(rng):
+    # Five systems each wrong on exactly 1 500 of 10 000 items (different items):
+    # the same accuracy, so by symmetry P(best) = 1/5 each.
+    y = rng.integers(0, 2, 10_000)
+    predictions = {f"s{i}": _fixed_errors(rng, y, 1500) for i in range(5)}
+    ranking = rank_systems(y, predictions, random_state=rng)
+    np.testing.assert_allclose(ranking.prob_best, 0.2, atol=0.05)
+    np.testing.assert_allclose(ranking.expected_rank, 3.0, atol=0.25)
+    assert ranking.prob_best.sum() == pytest.approx(1.0)
+
+
+def test_a_system_two_points_better_is_best(rng):
+    # n = 10 000: 87% right against four systems at 85%.
+    y = rng.integers(0, 2, 10_000)
+    predictions = {f"s{i}": _fixed_errors(rng, y, 1500) for i in range(4)}
+    predictions["better"] = _fixed_errors(rng, y, 1300)
+    ranking = rank_systems(y, predictions, random_state=rng)
+    assert ranking.prob_best["better"] > 0.95
+    assert ranking.expected_rank.idxmin() == "better"
+    assert (ranking.pairwise.loc["better"].drop("better") > 0.95).all()
+
+
+def test_tables_are_consistent(rng):
+    y = rng.integers(0, 3, 300)
+    predictions = {name: np.where(rng.random(300) < accuracy, y, rng.integers(0, 3, 300))
+                   for name, accuracy in (("a", 0.7), ("b", 0.68), ("c", 0.6), ("d", 0.69))}
+    ranking = rank_systems(y, predictions, metric="f1", average="macro", n_draws=3000,
+                           random_state=rng)
+    ranks = ranking.rank_probabilities
+    np.testing.assert_allclose(ranks.sum(axis=1), 1.0)
+    np.testing.assert_allclose(ranks.sum(axis=0), 1.0)
+    np.testing.assert_allclose(ranks[1], ranking.prob_best)
+    np.testing.assert_allclose(ranking.expected_rank, ranks.to_numpy() @ np.arange(1, 5))
+    pairwise = ranking.pairwise.to_numpy()
+    off = ~np.eye(4, dtype=bool)
+    np.testing.assert_allclose((pairwise + pairwise.T)[off], 1.0)
+    # P(best) equals the share of draws where the system's value is the largest.
+    values = ranking.values
+    np.testing.assert_allclose(ranking.prob_best,
+                               np.bincount(values.argmax(axis=1), minlength=4) / len(values))
+    assert ranking.values.shape == (3000, 4) and not ranking.values.flags.writeable
+    assert ranking.mc_error.max() < 0.01
+    assert ranking.prob_within_rope_of_best.equals(ranking.prob_best.rename(
+        "prob_within_rope_of_best"))
+
+
+def test_ties_are_split_equally(rng):
+    y = rng.integers(0, 2, 400)
+    a = np.where(rng.random(400) < 0.8, y, 1 - y)
+    b = np.where(rng.random(400) < 0.6, y, 1 - y)
+    ranking = rank_systems(y, {"a": a, "a_again": a.copy(), "b": b}, n_draws=2000,
+                           random_state=rng)
+    assert ranking.prob_best["a"] == ranking.prob_best["a_again"] == pytest.approx(0.5, abs=0.01)
+    np.testing.assert_array_equal(ranking.values[:, 0], ranking.values[:, 1])
+    # Tied in every draw: neither is better, and they share ranks 1 and 2.
+    assert ranking.pairwise.loc["a", "a_again"] == ranking.pairwise.loc["a_again", "a"] == 0
+    assert ranking.rank_probabilities.loc["a", 1] == pytest.approx(
+        ranking.rank_probabilities.loc["a", 2], abs=0.01)
+    assert ranking.expected_rank["a"] == pytest.approx(1.5, abs=0.01)
+    np.testing.assert_allclose(ranking.rank_probabilities.sum(axis=0), 1.0)
+    assert ranking.prob_within_rope_of_best["a"] == pytest.approx(
+        ranking.prob_within_rope_of_best["a_again"])
+
+
+def test_lower_is_better_metrics_rank_the_other_way(rng):
+    y = rng.integers(0, 2, 500)
+    predictions = {name: np.where(rng.random(500) < accuracy, y, 1 - y)
+                   for name, accuracy in (("a", 0.8), ("b", 0.75), ("c", 0.78))}
+    accuracy = rank_systems(y, predictions, metric="accuracy", n_draws=2000, random_state=3)
+    error = rank_systems(y, predictions, metric="error", n_draws=2000, random_state=3)
+    assert not error.higher_is_better
+    np.testing.assert_allclose(error.values, 1 - accuracy.values, atol=1e-12)
+    np.testing.assert_allclose(error.prob_best, accuracy.prob_best)
+    np.testing.assert_allclose(error.pairwise, accuracy.pairwise)
+
+
+def test_rope_gives_practical_equivalence(rng):
+    y = rng.integers(0, 2, 2000)
+    predictions = {f"s{i}": _fixed_errors(rng, y, 300 + 2 * i) for i in range(3)}
+    plain = rank_systems(y, predictions, n_draws=2000, random_state=0)
+    wide = rank_systems(y, predictions, rope=0.05, n_draws=2000, random_state=0)
+    # Within 5 points of the best in every draw; never better by more than 5 points.
+    np.testing.assert_allclose(wide.prob_within_rope_of_best, 1.0)
+    assert np.nanmax(wide.pairwise.to_numpy()) == 0.0
+    np.testing.assert_allclose(wide.prob_best, plain.prob_best)
+    assert wide.rope == 0.05
+
+
+def test_seeded_results_repeat(rng):
+    y = rng.integers(0, 2, 200)
+    predictions = {name: np.where(rng.random(200) < 0.8, y, 1 - y) for name in "abc"}
+    first = rank_systems(y, predictions, metric="mcc", n_draws=500, random_state=7)
+    second = rank_systems(y, predictions, metric="mcc", n_draws=500, random_state=7)
+    np.testing.assert_array_equal(first.values, second.values)
+
+
+# ---------------------------------------------------------------------------
+# Against independent routes
+# ---------------------------------------------------------------------------
+
+
+def _prior_of_cell(cell, n_classes, lam):
+    """The N-system prior of one cell (truth, predictions), enumerated directly:
+    2d per truth, split by a fair coin per system (right or wrong), the wrong
+    systems sharing one wrong label uniform among the K - 1 others."""
+    d = lam if n_classes == 2 else 2 * lam / n_classes
+    truth, predictions = cell[0], cell[1:]
+    wrong = {p for p in predictions if p != truth}
+    if len(wrong) > 1:
+        return 0.0
+    n_systems = len(predictions)
+    return 2 * d / 2 ** n_systems / (n_classes - 1 if wrong else 1)
+
+
+def _brute_force_values(y, systems, n_classes, lam, n_draws, rng, average):
+    """F1 (binary, class 1 positive) or macro F1 of every system, from numpy Dirichlet
+    draws over every cell of the (truth, system 1, ..., system N) table."""
+    cells = np.array(list(itertools.product(range(n_classes), repeat=len(systems) + 1)))
+    prior = np.array([_prior_of_cell(tuple(c), n_classes, lam) for c in cells])
+    code = np.zeros(y.shape[0], dtype=int)
+    for labels in [y, *systems]:
+        code = code * n_classes + labels
+    alpha = np.bincount(code, minlength=cells.shape[0]) + prior
+    keep = alpha > 0
+    draws, cells = rng.dirichlet(alpha[keep], n_draws), cells[keep]
+    labels_averaged = [1] if average == "binary" else range(n_classes)
+    values = []
+    for j in range(len(systems)):
+        per_label = []
+        for label in labels_averaged:
+            true, pred = cells[:, 0] == label, cells[:, 1 + j] == label
+            tp, fp = draws[:, true & pred].sum(1), draws[:, ~true & pred].sum(1)
+            fn = draws[:, true & ~pred].sum(1)
+            per_label.append(2 * tp / (2 * tp + fp + fn))
+        values.append(np.mean(per_label, axis=0))
+    return np.stack(values, axis=1)
+
+
+@pytest.mark.parametrize("n_classes, average", [
+    (2, "binary"), pytest.param(3, "macro", marks=pytest.mark.slow)])
+def test_agrees_with_a_brute_force_dirichlet(rng, n_classes, average):
+    # Three systems, 40 items: every cell of the K^(N+1) table drawn by numpy with
+    # the prior enumerated cell by cell (16 cells for K = 2, 45 with prior mass of
+    # 81 for K = 3), against the sparse table and its stick-broken prior.
+    y = rng.integers(0, n_classes, 40)
+    systems = [np.where(rng.random(40) < accuracy, y, rng.integers(0, n_classes, 40))
+               for accuracy in (0.8, 0.75, 0.7)]
+    n_draws, reference_draws = 20_000, 100_000
+    ranking = rank_systems(y, dict(zip("abc", systems)), metric="f1", average=average,
+                           n_draws=n_draws, random_state=rng)
+    reference = _brute_force_values(y, systems, n_classes, 0.5, reference_draws, rng, average)
+    best = np.bincount(reference.argmax(axis=1), minlength=3) / reference_draws
+    np.testing.assert_array_less(np.abs(ranking.prob_best - best),
+                                 _tolerance(best, n_draws, reference_draws))
+    above = (reference[:, :, None] > reference[:, None, :]).mean(axis=0)
+    off = ~np.eye(3, dtype=bool)
+    np.testing.assert_array_less(np.abs(ranking.pairwise.to_numpy() - above)[off],
+                                 _tolerance(above, n_draws, reference_draws)[off])
+    np.testing.assert_array_less(np.abs(ranking.values.mean(axis=0) - reference.mean(axis=0)),
+                                 4 * reference.std(axis=0) / np.sqrt(n_draws))
+
+
+def test_the_prior_of_two_systems_is_the_paired_prior():
+    # The enumerated N-system prior summed over a third system's prediction is the
+    # two-system prior of compare_paired_metric: d/2 both right, d/(2(K-1)) on
+    # one-right and same-mistake cells, 0 where both are wrong differently.
+    n_classes, lam = 4, 0.5
+    d = 2 * lam / n_classes
+    for t, a, b in itertools.product(range(n_classes), repeat=3):
+        summed = sum(_prior_of_cell((t, a, b, c), n_classes, lam) for c in range(n_classes))
+        if a == t and b == t:
+            expected = d / 2
+        elif a == t or b == t or a == b:
+            expected = d / (2 * (n_classes - 1))
+        else:
+            expected = 0.0
+        assert summed == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("metric, average, n_classes", [
+    ("f1", "binary", 2), ("mcc", "binary", 2), ("f1", "macro", 3),
+    pytest.param("precision", "weighted", 3, marks=pytest.mark.slow)])
+def test_two_systems_agree_with_compare_predictions(rng, metric, average, n_classes):
+    y = rng.integers(0, n_classes, 300)
+    predictions = {name: np.where(rng.random(300) < accuracy, y,
+                                  rng.integers(0, n_classes, 300))
+                   for name, accuracy in (("a", 0.8), ("b", 0.76))}
+    n_draws = 20_000
+    ranking = rank_systems(y, predictions, metric=metric, average=average, n_draws=n_draws,
+                           random_state=rng)
+    report = compare_predictions(y, predictions, metric=metric, average=average,
+                                 n_draws=n_draws, random_state=rng)
+    expected = report.pairwise_metric.loc["a", "b"]
+    assert abs(ranking.pairwise.loc["a", "b"] - expected) < _tolerance(expected, n_draws,
+                                                                       n_draws)
+    assert ranking.prob_best["a"] == pytest.approx(ranking.pairwise.loc["a", "b"])
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_two_systems_accuracy_agrees_with_the_exact_paired_comparison(rng, n_classes):
+    # P(first better) depends only on the masses of 'first right alone' and 'second
+    # right alone': lambda each in both models (compare_paired's closed form).
+    y = rng.integers(0, n_classes, 200)
+    a = np.where(rng.random(200) < 0.8, y, (y + 1) % n_classes)
+    b = np.where(rng.random(200) < 0.76, y, (y + n_classes - 1) % n_classes)
+    n_draws = 20_000
+    ranking = rank_systems(y, {"a": a, "b": b}, average="binary" if n_classes == 2 else "micro",
+                           n_draws=n_draws, random_state=rng)
+    exact = compare_paired(y, a, b).prob_first_better
+    assert abs(ranking.pairwise.loc["a", "b"] - exact) < _tolerance(exact, n_draws, np.inf)
+
+
+@pytest.mark.parametrize("metric", ["average_precision", "roc_auc"])
+def test_scores_of_two_systems_are_compare_scores(rng, metric):
+    # The same per-item Gamma weights in the same order: the same draws, the same
+    # probability to the last digit.
+    y = rng.integers(0, 2, 300)
+    a, b = y + rng.normal(0, 1.0, 300), y + rng.normal(0, 1.2, 300)
+    ranking = rank_systems(y, {"a": a, "b": b}, metric=metric, n_draws=3000, random_state=5)
+    pair = compare_scores(y, a, b, metric=metric, n_draws=3000, random_state=5)
+    assert ranking.pairwise.loc["a", "b"] == pytest.approx(pair.prob_first_better, abs=1e-12)
+    assert ranking.prior == 0.1
+
+
+def test_scores_of_several_systems(rng):
+    y = rng.integers(0, 2, 500)
+    scores = {f"s{i}": y + rng.normal(0, 0.6 + 0.4 * i, 500) for i in range(4)}
+    ranking = rank_systems(y, scores, metric="roc_auc", n_draws=2000, random_state=rng)
+    assert ranking.expected_rank.idxmin() == "s0" and ranking.prob_best["s0"] > 0.9
+
+
+def test_multilabel_two_systems_agree_with_compare_predictions(rng):
+    y = (rng.random((300, 3)) < 0.4).astype(int)
+    predictions = {name: np.where(rng.random((300, 3)) < accuracy, y, 1 - y)
+                   for name, accuracy in (("a", 0.85), ("b", 0.8))}
+    n_draws = 10_000
+    ranking = rank_systems(y, predictions, metric="f1", average="macro", n_draws=n_draws,
+                           random_state=rng)
+    expected = compare_predictions(y, predictions, metric="f1", average="macro",
+                                   n_draws=n_draws, random_state=rng).pairwise_metric.loc["a", "b"]
+    assert abs(ranking.pairwise.loc["a", "b"] - expected) < _tolerance(expected, n_draws,
+                                                                       n_draws)
+
+
+def test_dataframe_input(rng):
+    import pandas as pd
+
+    y = rng.integers(0, 2, 400)
+    frame = pd.DataFrame({name: np.where(rng.random(400) < accuracy, y, 1 - y)
+                          for name, accuracy in (("a", 0.8), ("b", 0.7), ("c", 0.75))})
+    from_frame = rank_systems(y, frame, n_draws=2000, random_state=1)
+    from_dict = rank_systems(y, {c: frame[c].to_numpy() for c in frame}, n_draws=2000,
+                             random_state=1)
+    np.testing.assert_array_equal(from_frame.values, from_dict.values)
+
+
+@pytest.mark.slow
+def test_dask_arrays_are_counted_as_distinct_rows(rng):
+    # Dask input reaches the table as distinct label combinations with their item
+    # counts as weights: the same posterior, drawn in another order.
+    import pandas as pd
+
+    da = pytest.importorskip("dask.array")
+    y = rng.integers(0, 2, 400)
+    frame = pd.DataFrame({name: np.where(rng.random(400) < accuracy, y, 1 - y)
+                          for name, accuracy in (("a", 0.8), ("b", 0.7), ("c", 0.75))})
+    lazy = {c: da.from_array(frame[c].to_numpy(), chunks=100) for c in frame}
+    from_dask = rank_systems(da.from_array(y, chunks=100), lazy, n_draws=20_000,
+                             random_state=1)
+    eager = rank_systems(y, {c: frame[c].to_numpy() for c in frame}, n_draws=20_000,
+                         random_state=2)
+    np.testing.assert_array_less(np.abs(from_dask.prob_best - eager.prob_best),
+                                 _tolerance(eager.prob_best, 20_000, 20_000))
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+def test_a_system_of_another_length_is_named():
+    y = [0, 1, 1, 0, 1]
+    with pytest.raises(ValueError, match=r"predictions\['b'\].*same number of samples.*5 and 4"):
+        rank_systems(y, {"a": [0, 1, 1, 0, 1], "b": [0, 1, 1, 0]})
+    with pytest.raises(ValueError, match=r"predictions\['b'\].*5 and 4"):
+        rank_systems(y, {"a": [0.1, 0.9, 0.8, 0.3, 0.7], "b": [0.1, 0.9, 0.8, 0.3]},
+                     metric="roc_auc")
+
+
+def test_one_system_is_refused():
+    with pytest.raises(ValueError, match="`predictions` must be at least two systems"):
+        rank_systems([0, 1, 1], {"a": [0, 1, 0]})
+    with pytest.raises(ValueError, match="at least two systems"):
+        rank_systems([0, 1, 1], {})
+
+
+def test_nan_labels_unknown_metrics_and_bad_options_are_refused():
+    y = [0, 1, 1, 0, 1, 0]
+    a, b = [0, 1, 0, 0, 1, 1], [1, 1, 1, 0, 0, 0]
+    with pytest.raises(ValueError, match="NaN"):
+        rank_systems(y, {"a": [0, 1, np.nan, 0, 1, 1], "b": b})
+    with pytest.raises(ValueError, match="NaN"):
+        rank_systems([0, 1, np.nan, 0, 1, 0], {"a": a, "b": b})
+    with pytest.raises(ValueError, match="`metric`"):
+        rank_systems(y, {"a": a, "b": b}, metric="accuracy_of_sorts")
+    with pytest.raises(ValueError, match="`average`.*one number per system"):
+        rank_systems(y, {"a": a, "b": b}, average=None)
+    with pytest.raises(ValueError, match="`average`"):
+        rank_systems(y, {"a": a, "b": b}, metric="roc_auc", average="macro")
+    with pytest.raises(ValueError, match="`rope`"):
+        rank_systems(y, {"a": a, "b": b}, rope=1.0)
+    with pytest.raises(TypeError, match="`predictions`"):
+        rank_systems(y, [a, b])
+    with pytest.raises(ValueError, match="`n_draws`"):
+        rank_systems(y, {"a": a, "b": b}, n_draws=1)
+
+
+def test_repeated_column_names_are_refused():
+    import pandas as pd
+
+    frame = pd.DataFrame([[0, 1], [1, 1], [1, 0]], columns=["a", "a"])
+    with pytest.raises(ValueError, match="repeated names"):
+        rank_systems([0, 1, 1], frame)
+
+
+# ---------------------------------------------------------------------------
+# The result object
+# ---------------------------------------------------------------------------
+
+
+def test_result_presentation(rng):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y = rng.integers(0, 2, 200)
+    predictions = {name: np.where(rng.random(200) < accuracy, y, 1 - y)
+                   for name, accuracy in (("a", 0.8), ("b", 0.7), ("c", 0.75))}
+    ranking = rank_systems(y, predictions, n_draws=1000, random_state=0)
+    assert isinstance(ranking, SystemRanking)
+    text = repr(ranking)
+    assert text.startswith("SystemRanking(metric='accuracy'") and "np.float64" not in text
+    assert "<table" in ranking._repr_html_()
+    as_dict = ranking.to_dict()
+    assert set(as_dict["prob_best"]) == {"a", "b", "c"}
+    assert as_dict["rank_probabilities"]["a"][1] == ranking.rank_probabilities.loc["a", 1]
+    summary = ranking.summary(0.9)
+    assert list(summary.index) == list(ranking.expected_rank.sort_values().index)
+    assert (summary["low"] < summary["mean"]).all() and (summary["mean"] < summary["high"]).all()
+    ax = ranking.plot()
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(summary.index)
+    with pytest.raises(ValueError, match="`confidence`"):
+        ranking.interval(1.5)
+    with pytest.raises(AttributeError):
+        ranking.rope = 0.1
