@@ -17,6 +17,13 @@ from ._baseline import (
     random_ranking_test,
 )
 from ._bayes import metric_posterior
+from ._calibration import (
+    CalibrationCurve,
+    CalibrationErrorPosterior,
+    calibration_error_posterior,
+    posterior_calibration_curve,
+)
+from ._calibration_display import PosteriorCalibrationDisplay
 from ._compare import MetricComparison, compare_independent, compare_paired_metric
 from ._counts import ConfusionCounts, PairedCounts
 from ._crossval import (
@@ -38,6 +45,14 @@ from ._groups import (
     PosteriorMetricFrame,
     demographic_parity_disparity,
     equalized_odds_disparity,
+)
+from ._losses import (
+    LossComparison,
+    MeanLossPosterior,
+    brier_score_posterior,
+    compare_losses,
+    log_loss_posterior,
+    mean_loss_posterior,
 )
 from ._metrics import (
     MetricSpec,
@@ -103,6 +118,8 @@ __all__ = [
     "AffinePosterior",
     "BetaPosterior",
     "CVResultsRanking",
+    "CalibrationCurve",
+    "CalibrationErrorPosterior",
     "ChanceBaseline",
     "ComparisonReport",
     "ComparisonResult",
@@ -116,11 +133,14 @@ __all__ = [
     "FBetaPosterior",
     "GroupDisparity",
     "GroupIntervalDisplay",
+    "LossComparison",
+    "MeanLossPosterior",
     "MetricComparison",
     "MetricSpec",
     "PairedComparison",
     "PairedCounts",
     "PlackettLuceRanking",
+    "PosteriorCalibrationDisplay",
     "PosteriorCurve",
     "PosteriorMetricFrame",
     "PosteriorPrecisionRecallDisplay",
@@ -139,12 +159,15 @@ __all__ = [
     "average_precision_posterior",
     "bayesian_sign_test",
     "bayesian_signed_rank_test",
+    "brier_score_posterior",
+    "calibration_error_posterior",
     "chance_baseline",
     "compare_across_datasets",
     "compare_cv_results",
     "compare_estimators",
     "compare_estimators_across_datasets",
     "compare_independent",
+    "compare_losses",
     "compare_paired",
     "compare_paired_metric",
     "compare_predictions",
@@ -164,14 +187,17 @@ __all__ = [
     "informedness_posterior",
     "informedness_score",
     "k_measure_score",
+    "log_loss_posterior",
     "make_posterior_scorer",
     "markedness_posterior",
     "markedness_score",
+    "mean_loss_posterior",
     "metric_posterior",
     "metric_score",
     "noise_score",
     "overlap_score",
     "pairwise_comparison",
+    "posterior_calibration_curve",
     "posterior_precision_recall_curve",
     "posterior_report",
     "posterior_roc_curve",

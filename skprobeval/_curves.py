@@ -236,19 +236,22 @@ class CurveBand:
     x : ndarray
         Abscissae: the observed recall (precision-recall) or false positive
         rate (ROC) at each threshold for a pointwise band; the common grid for
-        a simultaneous band.
+        a simultaneous band; each bin's mean predicted probability
+        (calibration, both kinds).
     low, high : ndarray
-        Band limits of the ordinate (precision, or true positive rate) at `x`.
+        Band limits of the ordinate (precision, true positive rate, or the
+        bin's positive rate) at `x`.
     confidence : float
         Posterior probability of the band: at each point (pointwise) or for
         the whole curve at once (simultaneous).
     kind : {"pointwise", "simultaneous"}
     n_draws : int
-        Curve draws behind a simultaneous band (0 for the exact pointwise one).
+        Curve draws behind a simultaneous band (0 for the exact pointwise one,
+        and for a calibration curve's bands, both exact).
     thresholds : ndarray or None
         The thresholds of a pointwise band's points (None for a simultaneous
         band, whose points are the grid).
-    curve_kind : {"precision_recall", "roc"}
+    curve_kind : {"precision_recall", "roc", "calibration"}
         The kind of curve the band belongs to.
 
     Examples

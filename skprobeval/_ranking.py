@@ -63,6 +63,17 @@ def _check_real_array(values, name):
     return array
 
 
+def _check_probabilities(y_prob, name="y_prob"):
+    """``y_prob`` as a non-empty, finite, 1-d float64 array of values in [0, 1]."""
+    prob = _check_real_array(y_prob, name)
+    outside = (prob < 0) | (prob > 1)
+    if outside.any():
+        fail(name, "probabilities in [0, 1]", y_prob,
+             shown=f"{int(outside.sum())} value(s) outside [0, 1] such as "
+                   f"{float(prob[outside][0])!r}")
+    return prob
+
+
 def _check_same_length(first, second, name_first, name_second):
     if first.shape[0] != second.shape[0]:
         raise ValueError(
