@@ -444,8 +444,9 @@ def calibration_error_posterior(y_true, y_prob, *, pos_label=None, n_bins=10, st
     over binomial counts).  The posterior has the same bias, larger: its
     draws spread around the observed rates, which themselves scatter around
     ``p_b``, so for a calibrated model the posterior of the ECE lies entirely
-    above 0 and its mean is about 1.4 times `expected_if_calibrated` (measured
-    on a calibrated model of 2000 items in 10 bins).  A credible interval of
+    above 0 and its mean is about 1.4 times `expected_if_calibrated` (1.42 on
+    average over 300 simulated calibrated models of 2000 items in 10 bins,
+    whose 95% intervals held `expected_if_calibrated` in 84% of them).  A credible interval of
     the ECE that excludes 0 is therefore no evidence of miscalibration.  Read
     the posterior against `expected_if_calibrated`: an interval at about
     that level is what a calibrated model gives; an interval well above it is

@@ -221,6 +221,8 @@ def _every_comparison():
         "bayesian_signed_rank_test": bayesian_signed_rank_test([0.81, 0.74, 0.92, 0.66, 0.88],
                                              [0.78, 0.75, 0.90, 0.61, 0.86], n_draws=2000,
                                              random_state=0),
+        "compare_losses": skprobeval.compare_losses((y - score / 3) ** 2, (y - a) ** 2,
+                                                    rope=0.01, n_draws=2000, random_state=0),
         "bayesian_sign_test": skprobeval.bayesian_sign_test([0.81, 0.74, 0.92, 0.66, 0.88],
                                           [0.78, 0.75, 0.90, 0.61, 0.86], n_draws=2000,
                                           random_state=0),
