@@ -453,7 +453,7 @@ def test_metric_score_equals_scikit_learn_and_the_named_scores():
 
 
 @pytest.mark.parametrize("display", ["PosteriorPrecisionRecallDisplay",
-                                     "PosteriorRocCurveDisplay"])
+                                     "PosteriorRocCurveDisplay", "PosteriorCalibrationDisplay"])
 @pytest.mark.parametrize("method", ["from_predictions", "from_estimator", "plot"])
 def test_display_parameters_are_explicit_and_documented(display, method):
     # numpydoc's validation, as scikit-learn runs it on its displays: every
