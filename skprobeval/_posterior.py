@@ -53,12 +53,12 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, stats
 
+from ._hdi import beta_hdi_newton
 from ._numerics import EPS as _EPS
 from ._numerics import TINY as _TINY
 from ._numerics import (
     beta_cdf,
     beta_dlogpdf,
-    beta_hdi_newton,
     beta_logpdf,
     beta_mode,
     beta_pdf,

@@ -6,7 +6,7 @@ the density's derivative from one set of cached nodes (``_parts``); the
 solvers here work on any posterior that provides them: quantiles by
 safeguarded Halley steps (`_solve_quantile`) and highest-density intervals by
 the package's two-end Newton solver (`_hdi_newton`, through
-`skprobeval._numerics.hdi_newton`).  `AffinePosterior`, the
+`skprobeval._hdi.hdi_newton`).  `AffinePosterior`, the
 affine maps of exact posteriors, is in ``_posterior_affine.py``.
 """
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._numerics import EPS, hdi_newton, solve_increasing
+from ._hdi import hdi_newton
+from ._numerics import EPS, solve_increasing
 from ._posterior import _Posterior, _take
 
 # Smallest parameter for which quantile steps stop early (see _solve_quantile).

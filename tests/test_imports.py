@@ -16,7 +16,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "skprobeval"
 # Lower number = further down the data flow.
 LAYERS = {
     "_validation": 0, "_numerics": 0, "_version": 0,
-    "_labels": 1, "_results": 1,
+    "_labels": 1, "_results": 1, "_hdi": 1,
     "_dask": 2,
     "_data": 3,
     "_counts": 4,

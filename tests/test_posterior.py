@@ -186,7 +186,7 @@ def test_beta_hdi_two_end_newton_agrees_with_the_tail_mass_solver():
     # The fast route (Newton's method on both ends) against the generic solver of the
     # base class (tail mass p solved in probability space), over counts up to 1e6 and
     # confidence from 0.5 to 1 - 1e-6; both checked against scipy's incomplete Beta.
-    from skprobeval._numerics import HDI_NEWTON_MAX, beta_hdi_newton
+    from skprobeval._hdi import HDI_NEWTON_MAX, beta_hdi_newton
     from skprobeval._posterior import _Posterior
 
     rng = np.random.default_rng(11)
