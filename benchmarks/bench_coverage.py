@@ -33,6 +33,11 @@ groups
     (`PosteriorMetricFrame.difference`): 2 or 4 groups of 10, 100 or 1000
     items, equal or different true rates.  Reference: the bootstrap within
     each group.
+systems
+    calibration of `rank_systems`' P(best): five systems of accuracy 0.8 plus
+    normal offsets (sd 0.01 or 0.02), correlated through item difficulty, on
+    300 to 10 000 items; among the systems given P(best) in a bin, the share
+    that is truly best should match the bin's mean prediction within 0.05.
 comparisons
     paired, independent, `compare_scores`, the correlated t-test and the
     signed-rank test under the null (two equal systems: the share of
@@ -67,6 +72,7 @@ import numpy as np
 from scipy import special, stats
 
 from benchmarks import _coverage_groups as _groups
+from benchmarks import _coverage_systems as _systems
 from benchmarks import _references as ref
 from skprobeval import (
     BetaPosterior,
@@ -705,13 +711,20 @@ def run_groups(cell, reps, n_draws):
                               levels=LEVELS, library=LIBRARY)
 
 
+def run_systems(cell, reps, n_draws):
+    return _systems.run_systems(cell, reps, n_draws, seed=_seed, library=LIBRARY)
+
+
 SECTIONS = {
     "binary": (binary_cells, run_binary),
     "multiclass": (multiclass_cells, run_multiclass),
     "ranking": (ranking_cells, run_ranking),
     "comparisons": (comparison_cells, run_comparison),
     "groups": (_groups.group_cells, run_groups),
+    "systems": (_systems.system_cells, run_systems),
 }
+# Sections whose rows are not intervals (no coverage, width or bootstrap columns).
+NOT_INTERVALS = ("comparisons", "systems")
 
 
 def _run_cell(args):
@@ -750,6 +763,11 @@ def verdicts(rows):
         references = [r for r in group if r["kind"] == "reference"]
         for lib in library:
             checked += 1
+            if section == "systems":
+                failure = _systems.verdict(lib)
+                if failure:
+                    failures.append(failure)
+                continue
             if section == "comparisons":
                 if lib["quantity"] == "null" and not 0.03 <= lib["share_above_95"] <= 0.07:
                     failures.append(f"{cell}: share of P > 0.95 = {lib['share_above_95']:.3f}"
@@ -779,7 +797,7 @@ def candidate_summary(rows):
     coverage, and the median width relative to the bootstrap's in the same cell."""
     import pandas as pd
 
-    frame = pd.DataFrame([r for r in rows if r["section"] != "comparisons"])
+    frame = pd.DataFrame([r for r in rows if r["section"] not in NOT_INTERVALS])
     if frame.empty:
         return frame
     boot = frame[frame["method"] == "bootstrap"].set_index(["section", "cell", "quantity"])
@@ -802,13 +820,19 @@ def print_report(rows, out=sys.stdout):
         if row["section"] != section:
             section = row["section"]
             print(f"\n== {section} ==", file=out)
-            if section == "comparisons":
+            if section == "systems":
+                print(f"{'cell':<40} {'bin of P(best)':<24} {'pairs':>6} {'predicted':>9} "
+                      f"{'observed':>9}", file=out)
+            elif section == "comparisons":
                 print(f"{'cell':<62} {'P>0.95':>7} {'P<0.05':>7} {'KS':>6}  matched test",
                       file=out)
             else:
                 print(f"{'cell':<46} {'quantity':<54} {'method':<40} {'cov95':>6} "
                       f"{'cov90':>6} {'width95':>8}", file=out)
-        if section == "comparisons":
+        if section == "systems":
+            print(f"{row['cell']:<40} {row['quantity']:<24} {int(row['count']):>6d} "
+                  f"{row['predicted']:>9.3f} {row['observed']:>9.3f}", file=out)
+        elif section == "comparisons":
             matched = ""
             if row.get("matched_test"):
                 matched = f"{row['matched_test']}: {row['matched_rejects']:.3f}"
@@ -851,7 +875,7 @@ def write_docs(rows, directory):
     os.makedirs(directory, exist_ok=True)
     summary = candidate_summary(rows).round(3).reset_index()
     summary.to_csv(os.path.join(directory, "coverage_summary.csv"), index=False)
-    frame = pd.DataFrame([r for r in rows if r["section"] != "comparisons"])
+    frame = pd.DataFrame([r for r in rows if r["section"] not in NOT_INTERVALS])
     frame["n"] = frame["cell"].map(_n_of)
     panels = (("binary", "f1", "binary F1"), ("multiclass", "macro F1", "multiclass macro F1"),
               ("ranking", "ROC AUC", "ROC AUC"))

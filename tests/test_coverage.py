@@ -29,6 +29,9 @@ def test_quick_mode_reports_every_section(quick_rows):
         if row["section"] == "comparisons":
             assert 0.0 <= row["share_above_95"] <= 1.0
             assert row["nan_share"] == 0.0
+        elif row["section"] == "systems":
+            assert 0.0 <= row["observed"] <= 1.0 and 0.0 <= row["predicted"] <= 1.0
+            assert row["count"] > 0
         else:
             assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
     methods = {row["method"] for row in quick_rows}
@@ -53,10 +56,22 @@ def test_verdicts_flag_an_interval_that_misses():
          "kind": "reference", "coverage_95": 0.95, "width_95": 0.1},
         {"section": "comparisons", "cell": "n", "quantity": "null", "method": "skprobeval",
          "kind": "library", "share_above_95": 0.10},
+        # Rank probabilities: 0.8 said, 0.6 seen in 100 pairs (a miss); 0.5 said, 0.53
+        # seen (within 0.05); a bin of 20 pairs is not judged.
+        {"section": "systems", "cell": "s", "quantity": "P(best) in [0.6, 0.8)",
+         "method": "skprobeval", "kind": "library", "count": 100, "predicted": 0.8,
+         "observed": 0.6, "se": 0.04},
+        {"section": "systems", "cell": "s", "quantity": "P(best) in [0.4, 0.6)",
+         "method": "skprobeval", "kind": "library", "count": 100, "predicted": 0.5,
+         "observed": 0.53, "se": 0.05},
+        {"section": "systems", "cell": "s", "quantity": "P(best) in [0.8, 0.95)",
+         "method": "skprobeval", "kind": "library", "count": 20, "predicted": 0.9,
+         "observed": 0.5, "se": 0.07},
     ]
     checked, failures = bc.verdicts(rows)
-    assert checked == 4
-    assert len(failures) == 3
+    assert checked == 7
+    assert len(failures) == 4
+    assert any("observed 0.600, predicted 0.800" in f for f in failures)
     assert any(f.startswith("c f1") for f in failures)
     assert any("width" in f and f.startswith("e f1") for f in failures)
     assert any("share of P > 0.95" in f for f in failures)
