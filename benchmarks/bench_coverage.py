@@ -33,6 +33,12 @@ groups
     (`PosteriorMetricFrame.difference`): 2 or 4 groups of 10, 100 or 1000
     items, equal or different true rates.  Reference: the bootstrap within
     each group.
+calibration
+    the per-bin rates of a calibration curve, the curve's simultaneous band
+    and the Brier score's interval: outcomes Bernoulli(p), p uniform,
+    predictions p (calibrated) or p ** 0.7; n in {200, 2000, 20 000}, bins of
+    equal width or equal counts.  References: Wilson per bin, the bootstrap
+    for the Brier score.
 systems
     calibration of `rank_systems`' P(best): five systems of accuracy 0.8 plus
     normal offsets (sd 0.01 or 0.02), correlated through item difficulty, on
@@ -71,6 +77,7 @@ import zlib
 import numpy as np
 from scipy import special, stats
 
+from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_groups as _groups
 from benchmarks import _coverage_systems as _systems
 from benchmarks import _references as ref
@@ -711,6 +718,11 @@ def run_groups(cell, reps, n_draws):
                               levels=LEVELS, library=LIBRARY)
 
 
+def run_calibration(cell, reps, n_draws):
+    return _calibration.run_calibration(cell, reps, n_draws, coverage_row=_coverage_row,
+                                        seed=_seed, levels=LEVELS, library=LIBRARY)
+
+
 def run_systems(cell, reps, n_draws):
     return _systems.run_systems(cell, reps, n_draws, seed=_seed, library=LIBRARY)
 
@@ -722,6 +734,7 @@ SECTIONS = {
     "comparisons": (comparison_cells, run_comparison),
     "groups": (_groups.group_cells, run_groups),
     "systems": (_systems.system_cells, run_systems),
+    "calibration": (_calibration.calibration_cells, run_calibration),
 }
 # Sections whose rows are not intervals (no coverage, width or bootstrap columns).
 NOT_INTERVALS = ("comparisons", "systems")

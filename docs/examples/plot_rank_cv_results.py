@@ -17,7 +17,6 @@ Logistic regression on the breast cancer data, over the inverse regularisation s
 """
 
 import matplotlib.pyplot as plt
-import numpy as np
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
