@@ -110,6 +110,7 @@ from ._sklearn import (
     posterior_score,
     posterior_statistic,
 )
+from ._threshold import ThresholdChoice, ThresholdUtility, choose_threshold, threshold_utility
 from ._ttest import CorrelatedTTestResult, correlated_ttest
 from ._version import __version__
 
@@ -154,6 +155,8 @@ __all__ = [
     "SampledPosterior",
     "SimplestWithinRopeRefit",
     "SystemRanking",
+    "ThresholdChoice",
+    "ThresholdUtility",
     "available_metrics",
     "average_precision",
     "average_precision_posterior",
@@ -162,6 +165,7 @@ __all__ = [
     "brier_score_posterior",
     "calibration_error_posterior",
     "chance_baseline",
+    "choose_threshold",
     "compare_across_datasets",
     "compare_cv_results",
     "compare_estimators",
@@ -215,6 +219,7 @@ __all__ = [
     "roc_auc_posterior",
     "silence_score",
     "specificity_score",
+    "threshold_utility",
     "__version__",
 ]
 

@@ -31,7 +31,7 @@ LAYERS = {
     "_calibration": 13, "_losses": 13,
     "_sklearn": 13, "plotting": 13, "_ranking_posteriors": 13, "_render": 13,
     "_report": 14, "_displays": 14, "_group_display": 14, "_across": 14, "_plackett_luce": 14,
-    "_rank_cv": 14,
+    "_rank_cv": 14, "_threshold": 14,
     "_report_builder": 15, "_calibration_display": 15,
     "_crossval": 16, "_rank_systems": 16,
     "cli": 17,
