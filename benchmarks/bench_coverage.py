@@ -44,6 +44,12 @@ systems
     normal offsets (sd 0.01 or 0.02), correlated through item difficulty, on
     300 to 10 000 items; among the systems given P(best) in a bin, the share
     that is truly best should match the bin's mean prediction within 0.05.
+thresholds
+    `choose_threshold` for precision >= 0.8, 0.9, 0.95 on binormal scores (n in
+    {300, 3000}): the share of data sets whose chosen threshold meets the
+    target in the population (in the coverage columns) and the population
+    recall it keeps, beside the naive point choice and MAPIE's
+    ``BinaryClassificationController`` when MAPIE is installed.
 comparisons
     paired, independent, `compare_scores`, the correlated t-test and the
     signed-rank test under the null (two equal systems: the share of
@@ -80,6 +86,7 @@ from scipy import special, stats
 from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_groups as _groups
 from benchmarks import _coverage_systems as _systems
+from benchmarks import _coverage_thresholds as _thresholds
 from benchmarks import _references as ref
 from skprobeval import (
     BetaPosterior,
@@ -727,6 +734,11 @@ def run_systems(cell, reps, n_draws):
     return _systems.run_systems(cell, reps, n_draws, seed=_seed, library=LIBRARY)
 
 
+def run_thresholds(cell, reps, n_draws):
+    return _thresholds.run_thresholds(cell, reps, n_draws, seed=_seed, levels=LEVELS,
+                                      library=LIBRARY)
+
+
 SECTIONS = {
     "binary": (binary_cells, run_binary),
     "multiclass": (multiclass_cells, run_multiclass),
@@ -735,6 +747,7 @@ SECTIONS = {
     "groups": (_groups.group_cells, run_groups),
     "systems": (_systems.system_cells, run_systems),
     "calibration": (_calibration.calibration_cells, run_calibration),
+    "thresholds": (_thresholds.threshold_cells, run_thresholds),
 }
 # Sections whose rows are not intervals (no coverage, width or bootstrap columns).
 NOT_INTERVALS = ("comparisons", "systems")
@@ -753,7 +766,8 @@ def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1):
     tasks = [(section, cell, reps, n_draws) for section in sections
              for cell in SECTIONS[section][0](quick)]
     # The costliest cells first, so that two workers finish together.
-    tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass") else 0))
+    tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass", "thresholds")
+                               else 0))
     rows = []
     if n_jobs == 1:
         for task in tasks:
@@ -853,9 +867,12 @@ def print_report(rows, out=sys.stdout):
                   f"{row['share_below_05']:>7.3f} {row['ks_uniform']:>6.3f}  {matched}",
                   file=out)
         else:
+            # The thresholds section adds the population recall kept (and the oracle's).
+            recall = (f"  recall {row['recall_95']:.3f} (oracle {row['oracle_recall']:.3f})"
+                      if "recall_95" in row else "")
             print(f"{row['cell']:<46} {row['quantity']:<54} {row['method']:<40} "
                   f"{row['coverage_95']:>6.3f} {row['coverage_90']:>6.3f} "
-                  f"{row['width_95']:>8.4f}", file=out)
+                  f"{row['width_95']:>8.4f}{recall}", file=out)
     summary = candidate_summary(rows)
     if not summary.empty:
         print("\n== methods over the grid (95% coverage; width / bootstrap width, median) ==",
