@@ -33,7 +33,8 @@ def test_demo_prints_the_report_and_writes_plots(tmp_path):
     result = run_process("demo", "--output-dir", str(tmp_path / "plots"))
     assert result.returncode == 0, result.stderr
     for part in ("Summary", "logistic_regression", "random_forest", "gaussian_nb",
-                 "paired Dirichlet", "t-test"):
+                 "paired Dirichlet", "t-test", "Calibration of the out-of-fold probabilities",
+                 "ece_if_calibrated", "A threshold for", "P(precision >= 0.98)"):
         assert part in result.stdout
     for name in ("posteriors.png", "pairwise.png", "random_ap_baseline.png"):
         assert (tmp_path / "plots" / name).stat().st_size > 1000
