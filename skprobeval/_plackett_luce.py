@@ -38,7 +38,6 @@ ties has likelihood 1 and is left out.
 
 from __future__ import annotations
 
-import html
 import math
 import numbers
 from dataclasses import dataclass, field
@@ -47,6 +46,7 @@ import numpy as np
 
 from ._data import as_pandas_frame
 from ._posterior import _fmt
+from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
 from ._validation import (
     N_DRAWS,
     check_confidence,
@@ -77,15 +77,9 @@ _TINY = np.finfo(np.float64).tiny
 _CELLS_PER_CHUNK = 2_000_000
 
 
-def _limited(mapping, digits=4, most=6):
-    items = [f"{name!r}: {_fmt(value, digits)}" for name, value in list(mapping.items())[:most]]
-    if len(mapping) > most:
-        items.append("...")
-    return "{" + ", ".join(items) + "}"
-
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PlackettLuceRanking:
+class PlackettLuceRanking(RankingMixin):
     """Posterior of a Plackett-Luce model of several systems' ranks across data sets.
 
     Returned by `rank_across_datasets`.  Tables and series list the systems in
@@ -287,16 +281,11 @@ class PlackettLuceRanking:
         >>> sorted(ranking.to_dict())[:4]
         ['burn_in', 'expected_rank', 'higher_is_better', 'mc_error']
         """
-        def series(values):
-            return {name: float(value) for name, value in values.items()}
-
-        def frame(values):
-            return {row: series(values.loc[row]) for row in values.index}
-
-        return {"prob_best": series(self.prob_best), "mc_error": series(self.mc_error),
-                "expected_rank": series(self.expected_rank),
-                "prob_above": frame(self.prob_above),
-                "rank_probabilities": frame(self.rank_probabilities),
+        return {"prob_best": plain_series(self.prob_best),
+                "mc_error": plain_series(self.mc_error),
+                "expected_rank": plain_series(self.expected_rank),
+                "prob_above": plain_frame(self.prob_above),
+                "rank_probabilities": plain_frame(self.rank_probabilities),
                 "prior": self.prior, "n_datasets": self.n_datasets, "n_tied": self.n_tied,
                 "n_draws": self.n_draws, "n_chains": self.n_chains, "burn_in": self.burn_in,
                 "thin": self.thin, "higher_is_better": self.higher_is_better}
@@ -348,17 +337,15 @@ class PlackettLuceRanking:
         fail("kind", "'ranks' or 'probabilities'", kind)
 
     def __repr__(self):
-        return (f"PlackettLuceRanking(prob_best={_limited(self.prob_best)}, "
-                f"expected_rank={_limited(self.expected_rank, 3)}, "
+        return (f"PlackettLuceRanking(prob_best={limited(self.prob_best)}, "
+                f"expected_rank={limited(self.expected_rank, 3)}, "
                 f"max_mc_error={_fmt(self.mc_error.max())}, prior={_fmt(self.prior)}, "
                 f"n_datasets={self.n_datasets}, n_draws={self.n_draws})")
 
-    def _repr_html_(self):
-        caption = html.escape(
+    def _caption(self):
+        return (
             f"PlackettLuceRanking: {len(self.names)} systems on {self.n_datasets} data sets, "
             f"Gamma({self.prior:g}, 1) prior, {self.n_draws} draws; rank interval 95%")
-        table = self.summary().to_html(float_format=lambda value: f"{value:.4g}")
-        return f"<div><p>{caption}</p>{table}</div>"
 
 
 def _check_count(value, name, minimum):

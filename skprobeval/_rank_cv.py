@@ -22,7 +22,6 @@ scores): the draw needs no factorisation of ``S``.
 
 from __future__ import annotations
 
-import html
 import math
 import numbers
 import re
@@ -32,6 +31,7 @@ import numpy as np
 from scipy import special
 
 from ._posterior import _fmt
+from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
 from ._ttest import prob_mean_above
 from ._validation import (
     N_DRAWS,
@@ -51,15 +51,9 @@ _CELLS_PER_CHUNK = 2_000_000
 _TINY = np.finfo(np.float64).tiny
 
 
-def _limited(series, digits=4, most=6):
-    items = [f"{name!r}: {_fmt(value, digits)}" for name, value in list(series.items())[:most]]
-    if len(series) > most:
-        items.append("...")
-    return "{" + ", ".join(items) + "}"
-
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CVResultsRanking:
+class CVResultsRanking(RankingMixin):
     """Posterior ranking of the candidates of a cross-validated search.
 
     Returned by `rank_cv_results`.  Series and tables list the candidates in
@@ -247,20 +241,13 @@ class CVResultsRanking:
         >>> sorted(rank_cv_results(cv_results, n_draws=100, random_state=0).to_dict())[:4]
         ['df', 'expected_rank', 'mc_error', 'mean']
         """
-        def series(values):
-            return {str(name): float(value) for name, value in values.items()}
-
-        def frame(values):
-            return {str(row): {str(column): float(value)
-                               for column, value in values.loc[row].items()}
-                    for row in values.index}
-
-        return {"prob_best": series(self.prob_best), "mc_error": series(self.mc_error),
-                "expected_rank": series(self.expected_rank),
-                "prob_within_rope_of_best": series(self.prob_within_rope_of_best),
-                "within_rope_mc_error": series(self.within_rope_mc_error),
-                "mean": series(self.mean), "pairwise": frame(self.pairwise),
-                "rank_probabilities": frame(self.rank_probabilities),
+        return {"prob_best": plain_series(self.prob_best),
+                "mc_error": plain_series(self.mc_error),
+                "expected_rank": plain_series(self.expected_rank),
+                "prob_within_rope_of_best": plain_series(self.prob_within_rope_of_best),
+                "within_rope_mc_error": plain_series(self.within_rope_mc_error),
+                "mean": plain_series(self.mean), "pairwise": plain_frame(self.pairwise),
+                "rank_probabilities": plain_frame(self.rank_probabilities),
                 "df": self.df, "scoring": self.scoring, "rope": self.rope,
                 "test_fraction": self.test_fraction, "n_splits": self.n_splits,
                 "n_draws": self.n_draws}
@@ -297,19 +284,17 @@ class CVResultsRanking:
         return ax
 
     def __repr__(self):
-        return (f"CVResultsRanking(prob_best={_limited(self.prob_best)}, "
-                f"expected_rank={_limited(self.expected_rank, 3)}, "
+        return (f"CVResultsRanking(prob_best={limited(self.prob_best)}, "
+                f"expected_rank={limited(self.expected_rank, 3)}, "
                 f"max_mc_error={_fmt(self.mc_error.max())}, rope={_fmt(self.rope)}, "
                 f"test_fraction={_fmt(self.test_fraction)}, n_splits={self.n_splits}, "
                 f"n_draws={self.n_draws})")
 
-    def _repr_html_(self):
-        caption = html.escape(
+    def _caption(self):
+        return (
             f"CVResultsRanking: {len(self.names)} candidates, {self.n_splits} splits of "
             f"{self.scoring!r}, test fraction {self.test_fraction:.4g}, rope {self.rope:g}, "
             f"{self.n_draws} draws; mean-score interval 95%")
-        table = self.summary().to_html(float_format=lambda value: f"{value:.4g}")
-        return f"<div><p>{caption}</p>{table}</div>"
 
 
 # ---------------------------------------------------------------------------

@@ -45,7 +45,6 @@ these data: they are drawn once and tie in every draw (as
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -64,6 +63,7 @@ from ._numerics import draw_chunks, log_gamma
 from ._posterior import _fmt
 from ._ranking import _check_real_array, _check_same_length
 from ._ranking_posteriors import _paired_metric, _ranking_order
+from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
 from ._report_builder import _label_masks
 from ._validation import (
     N_DRAWS,
@@ -86,15 +86,9 @@ _DENSE_MAP = 1 << 25
 _RANK_CELLS = 1 << 22
 
 
-def _limited(mapping, digits=4, most=6):
-    items = [f"{name!r}: {_fmt(value, digits)}" for name, value in list(mapping.items())[:most]]
-    if len(mapping) > most:
-        items.append("...")
-    return "{" + ", ".join(items) + "}"
-
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SystemRanking:
+class SystemRanking(RankingMixin):
     """Posterior ranks of several systems evaluated on the same items.
 
     Returned by `rank_systems`.  Series and tables list the systems in the
@@ -269,17 +263,12 @@ class SystemRanking:
         >>> sorted(ranking.to_dict())[:4]
         ['average', 'expected_rank', 'higher_is_better', 'mc_error']
         """
-        def series(values):
-            return {name: float(value) for name, value in values.items()}
-
-        def frame(values):
-            return {row: series(values.loc[row]) for row in values.index}
-
-        return {"prob_best": series(self.prob_best), "mc_error": series(self.mc_error),
-                "expected_rank": series(self.expected_rank),
-                "prob_within_rope_of_best": series(self.prob_within_rope_of_best),
-                "pairwise": frame(self.pairwise),
-                "rank_probabilities": frame(self.rank_probabilities),
+        return {"prob_best": plain_series(self.prob_best),
+                "mc_error": plain_series(self.mc_error),
+                "expected_rank": plain_series(self.expected_rank),
+                "prob_within_rope_of_best": plain_series(self.prob_within_rope_of_best),
+                "pairwise": plain_frame(self.pairwise),
+                "rank_probabilities": plain_frame(self.rank_probabilities),
                 "metric": self.metric, "average": self.average, "prior": self.prior,
                 "rope": self.rope, "n_draws": self.n_draws,
                 "higher_is_better": self.higher_is_better}
@@ -314,18 +303,16 @@ class SystemRanking:
         return plot_rank_probabilities(self.rank_probabilities.loc[order], ax=ax)
 
     def __repr__(self):
-        return (f"SystemRanking(metric={self.metric!r}, prob_best={_limited(self.prob_best)}, "
-                f"expected_rank={_limited(self.expected_rank, 3)}, "
+        return (f"SystemRanking(metric={self.metric!r}, prob_best={limited(self.prob_best)}, "
+                f"expected_rank={limited(self.expected_rank, 3)}, "
                 f"max_mc_error={_fmt(self.mc_error.max())}, prior={_fmt(self.prior)}, "
                 f"rope={_fmt(self.rope)}, n_draws={self.n_draws})")
 
-    def _repr_html_(self):
-        caption = html.escape(
+    def _caption(self):
+        return (
             f"SystemRanking: {len(self.names)} systems by {self.metric} "
             f"({self.average}), prior {self.prior:g}, rope {self.rope:g}, "
             f"{self.n_draws} draws; metric interval 95%")
-        table = self.summary().to_html(float_format=lambda value: f"{value:.4g}")
-        return f"<div><p>{caption}</p>{table}</div>"
 
 
 # ---------------------------------------------------------------------------

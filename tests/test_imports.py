@@ -22,7 +22,7 @@ LAYERS = {
     "_counts": 4,
     "_metrics": 5,
     "_posterior": 6, "_joint": 6, "_ranking": 6,
-    "_posterior_exact": 7,
+    "_posterior_exact": 7, "_ranking_result": 7,
     "_posterior_fbeta": 8, "_posterior_difference": 8,
     "_posterior_affine": 9,
     "_bayes": 10, "_baseline": 10,
