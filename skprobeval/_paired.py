@@ -437,6 +437,9 @@ class PairedComparison(ComparisonResult):
         tail = 0.5 * (1.0 - confidence)
         low = _difference_quantile(a1, a2, a3, tail)
         high = _difference_quantile(a1, a2, a3, 1.0 - tail)
+        # Each end is solved to 1e-13: where nearly all the mass is one spike (tiny
+        # priors, a few light items) the two can cross by that much.
+        low = np.minimum(low, high)
         return CredibleInterval(frozen_result(low), frozen_result(high))
 
     def _extra_dict(self):
