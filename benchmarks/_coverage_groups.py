@@ -29,7 +29,7 @@ import numpy as np
 PREVALENCE = 0.3
 # Names of the interval kinds measured beside the default (two groups: the signed
 # difference's credible interval; more: the simultaneous bounds of the spread).
-OTHER_KIND = {"simultaneous": "simultaneous bounds of |gap| (not the two-group default)",
+OTHER_KIND = {"simultaneous": "simultaneous bounds of the unsigned gap (not the two-group default)",
               "posterior": "credible interval of the spread's posterior (former default)"}
 GROUP_METRICS = ("recall", "selection_rate")
 SCENARIOS = ("equal", "different")

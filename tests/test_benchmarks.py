@@ -1,12 +1,15 @@
 """Every benchmark runs in quick mode through the runner, so that a benchmark broken by a
-change to the library fails the tests instead of going unnoticed."""
+change to the library fails the tests instead of going unnoticed.
+
+The quick run of all the timing benchmarks takes about 13 s: it is in the heavy tier (``-m
+slow``), which CI runs as its own step, so the default run stays under 90 s."""
 
 import pytest
 
 from benchmarks import run
 
 # One worker runs the quick benchmarks once for both tests (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("benchmarks")
+pytestmark = [pytest.mark.xdist_group("benchmarks"), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
