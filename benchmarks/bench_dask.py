@@ -42,7 +42,14 @@ _STREAM = textwrap.dedent("""
         start = time.perf_counter()
         counts = ConfusionCounts.from_predictions(y_true, y_pred, average=None)
         seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024    # MiB (Linux: KiB)
+    # This process's own high-water mark (VmHWM, reset by exec; ru_maxrss would
+    # carry over the peak of the process that started it), in MiB.
+    try:
+        with open("/proc/self/status") as status:
+            peak = next(int(line.split()[1]) for line in status
+                        if line.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({{"seconds": seconds, "peak_mib": peak,
                       "total": float(counts.n.sum() / 10)}}))
 """)
