@@ -31,7 +31,7 @@ import numpy as np
 from scipy import special
 
 from ._posterior import _fmt
-from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
+from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 from ._ttest import prob_mean_above
 from ._validation import (
     N_DRAWS,
@@ -459,26 +459,6 @@ def _draw_means(location, centred, factor, size, rng):
     return location + np.sqrt(factor / w) * (z @ centred)
 
 
-def _tie_groups(draws):
-    """Per draw: the candidates best first, and the first and past-the-last rank
-    position (0-based) of each one's group of equal values."""
-    size, n = draws.shape
-    # The order within a group of equal values does not matter: any sort will do.
-    order = np.argsort(-draws, axis=1)
-    ordered = np.take_along_axis(draws, order, axis=1)
-    positions = np.arange(n)
-    new = np.ones((size, n), dtype=bool)
-    new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    if new.all():       # no ties (the usual case): every group is one candidate
-        start = np.broadcast_to(positions, (size, n))
-        return order, start, start + 1
-    start = np.maximum.accumulate(np.where(new, positions, 0), axis=1)
-    last = np.ones((size, n), dtype=bool)
-    last[:, :-1] = new[:, 1:]
-    stop = np.minimum.accumulate(np.where(last, positions + 1, n)[:, ::-1], axis=1)[:, ::-1]
-    return order, start, stop
-
-
 def _sample_ranks(scores, factor, rope, n_draws, rng):
     """Rank counts, and sums for P(best) and P(within rope of best), over the draws."""
     n_splits, n = scores.shape
@@ -489,10 +469,7 @@ def _sample_ranks(scores, factor, rope, n_draws, rng):
     inverse = np.asarray(inverse).reshape(-1)
     location = unique.sum(axis=0) / n_splits
     centred = unique - location
-    rank_steps = np.zeros(n * (n + 1))
-    best = np.zeros(n)            # running mean of each candidate's share of "best"
-    best_m2 = np.zeros(n)         # and its sum of squared deviations (Chan et al.'s update)
-    within = np.zeros(n)
+    tally = RankTally(n, rope)
     step = max(1, _CELLS_PER_CHUNK // max(n, n_splits))
     done = 0
     while done < n_draws:
@@ -500,30 +477,9 @@ def _sample_ranks(scores, factor, rope, n_draws, rng):
         draws = _draw_means(location, centred, factor, size, rng)
         if not distinct:
             draws = draws[:, inverse]
-        order, start, stop = _tie_groups(draws)
-        share = 1.0 / (stop - start)
-        # A group of e tied candidates at positions start..stop-1: each holds each of
-        # those ranks with probability 1/e (a difference array, summed below).
-        rank_steps += np.bincount((order * (n + 1) + start).reshape(-1), share.reshape(-1),
-                                  minlength=n * (n + 1))
-        rank_steps -= np.bincount((order * (n + 1) + stop).reshape(-1), share.reshape(-1),
-                                  minlength=n * (n + 1))
-        credit = np.zeros((size, n))
-        np.put_along_axis(credit, order, np.where(start == 0, share, 0.0), axis=1)
-        chunk_mean = credit.mean(axis=0)
-        delta = chunk_mean - best
-        best_m2 += np.square(credit - chunk_mean).sum(axis=0) + np.square(delta) * (
-            done * size / (done + size))
-        best += delta * (size / (done + size))
-        within += (draws >= draws.max(axis=1, keepdims=True) - rope).sum(axis=0)
+        tally.add(draws)
         done += size
-    ranks = np.cumsum(rank_steps.reshape(n, n + 1), axis=1)[:, :n] / n_draws
-    within /= n_draws
-    # Standard errors of the means of independent draws (a tie shares "best" exactly,
-    # so identical candidates have an error of exactly 0).
-    best_error = np.sqrt(best_m2 / n_draws / n_draws)
-    within_error = np.sqrt(np.maximum(within * (1.0 - within), 0.0) / n_draws)
-    return np.clip(ranks, 0.0, 1.0), best, best_error, within, within_error
+    return tally.result()
 
 
 def _pairwise(scores, test_fraction, rope):

@@ -63,7 +63,7 @@ from ._numerics import draw_chunks, log_gamma
 from ._posterior import _fmt
 from ._ranking import _check_real_array, _check_same_length
 from ._ranking_posteriors import _paired_metric, _ranking_order
-from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
+from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 from ._report_builder import _label_masks
 from ._validation import (
     N_DRAWS,
@@ -569,33 +569,17 @@ def _rank_figures(values, higher_is_better, rope):
     """Rank probabilities, P(best) and its error, pairwise and within-rope figures."""
     n_draws, n = values.shape
     oriented = values if higher_is_better else -values
-    rank_counts = np.zeros(n * n)
-    best = np.zeros(n)
-    best_squares = np.zeros(n)
+    tally = RankTally(n, rope)
     above = np.zeros((n, n))
-    within = np.zeros(n)
     step = max(1, _RANK_CELLS // (n * n))
     for start in range(0, n_draws, step):
         s = oriented[start:start + step]
-        difference = s[:, :, None] - s[:, None, :]          # row minus column
-        beaten_by = (difference < 0).sum(axis=2)            # systems above each one
-        tied = (difference == 0).sum(axis=2)                # itself included
-        above += (difference > rope).sum(axis=0)
-        within += (s.max(axis=1, keepdims=True) - s <= rope).sum(axis=0)
-        share = 1.0 / tied
-        first = beaten_by == 0
-        best += np.where(first, share, 0.0).sum(axis=0)
-        best_squares += np.where(first, share * share, 0.0).sum(axis=0)
-        system = np.broadcast_to(np.arange(n), s.shape)
-        for k in range(int(tied.max())):
-            used = tied > k
-            rank_counts += np.bincount((system * n + beaten_by + k)[used],
-                                       weights=share[used], minlength=n * n)
-    prob_best = best / n_draws
-    error = np.sqrt(np.maximum(best_squares / n_draws - prob_best ** 2, 0.0) / n_draws)
+        tally.add(s)
+        above += (s[:, :, None] - s[:, None, :] > rope).sum(axis=0)     # row minus column
+    ranks, prob_best, error, within, _ = tally.result()
     above /= n_draws
     np.fill_diagonal(above, np.nan)
-    return (rank_counts.reshape(n, n) / n_draws, prob_best, error, above, within / n_draws)
+    return ranks, prob_best, error, above, within
 
 
 # ---------------------------------------------------------------------------
