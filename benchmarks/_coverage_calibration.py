@@ -78,6 +78,7 @@ def run_calibration(cell, reps, n_draws, *, coverage_row, seed, levels, library)
         truth = _true_rate(edges[curve.bins], edges[curve.bins + 1], exponent)
         truths.append(truth)
         positives = np.rint(curve.prob_true * curve.counts).astype(int)
+        brier_posterior = brier_score_posterior(y, q, n_draws=n_draws, random_state=rep)
         for level in levels:
             band = curve.band(level)
             pointwise[level][0].append(band.low)
@@ -90,8 +91,7 @@ def run_calibration(cell, reps, n_draws, *, coverage_row, seed, levels, library)
                                             & (truth - 1e-6 <= joint.high))))
             if level == 0.95:
                 widths.append(float(np.mean(joint.high - joint.low)))
-            brier[level][0][rep], brier[level][1][rep] = brier_score_posterior(
-                y, q, n_draws=n_draws, random_state=rep).interval(level)
+            brier[level][0][rep], brier[level][1][rep] = brier_posterior.interval(level)
         losses = (q - y) ** 2
         resampled = losses[boot_rng.integers(0, n, (n_draws, n))].mean(axis=1) if n <= 2000 \
             else np.array([losses[boot_rng.integers(0, n, n)].mean() for _ in range(n_draws)])
