@@ -128,7 +128,7 @@ class AcrossDatasetsReport:
         >>> report.plot("ranks").get_xlabel()
         'mean rank (1 = best)'
         """
-        from .plotting import plot_mean_ranks, plot_pairwise
+        from ._drawing import plot_mean_ranks, plot_pairwise
 
         if kind == "pairwise":
             return plot_pairwise(self.prob_better, ax=ax, title=(
@@ -163,7 +163,7 @@ class AcrossDatasetsReport:
         >>> report.plot_pair("b", "a").get_title()
         'b vs a'
         """
-        from .plotting import plot_simplex
+        from ._drawing import plot_simplex
 
         names = list(self.scores.columns)
         for name, value in (("first", first), ("second", second)):

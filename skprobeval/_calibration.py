@@ -23,8 +23,9 @@ from scipy import special
 
 from ._curves import CurveBand, _relevant
 from ._numerics import draw_chunks, frozen_result
-from ._posterior import BetaPosterior, SampledPosterior, _fmt
+from ._posterior import BetaPosterior, SampledPosterior
 from ._ranking import _check_probabilities, _check_same_length
+from ._render import _fmt
 from ._validation import (
     N_DRAWS,
     check_confidence,

@@ -14,8 +14,8 @@ import numpy as np
 from ._calibration import CalibrationCurve, posterior_calibration_curve
 from ._curves import CurveBand
 from ._displays import _estimator_scores
+from ._drawing import _pyplot
 from ._validation import fail
-from .plotting import _pyplot
 
 __all__ = ["PosteriorCalibrationDisplay"]
 

@@ -26,10 +26,11 @@ from ._joint import JointTable, average_values, dirichlet
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
 from ._numerics import beta_greater, draw_chunks, frozen_result
 from ._paired import PairedComparison
-from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
+from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
+from ._render import _fmt
 from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,

@@ -885,3 +885,21 @@ class PairedCounts:
         parts += [f"{name}={_format_array(getattr(self, name))}"
                   for name in ("first_better", "second_better", "ties")]
         return f"PairedCounts({', '.join(parts)})"
+
+
+def _label_masks(joint, labels, average):
+    """Per system, the labels its average runs over, or None for all requested labels.
+
+    With ``labels=None`` scikit-learn averages a system over the labels of
+    the truth and of that system's own predictions: a label that only
+    another system predicts must not lower this one's macro average.
+    """
+    if labels is not None or joint.kind != "multiclass" or average is None:
+        return [None] * (len(joint.codes) - 1)
+    size = joint.n_classes
+    in_truth = np.bincount(joint.codes[0], minlength=size) > 0
+    masks = []
+    for codes in joint.codes[1:]:
+        mask = in_truth | (np.bincount(codes, minlength=size) > 0)
+        masks.append(None if mask.all() else mask[:joint.n_requested])
+    return masks

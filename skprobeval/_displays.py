@@ -16,10 +16,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._baseline import random_precision_baseline
 from ._curves import posterior_precision_recall_curve, posterior_roc_curve
+from ._drawing import _pyplot
 from ._ranking_posteriors import average_precision_posterior, roc_auc_posterior
 from ._sklearn import SCORE_METHODS, estimator_responses
 from ._validation import N_DRAWS, fail, renamed_keyword
-from .plotting import _pyplot
 
 __all__ = ["PosteriorPrecisionRecallDisplay", "PosteriorRocCurveDisplay"]
 

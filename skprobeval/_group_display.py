@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._drawing import _pyplot
 from ._groups import PosteriorMetricFrame
 from ._validation import N_DRAWS, check_confidence, fail, renamed_keyword
-from .plotting import _pyplot
 
 __all__ = ["GroupIntervalDisplay"]
 

@@ -23,8 +23,9 @@ from sklearn.exceptions import UndefinedMetricWarning
 from ._bayes import metric_posterior
 from ._counts import ConfusionCounts, joint_codes
 from ._metrics import SIGNED_METRICS, _check_zero_division, get_metric
-from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior, _fmt
+from ._posterior import BetaPosterior, CredibleInterval, SampledPosterior
 from ._posterior_difference import DifferencePosterior
+from ._render import _fmt
 from ._validation import (
     N_DRAWS,
     check_confidence,

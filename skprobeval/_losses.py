@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._numerics import draw_chunks, log_gamma
-from ._posterior import ExactMeanPosterior, SampledPosterior, _fmt
+from ._posterior import ExactMeanPosterior, SampledPosterior
 from ._ranking import _check_probabilities, _check_real_array, _check_same_length, positive_mask
+from ._render import _fmt
 from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,

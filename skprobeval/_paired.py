@@ -40,7 +40,8 @@ from ._numerics import (
     frozen_result,
     solve_increasing,
 )
-from ._posterior import CredibleInterval, _fmt
+from ._posterior import CredibleInterval
+from ._render import _fmt
 from ._results import ComparisonResult
 from ._validation import check_confidence, check_prior, check_rope, fail, warn_future
 

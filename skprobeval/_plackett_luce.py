@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._data import as_pandas_frame
-from ._posterior import _fmt
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
+from ._render import _fmt
 from ._validation import (
     N_DRAWS,
     check_confidence,
@@ -324,7 +324,7 @@ class PlackettLuceRanking(RankingMixin):
         >>> ranking.plot("probabilities").get_xlabel()
         'rank'
         """
-        from .plotting import plot_mean_ranks, plot_rank_probabilities
+        from ._drawing import plot_mean_ranks, plot_rank_probabilities
 
         confidence = check_confidence(confidence)
         order = self.expected_rank.sort_values(kind="stable").index

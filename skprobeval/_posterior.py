@@ -67,6 +67,7 @@ from ._numerics import (
     log_gamma_variates,
     solve_increasing,
 )
+from ._render import _fmt
 from ._validation import check_confidence, check_random_state, fail, renamed_attribute
 
 __all__ = [
@@ -80,20 +81,6 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # Small result types
 # ---------------------------------------------------------------------------
-
-
-def _fmt(value, digits=4):
-    """Rounded, readable text for a float or an array (no ``np.float64(...)``).
-
-    A value that rounds to zero prints as ``0.0``, never ``-0.0``.
-    """
-    array = np.asarray(value, dtype=float)
-    if array.ndim == 0:
-        return repr(round(float(array), digits) + 0.0)
-    items = [repr(round(v, digits) + 0.0) for v in array.ravel()[:6].tolist()]
-    if array.size > 6:
-        items.append("...")
-    return "[" + ", ".join(items) + "]"
 
 
 def _out(values):

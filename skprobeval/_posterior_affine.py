@@ -11,9 +11,10 @@ import math
 
 import numpy as np
 
-from ._posterior import BetaPosterior, _fmt, _Posterior
+from ._posterior import BetaPosterior, _Posterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
+from ._render import _fmt
 from ._validation import fail
 
 __all__ = ["AffinePosterior"]

@@ -28,8 +28,9 @@ from ._numerics import (
     log_gamma_variates,
     normal_score_rule,
 )
-from ._posterior import _check_parameter, _fmt, _frozen, _hdi_tail_mass, _Posterior, _take
+from ._posterior import _check_parameter, _frozen, _hdi_tail_mass, _Posterior, _take
 from ._posterior_exact import _NEAR_NORMAL, _hdi_newton, _solve_quantile
+from ._render import _fmt
 from ._validation import check_positive
 
 __all__ = ["FBetaPosterior"]

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from ._posterior import _fmt
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
+from ._render import _fmt
 from ._ttest import prob_mean_above
 from ._validation import (
     N_DRAWS,
@@ -276,7 +276,7 @@ class CVResultsRanking(RankingMixin):
         >>> [t.get_text() for t in ax.get_yticklabels()]
         ['k=2', 'k=1']
         """
-        from .plotting import plot_rank_probabilities
+        from ._drawing import plot_rank_probabilities
 
         order = self.expected_rank.sort_values(kind="stable").index
         ax = plot_rank_probabilities(self.rank_probabilities.loc[order], ax=ax)

@@ -53,18 +53,17 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._bayes import check_target_metric
-from ._counts import joint_codes
+from ._counts import _label_masks, joint_codes
 from ._curves import RANKING_PRIOR, _check_input, _share_chunks
 from ._dask import is_dask
 from ._data import as_pandas_frame, resolve_columns
 from ._joint import _LOG_COARSE, _break_sticks, _cells, average_values
 from ._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
 from ._numerics import draw_chunks, log_gamma
-from ._posterior import _fmt
 from ._ranking import _check_real_array, _check_same_length
 from ._ranking_posteriors import _paired_metric, _ranking_order
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
-from ._report_builder import _label_masks
+from ._render import _fmt
 from ._validation import (
     N_DRAWS,
     check_confidence,
@@ -297,7 +296,7 @@ class SystemRanking(RankingMixin):
         >>> ranking.plot().get_xlabel()
         'rank'
         """
-        from .plotting import plot_rank_probabilities
+        from ._drawing import plot_rank_probabilities
 
         order = self.expected_rank.sort_values(kind="stable").index
         return plot_rank_probabilities(self.rank_probabilities.loc[order], ax=ax)

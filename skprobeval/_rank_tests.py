@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._numerics import dirichlet, draw_chunks
-from ._posterior import CredibleInterval, _fmt
+from ._posterior import CredibleInterval
+from ._render import _fmt
 from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,

@@ -24,8 +24,9 @@ from ._curves import (
     _draw_cumulative,
     _share_chunks,
 )
-from ._posterior import SampledPosterior, _fmt
+from ._posterior import SampledPosterior
 from ._ranking import _check_real_array, _check_same_length
+from ._render import _fmt
 from ._validation import (
     N_DRAWS,
     check_draws,

@@ -15,7 +15,7 @@ import html
 
 import numpy as np
 
-from ._posterior import _fmt
+from ._render import _fmt
 
 __all__ = ["RankingMixin", "limited", "plain_frame", "plain_series"]
 

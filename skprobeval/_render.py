@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["COUNT_COLUMNS", "render_html", "render_markdown", "render_text", "whole_counts"]
+__all__ = ["COUNT_COLUMNS", "_fmt", "render_html", "render_markdown", "render_text", "whole_counts"]
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
 # Columns of the summary that are blank when no system has scores.
@@ -154,3 +154,17 @@ def _markdown_table(frame, index):
                 cells.append(str(value))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _fmt(value, digits=4):
+    """Rounded, readable text for a float or an array (no ``np.float64(...)``).
+
+    A value that rounds to zero prints as ``0.0``, never ``-0.0``.
+    """
+    array = np.asarray(value, dtype=float)
+    if array.ndim == 0:
+        return repr(round(float(array), digits) + 0.0)
+    items = [repr(round(v, digits) + 0.0) for v in array.ravel()[:6].tolist()]
+    if array.size > 6:
+        items.append("...")
+    return "[" + ", ".join(items) + "]"

@@ -327,7 +327,7 @@ class ComparisonReport:
         -------
         matplotlib.axes.Axes
         """
-        from .plotting import plot_pairwise
+        from ._drawing import plot_pairwise
 
         rope_text = f" by > {self.rope:g}" if self.rope > 0 else ""
         if table is None:

@@ -20,7 +20,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from ._baseline import random_average_precision
 from ._bayes import check_target_metric, metric_posterior, posterior_from_codes
 from ._compare import paired_metric_from_codes
-from ._counts import JointCodes, PairedCounts, joint_codes
+from ._counts import JointCodes, PairedCounts, _label_masks, joint_codes
 from ._labels import _plain
 from ._metrics import _weighted_mean, averaged_value
 from ._numerics import result_entry
@@ -77,24 +77,6 @@ def _pair_joint(joint, *systems):
     """The codes of the truth and the given systems (1 = the first), same labels."""
     return JointCodes(joint.kind, [joint.codes[0]] + [joint.codes[s] for s in systems],
                       joint.classes, joint.n_requested, joint.weight)
-
-
-def _label_masks(joint, labels, average):
-    """Per system, the labels its average runs over, or None for all requested labels.
-
-    With ``labels=None`` scikit-learn averages a system over the labels of
-    the truth and of that system's own predictions: a label that only
-    another system predicts must not lower this one's macro average.
-    """
-    if labels is not None or joint.kind != "multiclass" or average is None:
-        return [None] * (len(joint.codes) - 1)
-    size = joint.n_classes
-    in_truth = np.bincount(joint.codes[0], minlength=size) > 0
-    masks = []
-    for codes in joint.codes[1:]:
-        mask = in_truth | (np.bincount(codes, minlength=size) > 0)
-        masks.append(None if mask.all() else mask[:joint.n_requested])
-    return masks
 
 
 class _ReportBuilder:

@@ -275,7 +275,7 @@ class ThresholdChoice:
         -------
         matplotlib.axes.Axes
         """
-        from .plotting import _axes
+        from ._drawing import _axes
 
         ax = _axes(ax)
         ax.step(self.thresholds, self.prob_constraint, where="post",

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from ._posterior import CredibleInterval, _fmt
+from ._posterior import CredibleInterval
+from ._render import _fmt
 from ._results import ComparisonResult
 from ._validation import check_confidence, check_rope, check_score_pair, fail
 

@@ -16,7 +16,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "skprobeval"
 # Lower number = further down the data flow.
 LAYERS = {
     "_validation": 0, "_numerics": 0, "_version": 0,
-    "_labels": 1, "_results": 1, "_hdi": 1,
+    "_labels": 1, "_results": 1, "_hdi": 1, "_render": 1, "_drawing": 1,
     "_dask": 2,
     "_data": 3,
     "_counts": 4,
@@ -29,12 +29,12 @@ LAYERS = {
     "_paired": 11, "_posterior_api": 11,
     "_compare": 12, "_ttest": 12, "_groups": 12, "_rank_tests": 12, "_curves": 12,
     "_calibration": 13, "_losses": 13,
-    "_sklearn": 13, "plotting": 13, "_ranking_posteriors": 13, "_render": 13,
+    "_sklearn": 13, "_ranking_posteriors": 13, "_random_ap_plot": 13,
     "_report": 14, "_displays": 14, "_group_display": 14, "_across": 14, "_plackett_luce": 14,
     "_rank_cv": 14, "_threshold": 14,
     "_report_builder": 15, "_calibration_display": 15,
     "_crossval": 16, "_rank_systems": 16,
-    "cli": 17,
+    "plotting": 16.5, "cli": 17,
     "__main__": 18, "__init__": 18,
 }
 

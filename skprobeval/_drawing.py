@@ -1,0 +1,351 @@
+"""Drawing for the result types' ``plot`` methods (the ``plot`` extra: matplotlib,
+imported only when a function runs).
+
+Every function takes ``ax=None`` (a new figure's axes by default), returns
+the Axes it drew on, and never touches global rcParams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_confidence, fail
+
+__all__ = ["plot_mean_ranks", "plot_pairwise", "plot_posteriors", "plot_rank_probabilities",
+           "plot_simplex"]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # pragma: no cover - exercised without matplotlib only
+        raise ImportError(
+            "Plotting needs matplotlib: install the plot extra, "
+            "`pip install 'skprobeval[plot]'`."
+        ) from error
+    return plt
+
+
+def _axes(ax):
+    if ax is not None:
+        return ax
+    _, ax = _pyplot().subplots()
+    return ax
+
+
+def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, xlabel="value",
+                    ax=None):
+    """Posterior densities with their equal-tailed credible intervals.
+
+    Parameters
+    ----------
+    posteriors : dict of str to posterior, or a posterior
+        Exact posteriors (with a ``pdf``) of single tables, by name.
+    confidence : float, default=0.95
+        Level of the shaded interval.
+    support : (float, float), default=None
+        Range of the x axis; by default the range holding all but 0.1% of
+        every posterior's mass.
+    n_points : int, default=401
+        Grid size of each curve.
+    xlabel : str, default="value"
+        Label of the x axis: the metric (e.g. ``report.metric_label``).
+    ax : matplotlib Axes, default=None
+        Where to draw.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skprobeval import ConfusionCounts, metric_posterior
+    >>> from skprobeval.plotting import plot_posteriors
+    >>> system_1 = metric_posterior(ConfusionCounts(tp=10, fp=10, fn=0, tn=0), metric="precision")
+    >>> system_2 = metric_posterior(ConfusionCounts(tp=3, fp=2, fn=0, tn=0), metric="precision")
+    >>> ax = plot_posteriors({"system 1": system_1, "system 2": system_2}, xlabel="precision")
+    >>> ax.get_xlabel()
+    'precision'
+    """
+    confidence = check_confidence(confidence)
+    if not isinstance(posteriors, dict):
+        posteriors = {"posterior": posteriors}
+    for name, posterior in posteriors.items():
+        if not hasattr(posterior, "pdf"):
+            fail("posteriors", "posteriors with a pdf", name)
+        if np.ndim(posterior.mean()) != 0:
+            fail("posteriors", "posteriors of single tables (0-d parameters)", name)
+    if support is None:
+        low_end = min(float(np.min(p.ppf(0.0005))) for p in posteriors.values())
+        high_end = max(float(np.max(p.ppf(0.9995))) for p in posteriors.values())
+        pad = 0.05 * (high_end - low_end)
+        low_end, high_end = low_end - pad, high_end + pad
+    else:
+        low_end, high_end = (float(v) for v in support)
+        if not low_end < high_end:
+            fail("support", "an increasing pair (low, high)", support)
+    ax = _axes(ax)
+    grid = np.linspace(low_end, high_end, n_points)
+    inner = grid[1:-1]
+    for name, posterior in posteriors.items():
+        density = np.asarray(posterior.pdf(inner), dtype=float)
+        if density.ndim != 1:
+            fail("posteriors", "posteriors of single tables (0-d parameters)", name)
+        line, = ax.plot(inner, density, label=name)
+        interval = posterior.interval(confidence)
+        mask = (inner >= float(interval.low)) & (inner <= float(interval.high))
+        ax.fill_between(inner[mask], density[mask], alpha=0.2, color=line.get_color())
+    ax.set_xlim(low_end, high_end)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("posterior density")
+    ax.legend(title=f"{confidence:.0%} interval shaded")
+    return ax
+
+
+def plot_pairwise(pairwise, *, title="P(row better than column)", ax=None, cmap="RdBu_r",
+                  colorbar=True):
+    """Heatmap of a square table of probabilities P(row better than column).
+
+    Parameters
+    ----------
+    pairwise : pandas.DataFrame or array-like of shape (n, n)
+        A square table of probabilities (``ComparisonReport.pairwise_metric``,
+        ``ComparisonReport.pairwise`` or the result of `pairwise_comparison`);
+        `ComparisonReport.plot` titles them for you.
+    title : str, default="P(row better than column)"
+        What the cells are.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    cmap : str, default="RdBu_r"
+        Colormap (0.5 is neutral).
+    colorbar : bool, default=True
+        Add a colorbar (once per Axes: a second call on the same Axes reuses it).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skprobeval.plotting import plot_pairwise
+    >>> table = pd.DataFrame([[float("nan"), 0.9], [0.1, float("nan")]],
+    ...                      index=["a", "b"], columns=["a", "b"])
+    >>> ax = plot_pairwise(table)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['a', 'b']
+    """
+    table = pairwise
+    try:
+        values = np.asarray(table, dtype=float)
+    except (TypeError, ValueError):
+        fail("pairwise", "a square table of probabilities", pairwise, error=TypeError)
+    if values.ndim != 2 or values.shape[0] != values.shape[1]:
+        fail("pairwise", "a square table of probabilities", pairwise)
+    ax = _axes(ax)
+    image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=cmap)
+    names = [str(name) for name in getattr(table, "index", range(values.shape[0]))]
+    ax.set_xticks(range(len(names)), labels=names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), labels=names)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if np.isfinite(values[i, j]):
+                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center",
+                        color="white" if abs(values[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    ax.set_title(title)
+    if colorbar and not getattr(ax, "_skprobeval_colorbar", False):
+        ax.figure.colorbar(image, ax=ax)
+        ax._skprobeval_colorbar = True
+    return ax
+
+
+def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cmap="Blues"):
+    """Posterior draws of (first better, equivalent, second better) in a triangle.
+
+    Each draw of the three region masses is a point of the simplex: the
+    corner of the first system at the bottom left, of the second at the
+    bottom right, of practical equivalence at the top.  The lines from the
+    centre split the triangle where each region holds the largest mass.
+
+    Parameters
+    ----------
+    samples : array-like of shape (n_draws, 3) or a result with ``samples``
+        Draws of the three masses (`DatasetsComparison.samples`).
+    names : (str, str), default=("first", "second")
+        Names of the two systems, for the corners.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    gridsize : int, default=40
+        Hexagons across the triangle.
+    cmap : str, default="Blues"
+        Colormap of the draw density.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skprobeval import bayesian_signed_rank_test
+    >>> from skprobeval.plotting import plot_simplex
+    >>> result = bayesian_signed_rank_test([0.8, 0.7, 0.9, 0.6], [0.78, 0.71, 0.85, 0.6], rope=0.01,
+    ...                           n_draws=2000, random_state=0)
+    >>> ax = plot_simplex(result, names=("A", "B"))
+    >>> ax.get_title()
+    'A vs B'
+    """
+    values = np.asarray(getattr(samples, "samples", samples), dtype=float)
+    if values.ndim != 2 or values.shape[1] != 3:
+        fail("samples", "draws of shape (n_draws, 3)", samples,
+             shown=f"shape {values.shape}")
+    first_name, second_name = (str(n) for n in names)
+    ax = _axes(ax)
+    height = np.sqrt(3) / 2
+    # Barycentric coordinates: first -> (0, 0), second -> (1, 0), equivalent -> (1/2, h).
+    x = values[:, 2] + 0.5 * values[:, 1]
+    y = height * values[:, 1]
+    ax.hexbin(x, y, gridsize=gridsize, mincnt=1, cmap=cmap, extent=(0, 1, 0, height))
+    ax.plot([0, 1, 0.5, 0], [0, 0, height, 0], color="black", linewidth=1)
+    centre = (0.5, height / 3)
+    for corner in ((0.25, height / 2), (0.75, height / 2), (0.5, 0.0)):
+        ax.plot([centre[0], corner[0]], [centre[1], corner[1]], color="grey", linewidth=0.8)
+    share = np.bincount(np.argmax(values, axis=1), minlength=3) / max(values.shape[0], 1)
+    ax.text(0, -0.04, f"{first_name} better\np = {share[0]:.3f}", ha="center", va="top")
+    ax.text(1, -0.04, f"{second_name} better\np = {share[2]:.3f}", ha="center", va="top")
+    ax.text(0.5, height + 0.03, f"equivalent\np = {share[1]:.3f}", ha="center", va="bottom")
+    ax.set_xlim(-0.2, 1.2)
+    ax.set_ylim(-0.2, height + 0.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{first_name} vs {second_name}")
+    return ax
+
+
+def plot_mean_ranks(mean_ranks, *, interval=None, ax=None, xlabel="mean rank (1 = best)"):
+    """Systems by mean rank across data sets, best at the top.
+
+    Parameters
+    ----------
+    mean_ranks : pandas.Series
+        Mean rank of each system (`AcrossDatasetsReport.mean_ranks`, or the
+        posterior expected ranks `PlackettLuceRanking.expected_rank`).
+    interval : pandas.DataFrame or array-like of shape (n_systems, 2), default=None
+        Lower and upper end of an interval around each rank, in the order of
+        `mean_ranks` (`PlackettLuceRanking.expected_rank_interval`), drawn
+        as a bar; None draws a line from rank 1 instead.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    xlabel : str, default="mean rank (1 = best)"
+        Label of the x axis.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skprobeval.plotting import plot_mean_ranks
+    >>> ax = plot_mean_ranks(pd.Series({"a": 1.4, "b": 1.6}))
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a', 'b']
+    >>> ax = plot_mean_ranks(pd.Series({"a": 1.4, "b": 1.6}), interval=[[1.1, 1.8], [1.2, 1.9]])
+    """
+    try:
+        ranks = np.asarray(mean_ranks, dtype=float)
+    except (TypeError, ValueError):
+        fail("mean_ranks", "a Series of mean ranks", mean_ranks, error=TypeError)
+    if ranks.ndim != 1:
+        fail("mean_ranks", "a Series of mean ranks", mean_ranks, shown=f"shape {ranks.shape}")
+    bounds = None
+    if interval is not None:
+        try:
+            bounds = np.asarray(interval, dtype=float)
+        except (TypeError, ValueError):
+            fail("interval", "an array of (low, high) pairs", interval, error=TypeError)
+        if bounds.shape != (ranks.shape[0], 2):
+            fail("interval", f"of shape ({ranks.shape[0]}, 2), one (low, high) per rank",
+                 interval, shown=f"shape {bounds.shape}")
+    names = [str(n) for n in getattr(mean_ranks, "index", range(ranks.shape[0]))]
+    order = np.argsort(ranks, kind="stable")
+    ax = _axes(ax)
+    positions = np.arange(ranks.shape[0])
+    if bounds is None:
+        ax.hlines(positions, 1, ranks[order], color="lightgrey")
+        ax.plot(ranks[order], positions, "o")
+    else:
+        low, high = bounds[order, 0], bounds[order, 1]
+        ax.errorbar(ranks[order], positions, xerr=[ranks[order] - low, high - ranks[order]],
+                    fmt="o", capsize=3)
+    ax.set_yticks(positions, labels=[names[i] for i in order])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    return ax
+
+
+def plot_rank_probabilities(rank_probabilities, *, ax=None, cmap="Blues", colorbar=True):
+    """Heat map of the probability of each system (row) having each rank (column).
+
+    Parameters
+    ----------
+    rank_probabilities : pandas.DataFrame or array-like of shape (n_systems, n_ranks)
+        Probabilities, one row per system (`PlackettLuceRanking.rank_probabilities`;
+        its ``plot("probabilities")`` sorts the systems best first).
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    cmap : str, default="Blues"
+        Colormap (0 to 1).
+    colorbar : bool, default=True
+        Add a colorbar (once per Axes).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skprobeval.plotting import plot_rank_probabilities
+    >>> table = pd.DataFrame([[0.8, 0.2], [0.2, 0.8]], index=["a", "b"], columns=[1, 2])
+    >>> ax = plot_rank_probabilities(table)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['a', 'b']
+    """
+    try:
+        values = np.asarray(rank_probabilities, dtype=float)
+    except (TypeError, ValueError):
+        fail("rank_probabilities", "a table of probabilities", rank_probabilities,
+             error=TypeError)
+    if values.ndim != 2:
+        fail("rank_probabilities", "a 2-d table of probabilities", rank_probabilities,
+             shown=f"shape {values.shape}")
+    rows = [str(n) for n in getattr(rank_probabilities, "index", range(values.shape[0]))]
+    columns = [str(n) for n in getattr(rank_probabilities, "columns",
+                                       range(1, values.shape[1] + 1))]
+    ax = _axes(ax)
+    image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=cmap, aspect="auto")
+    ax.set_xticks(range(len(columns)), labels=columns)
+    ax.set_yticks(range(len(rows)), labels=rows)
+    if values.size <= 400:
+        for i in range(values.shape[0]):
+            for j in range(values.shape[1]):
+                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if values[i, j] > 0.5 else "black")
+    ax.set_xlabel("rank")
+    ax.set_title("P(system has rank)")
+    if colorbar and not getattr(ax, "_skprobeval_colorbar", False):
+        ax.figure.colorbar(image, ax=ax)
+        ax._skprobeval_colorbar = True
+    return ax
