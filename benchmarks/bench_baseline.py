@@ -37,7 +37,7 @@ from scipy.stats import hypergeom
 
 from benchmarks._timing import best_time_and_value as best_time
 from skprobeval import random_average_precision, random_precision_baseline
-from skprobeval._baseline import random_average_precision_reference
+from skprobeval._metrics._baseline import random_average_precision_reference
 
 
 def expected_ap_double_sum(n_items, n_relevant, block=1 << 20):
@@ -67,7 +67,7 @@ def variance_by_sums(n_items, n_relevant):
     """Var[AP] from the unsimplified indicator sums, O(N) numpy (float64).
 
     ``E[(R AP)^2] = sum_n A(n) + 2 sum_{n < n'} B(n, n')`` with the pair counts
-    of the derivation in ``skprobeval._baseline``; prefix sums make the double
+    of the derivation in ``skprobeval._metrics._baseline``; prefix sums make the double
     sum O(N).  Subtracting the squared mean in float loses digits at large N,
     which is why the library uses the simplified closed form instead.
     """

@@ -103,14 +103,14 @@ from skprobeval import (
     posterior_precision_recall_curve,
     posterior_roc_curve,
 )
-from skprobeval._curves import (
+from skprobeval._posteriors._curves import (
     _ap_from_cumulative,
     _auc_from_shares,
     _Cells,
     _simultaneous_envelope,
 )
-from skprobeval._joint import joint_prior
-from skprobeval._posterior_fbeta import FBetaPosterior
+from skprobeval._posteriors._joint import joint_prior
+from skprobeval._posteriors._posterior_fbeta import FBetaPosterior
 
 LIBRARY = "skprobeval"
 HDI = "skprobeval, highest-density interval"

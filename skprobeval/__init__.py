@@ -5,58 +5,49 @@ comparisons of systems, and exact chance baselines, all computed from
 confusion counts.
 """
 
-from ._across import AcrossDatasetsReport, compare_across_datasets
-from ._baseline import (
+from ._compare import (
+    AcrossDatasetsReport,
+    CorrelatedTTestResult,
+    CVResultsRanking,
+    DatasetsComparison,
+    GroupDisparity,
+    MetricComparison,
+    PairedComparison,
+    PlackettLuceRanking,
+    PosteriorMetricFrame,
+    RankingPosterior,
+    SimplestWithinRopeRefit,
+    SystemRanking,
+    average_precision_posterior,
+    bayesian_sign_test,
+    bayesian_signed_rank_test,
+    compare_across_datasets,
+    compare_independent,
+    compare_paired,
+    compare_paired_metric,
+    compare_scores,
+    correlated_ttest,
+    demographic_parity_disparity,
+    equalized_odds_disparity,
+    pairwise_comparison,
+    rank_across_datasets,
+    rank_cv_results,
+    rank_systems,
+    roc_auc_posterior,
+)
+from ._core import ComparisonResult
+from ._counting import ConfusionCounts, PairedCounts
+from ._metrics import (
     ChanceBaseline,
+    MetricSpec,
     RandomAveragePrecision,
     RandomPrecisionBaseline,
     RandomRankingTest,
-    chance_baseline,
-    random_average_precision,
-    random_precision_baseline,
-    random_ranking_test,
-)
-from ._bayes import metric_posterior
-from ._calibration import (
-    CalibrationCurve,
-    CalibrationErrorPosterior,
-    calibration_error_posterior,
-    posterior_calibration_curve,
-)
-from ._calibration_display import PosteriorCalibrationDisplay
-from ._compare import MetricComparison, compare_independent, compare_paired_metric
-from ._counts import ConfusionCounts, PairedCounts
-from ._crossval import (
-    compare_cv_results,
-    compare_estimators,
-    compare_estimators_across_datasets,
-    compare_predictions,
-)
-from ._curves import (
-    CurveBand,
-    PosteriorCurve,
-    posterior_precision_recall_curve,
-    posterior_roc_curve,
-)
-from ._displays import PosteriorPrecisionRecallDisplay, PosteriorRocCurveDisplay
-from ._group_display import GroupIntervalDisplay
-from ._groups import (
-    GroupDisparity,
-    PosteriorMetricFrame,
-    demographic_parity_disparity,
-    equalized_odds_disparity,
-)
-from ._losses import (
-    LossComparison,
-    MeanLossPosterior,
-    brier_score_posterior,
-    compare_losses,
-    log_loss_posterior,
-    mean_loss_posterior,
-)
-from ._metrics import (
-    MetricSpec,
     available_metrics,
+    average_precision,
+    chance_baseline,
+    d_measure_score,
+    d_measure_weights,
     distance_weighted_precision_recall,
     e_measure_score,
     fallout_score,
@@ -68,51 +59,67 @@ from ._metrics import (
     metric_score,
     noise_score,
     overlap_score,
+    precision_at_k_score,
+    random_average_precision,
+    random_precision_baseline,
+    random_ranking_test,
     silence_score,
     specificity_score,
 )
-from ._paired import PairedComparison, compare_paired, pairwise_comparison
-from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
-from ._posterior import BetaPosterior, CredibleInterval, PosteriorSummary, SampledPosterior
-from ._posterior_affine import AffinePosterior
-from ._posterior_api import (
+from ._plot import (
+    GroupIntervalDisplay,
+    PosteriorCalibrationDisplay,
+    PosteriorPrecisionRecallDisplay,
+    PosteriorRocCurveDisplay,
+)
+from ._posteriors import (
+    AffinePosterior,
+    BetaPosterior,
+    CalibrationCurve,
+    CalibrationErrorPosterior,
+    CredibleInterval,
+    CurveBand,
+    DifferencePosterior,
+    FBetaPosterior,
+    LossComparison,
+    MeanLossPosterior,
+    PosteriorCurve,
+    PosteriorSummary,
+    SampledPosterior,
+    brier_score_posterior,
+    calibration_error_posterior,
+    compare_losses,
     fbeta_posterior,
     informedness_posterior,
+    log_loss_posterior,
     markedness_posterior,
+    mean_loss_posterior,
+    metric_posterior,
+    posterior_calibration_curve,
+    posterior_precision_recall_curve,
     posterior_report,
+    posterior_roc_curve,
     precision_posterior,
     recall_posterior,
 )
-from ._posterior_difference import DifferencePosterior
-from ._posterior_fbeta import FBetaPosterior
-from ._rank_cv import CVResultsRanking, SimplestWithinRopeRefit, rank_cv_results
-from ._rank_systems import SystemRanking, rank_systems
-from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
-from ._ranking import (
-    average_precision,
-    d_measure_score,
-    d_measure_weights,
-    precision_at_k_score,
-)
-from ._ranking_posteriors import (
-    RankingPosterior,
-    average_precision_posterior,
-    compare_scores,
-    roc_auc_posterior,
-)
-from ._report import ComparisonReport
-from ._results import ComparisonResult
-from ._sklearn import (
+from ._version import __version__
+from ._workflow import (
+    ComparisonReport,
     CountsScorer,
     PosteriorRefit,
+    ThresholdChoice,
+    ThresholdUtility,
+    choose_threshold,
+    compare_cv_results,
+    compare_estimators,
+    compare_estimators_across_datasets,
+    compare_predictions,
     confusion_count,
     make_posterior_scorer,
     posterior_score,
     posterior_statistic,
+    threshold_utility,
 )
-from ._threshold import ThresholdChoice, ThresholdUtility, choose_threshold, threshold_utility
-from ._ttest import CorrelatedTTestResult, correlated_ttest
-from ._version import __version__
 
 __all__ = [
     "AcrossDatasetsReport",
@@ -244,9 +251,9 @@ def __getattr__(name):
     if name == "random_average_precision_reference":
         warnings.warn("`random_average_precision_reference` (Bestgen's O(R N) algorithm, a "
                       "test oracle) left the public API in 0.2: import it from "
-                      "`skprobeval._baseline`; `random_average_precision` is the library's "
+                      "`skprobeval._metrics`; `random_average_precision` is the library's "
                       "exact closed form.", FutureWarning, stacklevel=2)
-        from ._baseline import random_average_precision_reference
+        from ._metrics import random_average_precision_reference
 
         return random_average_precision_reference
     raise AttributeError(f"module 'skprobeval' has no attribute {name!r}")

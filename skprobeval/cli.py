@@ -45,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser():
-    from ._validation import N_DRAWS
+    from ._core import N_DRAWS
 
     parser = _Parser(prog="skprobeval",
                      description="Honest classifier evaluation from confusion counts.")
@@ -141,7 +141,7 @@ def _demo(args, out):
     import numpy as np
     from sklearn import datasets
 
-    from ._crossval import compare_estimators
+    from ._workflow import compare_estimators
 
     if args.cv < 2:
         raise _UsageError(f"argument --cv: must be at least 2; got {args.cv}")
@@ -170,9 +170,8 @@ def _demo_probabilities(X, y, positive, args, out):
     import pandas as pd
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-    from ._calibration import calibration_error_posterior
-    from ._losses import brier_score_posterior
-    from ._threshold import choose_threshold
+    from ._posteriors import brier_score_posterior, calibration_error_posterior
+    from ._workflow import choose_threshold
 
     folds = StratifiedKFold(args.cv, shuffle=True, random_state=args.random_state)
     rows, scores = {}, {}
@@ -385,7 +384,7 @@ def _read_table(args):
     import numpy as np
     import pandas as pd
 
-    from ._data import resolve_columns
+    from ._counting import resolve_columns
 
     paths, parquet = _paths(args.file)
     frame = _read_parquet(paths) if parquet else _read_csv(paths)
@@ -482,8 +481,8 @@ def _compare(args, out):
     import numpy as np
     import pandas as pd
 
-    from ._crossval import _check_options, compare_predictions
-    from ._validation import check_rope
+    from ._core import check_rope
+    from ._workflow import _check_options, compare_predictions
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
@@ -528,7 +527,7 @@ def _compare(args, out):
 
 
 def _random_ap(args, out):
-    from ._baseline import random_average_precision
+    from ._metrics import random_average_precision
 
     result = random_average_precision(args.n_items, args.n_relevant)
     print(f"N = {args.n_items}, R = {args.n_relevant}", file=out)

@@ -6,14 +6,14 @@ the Axes it drew on, and never touches global rcParams.  The Displays
 namespace.
 """
 
-from ._drawing import (
+from ._core import (
     plot_mean_ranks,
     plot_pairwise,
     plot_posteriors,
     plot_rank_probabilities,
     plot_simplex,
 )
-from ._random_ap_plot import plot_random_ap_baseline
+from ._plot import plot_random_ap_baseline
 
 __all__ = ["plot_mean_ranks", "plot_pairwise", "plot_posteriors", "plot_random_ap_baseline",
            "plot_rank_probabilities", "plot_simplex"]

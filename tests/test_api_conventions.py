@@ -18,7 +18,7 @@ from skprobeval import (
     metric_posterior,
     posterior_roc_curve,
 )
-from skprobeval._validation import N_DRAWS
+from skprobeval._core._validation import N_DRAWS
 
 
 def _public_callables():
@@ -330,8 +330,8 @@ def test_the_display_and_the_report_read_the_same_scores():
     from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
 
-    from skprobeval._crossval import _scores_of
-    from skprobeval._displays import _estimator_scores
+    from skprobeval._plot._displays import _estimator_scores
+    from skprobeval._workflow._crossval import _scores_of
 
     X, y = load_breast_cancer(return_X_y=True)
     model = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
@@ -348,8 +348,8 @@ def test_prob_better_than_chance_is_powers_bookmaker_in_counts_only_reports(aver
     # one-vs-rest Dirichlet posteriors, lambda = 1/2, numpy): P(Powers' bookmaker,
     # informedness weighted by predicted shares, > 0) = 0.9948; the macro mean of
     # informedness gives 0.854, which the counts-only report used to print.
-    from skprobeval._metrics import get_metric
-    from skprobeval._report import _counts_summary_row
+    from skprobeval._metrics._point import get_metric
+    from skprobeval._workflow._report import _counts_summary_row
 
     tp, fn, fp = np.array([160, 0, 0]), np.array([40, 10, 10]), np.array([10, 20, 30])
     counts = ConfusionCounts(tp, fp, fn, 220 - tp - fn - fp)
@@ -383,8 +383,8 @@ def test_paired_accuracy_has_one_answer():
     b3 = np.where(rng.random(300) < 0.75, y3, (y3 + 2) % 3)
     micro = compare_paired_metric(y3, a3, b3, metric="f1", average="micro")
     assert micro.method == "exact"
-    from skprobeval._counts import joint_codes
-    from skprobeval._joint import JointTable
+    from skprobeval._counting._counts import joint_codes
+    from skprobeval._posteriors._joint import JointTable
 
     table = JointTable(joint_codes(y3, [a3, b3], average="micro", labels=None,
                                    names=["y_true", "a", "b"]), 0.5)
@@ -409,7 +409,7 @@ def test_renamed_functions_stay_importable_for_one_release(old, new):
 
 
 def test_the_test_oracle_left_the_public_api():
-    from skprobeval._baseline import random_average_precision_reference
+    from skprobeval._metrics._baseline import random_average_precision_reference
 
     assert "random_average_precision_reference" not in skprobeval.__all__
     with pytest.warns(FutureWarning, match="test oracle"):
@@ -556,7 +556,7 @@ def test_the_display_shows_the_estimators_own_error():
     from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
 
-    from skprobeval._displays import _estimator_scores
+    from skprobeval._plot._displays import _estimator_scores
 
     X, y = load_breast_cancer(return_X_y=True)
     model = LogisticRegression(max_iter=5000).fit(X, y)
@@ -567,9 +567,9 @@ def test_the_display_shows_the_estimators_own_error():
 def test_a_report_comparison_keeps_no_draws_and_says_so():
     # The reports read only the probabilities: no n_draws x labels array is kept
     # per pair, and asking such a result for its interval is an error, not (0, 0).
-    from skprobeval._compare import paired_metric_from_codes
-    from skprobeval._counts import joint_codes
-    from skprobeval._metrics import get_metric
+    from skprobeval._compare._metric_comparison import paired_metric_from_codes
+    from skprobeval._counting._counts import joint_codes
+    from skprobeval._metrics._point import get_metric
 
     rng = np.random.default_rng(1)
     y = rng.integers(0, 3, 120)

@@ -20,7 +20,7 @@ from skprobeval import (
     random_average_precision,
     random_ranking_test,
 )
-from skprobeval._baseline import (
+from skprobeval._metrics._baseline import (
     _moments_exact,
     _reference_terms,
     random_average_precision_reference,

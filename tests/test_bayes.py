@@ -1,4 +1,4 @@
-"""Entry points of skprobeval._bayes: labels/counts in, posterior objects out.
+"""Entry points of skprobeval._posteriors._bayes: labels/counts in, posterior objects out.
 
 References: statsmodels ``proportion_confint(method="jeffreys")``, scikit-learn's
 point metrics and ``posterior_report``, counting by hand, and Monte Carlo

@@ -26,7 +26,7 @@ from skprobeval import (
     mean_loss_posterior,
     posterior_calibration_curve,
 )
-from skprobeval._calibration import _binomial_mean_absolute_deviation
+from skprobeval._posteriors._calibration import _binomial_mean_absolute_deviation
 
 
 def _calibrated(rng, n, power=1.0):

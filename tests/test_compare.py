@@ -26,8 +26,8 @@ from skprobeval import (
     get_metric,
     pairwise_comparison,
 )
-from skprobeval._numerics import beta_greater
-from skprobeval._paired import _difference_cdf, _difference_sf, _digamma_difference
+from skprobeval._compare._paired import _difference_cdf, _difference_sf, _digamma_difference
+from skprobeval._core._numerics import beta_greater
 
 N_MC = 1_000_000
 
@@ -487,8 +487,8 @@ def _systems(rng, n=300):
 def test_joint_table_margins_are_each_systems_posterior(rng):
     # Summing the (label, A, B) table's concentrations over B (over A) must give A's (B's)
     # confusion table plus the one-system prior: lam in each of the 4 cells.
-    from skprobeval._counts import joint_codes
-    from skprobeval._joint import JointTable
+    from skprobeval._counting._counts import joint_codes
+    from skprobeval._posteriors._joint import JointTable
 
     y_true, y_a, y_b = _systems(rng)
     weight = rng.random(300)

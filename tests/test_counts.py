@@ -8,8 +8,8 @@ import scipy.sparse as sp
 from sklearn.metrics import confusion_matrix, multilabel_confusion_matrix
 
 from skprobeval import ConfusionCounts, PairedCounts
-from skprobeval._counts import joint_codes
-from skprobeval._labels import multiclass_confusion_matrix
+from skprobeval._counting._counts import joint_codes
+from skprobeval._counting._labels import multiclass_confusion_matrix
 
 
 def _as_mcm(counts):
@@ -232,7 +232,7 @@ def test_object_string_labels_match_sklearn(seed):
     # weights.
     from sklearn.utils.multiclass import unique_labels
 
-    from skprobeval._labels import _encode_strings
+    from skprobeval._counting._labels import _encode_strings
 
     pool = np.array(["", "B", "a", "ab", "abc", "b", "é", "z", "Z1", "10", "9"], dtype=object)
     rng = np.random.default_rng(seed)

@@ -33,8 +33,8 @@ from skprobeval import (
     posterior_roc_curve,
     roc_auc_posterior,
 )
-from skprobeval._curves import _class_shares
-from skprobeval._ranking_posteriors import _paired_metric, _ranking_order
+from skprobeval._compare._ranking_posteriors import _paired_metric, _ranking_order
+from skprobeval._posteriors._curves import _class_shares
 
 
 def _data(seed, n=200, ties=True, weights=True):
@@ -352,7 +352,7 @@ def test_merged_cells_keep_the_cumulative_shapes():
     # Runs of levels summed into their last level: the cumulative Gamma shapes
     # at the kept levels (the parameters of the drawn shares there) are those
     # of the full cells, so the draws at those levels have the same law.
-    from skprobeval._curves import _Cells
+    from skprobeval._posteriors._curves import _Cells
 
     rng = np.random.default_rng(6)
     y = rng.integers(0, 2, 5000).astype(bool)
@@ -456,8 +456,8 @@ def test_average_precision_draws_equal_a_log_space_route():
     # more than e^700 apart and a negative share underflows in its own class's
     # scale; precision reads the negatives in the positives' scale from the logs.
     # Reference: the same variates, cumulated and divided in log space.
-    from skprobeval._curves import _ap_from_cumulative, _Cells
-    from skprobeval._numerics import log_gamma
+    from skprobeval._core._numerics import log_gamma
+    from skprobeval._posteriors._curves import _ap_from_cumulative, _Cells
 
     relevant = np.array([1, 0, 1, 0, 0, 1], bool)
     cells = _Cells.from_items(relevant, np.arange(6.0, 0, -1), np.full(6, 1e-4))
@@ -479,7 +479,7 @@ def test_average_precision_draws_equal_a_log_space_route():
 def test_constant_columns_do_not_narrow_the_envelope_depth():
     # A grid column where every drawn curve has the same value (the ROC curve at
     # FPR 0 and 1) constrains nothing: adding such columns leaves the band as it was.
-    from skprobeval._curves import _simultaneous_envelope
+    from skprobeval._posteriors._curves import _simultaneous_envelope
 
     rng = np.random.default_rng(3)
     curves = rng.normal(size=(400, 20))
@@ -497,7 +497,7 @@ def test_one_sided_columns_reach_the_end_and_count_depth_from_the_other():
     # curve leaves the band there only below the low end.  With that column alone
     # the band is the column's one-sided interval: its low end is the order
     # statistic leaving (1 - confidence) of the draws below, not half of it.
-    from skprobeval._curves import _simultaneous_envelope
+    from skprobeval._posteriors._curves import _simultaneous_envelope
 
     rng = np.random.default_rng(8)
     column = rng.beta(30, 0.5, size=1000)

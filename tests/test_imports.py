@@ -1,9 +1,14 @@
 """The package's imports form no cycle and point down the data flow.
 
-Every module's imports (top-level and inside functions, read from the source
-with `ast`) are checked against one layer order: counts at the bottom, then
-metrics, posteriors, comparisons, scikit-learn glue, reports and the command
-line.  A module may import only from a lower layer.
+The package is a stack of stage subpackages: ``_core`` (checks, numerics,
+results, formatting, drawing) < ``_counting`` (labels to counts) <
+``_metrics`` (point metrics, chance) < ``_posteriors`` < ``_compare`` <
+``_workflow`` (scikit-learn glue, reports, thresholds) < ``_plot`` (Displays),
+with the public modules (``cli``, ``plotting``, ``__init__``) on top.  Every
+module's imports (top-level and inside functions, read from the source with
+`ast`) are checked: a module imports its own stage's modules directly and
+lower stages only through their ``__init__``, never a higher stage; no two
+modules import each other, directly or around a loop.
 """
 
 import ast
@@ -14,62 +19,101 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "skprobeval"
 
 # Lower number = further down the data flow.
-LAYERS = {
-    "_validation": 0, "_numerics": 0, "_version": 0,
-    "_labels": 1, "_results": 1, "_hdi": 1, "_render": 1, "_drawing": 1,
-    "_dask": 2,
-    "_data": 3,
-    "_counts": 4,
-    "_metrics": 5,
-    "_posterior": 6, "_joint": 6, "_ranking": 6,
-    "_posterior_exact": 7, "_ranking_result": 7,
-    "_posterior_fbeta": 8, "_posterior_difference": 8,
-    "_posterior_affine": 9,
-    "_bayes": 10, "_baseline": 10,
-    "_paired": 11, "_posterior_api": 11,
-    "_compare": 12, "_ttest": 12, "_groups": 12, "_rank_tests": 12, "_curves": 12,
-    "_calibration": 13, "_losses": 13,
-    "_sklearn": 13, "_ranking_posteriors": 13, "_random_ap_plot": 13,
-    "_report": 14, "_displays": 14, "_group_display": 14, "_across": 14, "_plackett_luce": 14,
-    "_rank_cv": 14, "_threshold": 14,
-    "_report_builder": 15, "_calibration_display": 15,
-    "_crossval": 16, "_rank_systems": 16,
-    "plotting": 16.5, "cli": 17,
-    "__main__": 18, "__init__": 18,
+STAGES = {
+    "_core": 0, "_counting": 1, "_metrics": 2, "_posteriors": 3, "_compare": 4,
+    "_workflow": 5, "_plot": 6,
 }
+TOP = {"_version": -1, "plotting": 7, "cli": 8, "__main__": 9, "__init__": 9}
 
 
-def _imports(module):
-    """Names of the package modules ``module`` imports (anywhere in its source)."""
-    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+def _modules(package=None):
+    """Every module as ``(stage or None, name)``: the stages' modules and the top ones."""
+    package = PACKAGE if package is None else package
+    found = [(None, path.stem) for path in package.glob("*.py")]
+    for folder in sorted(path for path in package.iterdir() if path.is_dir()):
+        found += [(folder.name, path.stem) for path in folder.glob("*.py")]
+    return sorted(found, key=lambda item: (item[0] or "", item[1]))
+
+
+def _imports(module, package=None):
+    """What ``module`` (a ``(stage, name)`` pair) imports of the package.
+
+    A set of ``(stage, name)`` pairs: ``(stage, "__init__")`` for an import
+    through a stage's ``__init__``, ``(stage, name)`` for one of a module.
+    """
+    package = PACKAGE if package is None else package
+    stage, name = module
+    path = package / (stage or "") / f"{name}.py"
+    tree = ast.parse(path.read_text())
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                found.add(node.module.split(".")[0])
-            else:       # from . import name: a module, or a name of the package itself
-                found.update(alias.name if alias.name in LAYERS else "__init__"
-                             for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("skprobeval"):
-            parts = node.module.split(".")
-            found.add(parts[1] if len(parts) > 1 else "__init__")
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level == 0:
+            if not (node.module or "").startswith("skprobeval"):
+                continue
+            parts = node.module.split(".")[1:]
+        else:
+            base = [stage] if stage else []
+            base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+            if node.level - 1 > (1 if stage else 0):
+                raise AssertionError(f"{path} imports above the package")
+            parts = base + (node.module.split(".") if node.module else [])
+        if not parts:                      # the package's own namespace
+            found.add((None, "__init__"))
+        elif parts[0] in STAGES or (package / parts[0]).is_dir():
+            found.add((parts[0], parts[1] if len(parts) > 1 else "__init__"))
+        else:
+            found.add((None, parts[0]))
     return found - {module}
 
 
-def test_every_module_has_a_layer():
-    modules = {path.stem for path in PACKAGE.glob("*.py")}
-    assert modules == set(LAYERS)
+def _rank(module):
+    stage, name = module
+    return STAGES[stage] if stage else TOP[name]
 
 
-@pytest.mark.parametrize("module", sorted(LAYERS))
-def test_imports_point_down_the_data_flow(module):
-    upward = {name for name in _imports(module) if LAYERS[name] >= LAYERS[module]}
-    assert not upward, f"{module} imports {sorted(upward)} from its own or a higher layer"
+MODULES = _modules()
 
 
-def _find_cycle(modules):
-    """The first import cycle among `modules` (a list of names), or None."""
-    graph = {module: _imports(module) & set(modules) for module in modules}
+def test_every_module_has_a_stage():
+    stages = {stage for stage, _ in MODULES if stage}
+    assert stages == set(STAGES)
+    assert {name for stage, name in MODULES if stage is None} == set(TOP)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: "/".join(filter(None, m)))
+def test_imports_point_down_the_stages(module):
+    stage = module[0]
+    upward = sorted(str(other) for other in _imports(module)
+                    if other[0] != stage and _rank(other) >= _rank(module))
+    assert not upward, f"{module} imports {upward} from its own or a higher stage"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: "/".join(filter(None, m)))
+def test_other_stages_only_through_their_init(module):
+    # A stage's modules are its own business: another stage imports what the
+    # stage's __init__ exports, never a module inside it.
+    inside = sorted(f"{other[0]}.{other[1]}" for other in _imports(module)
+                    if other[0] and other[0] != module[0] and other[1] != "__init__")
+    assert not inside, f"{module} reaches into {inside}"
+
+
+def _find_cycle(modules, package=None):
+    """The first import cycle among `modules` (``(stage, name)`` pairs), or None.
+
+    An import through a stage's ``__init__`` runs every module of that stage.
+    """
+    members = set(modules)
+    graph = {}
+    for module in modules:
+        edges = set()
+        for other in _imports(module, package):
+            if other[1] == "__init__" and other[0]:
+                edges.update(m for m in members if m[0] == other[0] and m != module)
+            elif other in members:
+                edges.add(other)
+        graph[module] = edges
     state = {}
     found = []
 
@@ -80,34 +124,43 @@ def _find_cycle(modules):
             found.append(path + [module])
             return
         state[module] = "active"
-        for name in sorted(graph[module]):
-            visit(name, path + [module])
+        for other in sorted(graph[module], key=str):
+            visit(other, path + [module])
         state[module] = "done"
 
-    for module in sorted(graph):
+    for module in sorted(graph, key=str):
         visit(module, [])
     return found[0] if found else None
 
 
 def test_no_import_cycle():
-    cycle = _find_cycle(sorted(LAYERS))
-    assert cycle is None, f"import cycle: {' -> '.join(cycle)}"
+    inside = [module for module in MODULES if module[0]]
+    cycle = _find_cycle(inside)
+    assert cycle is None, f"import cycle: {' -> '.join(map(str, cycle))}"
 
 
-def test_the_check_catches_a_cycle(tmp_path, monkeypatch):
-    # The checker itself must be able to fail: two modules importing each other.
-    global PACKAGE
-    (tmp_path / "a.py").write_text("from .b import x\n")
-    (tmp_path / "b.py").write_text("def f():\n    from .a import y\n")
-    monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path)
-    assert _imports("a") == {"b"} and _imports("b") == {"a"}
-    # ... and the detector that the real test runs reports it.
-    assert _find_cycle(["a", "b"]) == ["a", "b", "a"]
-    (tmp_path / "b.py").write_text("x = 1\n")
-    assert _find_cycle(["a", "b"]) is None
+def test_the_check_catches_a_cycle_and_a_reach_inside(tmp_path):
+    # The checkers must be able to fail: two modules of a stage importing each
+    # other, and a module importing another stage's module, not its __init__.
+    stage = tmp_path / "_core"
+    stage.mkdir()
+    (stage / "__init__.py").write_text("")
+    (stage / "a.py").write_text("from .b import x\n")
+    (stage / "b.py").write_text("def f():\n    from .a import y\n")
+    other = tmp_path / "_counting"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    (other / "c.py").write_text("from .._core.a import y\nfrom .._core import z\n")
+    a, b, c = ("_core", "a"), ("_core", "b"), ("_counting", "c")
+    assert _imports(a, tmp_path) == {b} and _imports(b, tmp_path) == {a}
+    assert _imports(c, tmp_path) == {a, ("_core", "__init__")}
+    assert _find_cycle([a, b], tmp_path) == [a, b, a]
+    (stage / "b.py").write_text("x = 1\n")
+    assert _find_cycle([a, b], tmp_path) is None
 
 
 def test_no_module_is_over_45_kilobytes():
     # A module that outgrows this holds more than one idea: split it by idea.
-    sizes = {path.name: path.stat().st_size for path in PACKAGE.glob("*.py")}
+    sizes = {str(path.relative_to(PACKAGE)): path.stat().st_size
+             for path in PACKAGE.rglob("*.py")}
     assert {name: size for name, size in sizes.items() if size > 45_000} == {}

@@ -12,8 +12,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from skprobeval import _joint, compare_paired_metric, metric_posterior
-from skprobeval._counts import joint_codes
+from skprobeval import compare_paired_metric, metric_posterior
+from skprobeval._counting._counts import joint_codes
+from skprobeval._posteriors import _joint
 
 LAM = 0.5
 N_DRAWS = 20_000

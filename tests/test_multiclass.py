@@ -364,8 +364,8 @@ def test_prior_mass_is_small_next_to_two_hundred_items():
     for name, pred in (("a", a), ("b", b)):
         observed = f1_score(truth, pred, average="macro")
         assert abs(report.summary.loc[name, "mean"] - observed) < 0.03
-    from skprobeval._counts import joint_codes
-    from skprobeval._joint import JointTable
+    from skprobeval._counting._counts import joint_codes
+    from skprobeval._posteriors._joint import JointTable
 
     table = JointTable(joint_codes(truth, [a, b], average="macro"), LAM)
     # Total prior mass 4 lam = 2 pseudo-items next to 200 real ones, whatever K.
@@ -376,8 +376,8 @@ def test_prior_mass_is_small_next_to_two_hundred_items():
 def test_joint_cells_counted_directly_equal_cells_counted_by_sorting(k, n, monkeypatch):
     # The (truth, A, B) cells are counted with one bincount when there are few
     # possible cells and by sorting the observed codes otherwise: same table.
-    from skprobeval import _joint
-    from skprobeval._counts import joint_codes
+    from skprobeval._counting._counts import joint_codes
+    from skprobeval._posteriors import _joint
 
     rng = np.random.default_rng(12)
     truth, (a, b) = _systems(rng, n, k, (0.8, 0.7))
@@ -816,8 +816,8 @@ def test_report_chance_comes_from_the_metric_draws(k, n, share):
     # table pass), and P(bookmaker informedness > 0) is read off those draws: a
     # separate pass over the same posterior agrees within Monte Carlo error.
     # k = 30 takes the sparse table (more than 512 prior cells).
-    from skprobeval._bayes import posterior_from_codes
-    from skprobeval._counts import joint_codes
+    from skprobeval._counting._counts import joint_codes
+    from skprobeval._posteriors._bayes import posterior_from_codes
 
     rng = np.random.default_rng(7)
     y = rng.integers(0, k, n)

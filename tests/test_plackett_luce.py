@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from skprobeval import PlackettLuceRanking, rank_across_datasets
-from skprobeval._plackett_luce import _batch_means_error
+from skprobeval._compare._plackett_luce import _batch_means_error
 
 SCORES = pd.DataFrame({"logreg": [0.95, 0.97, 0.88, 0.91, 0.83, 0.99, 0.90, 0.87],
                        "tree": [0.92, 0.93, 0.85, 0.92, 0.78, 0.97, 0.86, 0.88],

@@ -1,4 +1,4 @@
-"""Posterior objects (skprobeval._posterior): every closed form by an independent route.
+"""Posterior objects (skprobeval._posteriors._posterior): every closed form by an independent route.
 
 References: scipy.stats.beta (a separate implementation of the Beta functions),
 statsmodels ``proportion_confint(method="jeffreys")``, integrals written out here
@@ -186,8 +186,8 @@ def test_beta_hdi_two_end_newton_agrees_with_the_tail_mass_solver():
     # The fast route (Newton's method on both ends) against the generic solver of the
     # base class (tail mass p solved in probability space), over counts up to 1e6 and
     # confidence from 0.5 to 1 - 1e-6; both checked against scipy's incomplete Beta.
-    from skprobeval._hdi import HDI_NEWTON_MAX, beta_hdi_newton
-    from skprobeval._posterior import _Posterior
+    from skprobeval._core._hdi import HDI_NEWTON_MAX, beta_hdi_newton
+    from skprobeval._posteriors._posterior import _Posterior
 
     rng = np.random.default_rng(11)
     # Counts of one or more with the default prior: shapes from 1.5; and shapes just
@@ -695,7 +695,7 @@ def test_dirichlet_is_the_normalised_log_gamma_stream(alpha):
     # The one-table route (numpy's Generator.dirichlet over the boosted shapes) draws
     # the variates of log_gamma, same seed, same order: normalised in log space they
     # are the same draws, to rounding, also where the cells below 1 hold a draw's mass.
-    from skprobeval._numerics import _TINY, dirichlet, log_gamma
+    from skprobeval._core._numerics import _TINY, dirichlet, log_gamma
 
     log_g = log_gamma(alpha, 2000, np.random.default_rng(5))
     log_g -= log_g.max(axis=1, keepdims=True)

@@ -14,7 +14,7 @@ from skprobeval import (
     random_average_precision,
     random_precision_baseline,
 )
-from skprobeval._baseline import random_average_precision_reference
+from skprobeval._metrics._baseline import random_average_precision_reference
 
 
 def _sizes(max_items):

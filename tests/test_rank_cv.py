@@ -500,7 +500,7 @@ def test_refit_complexity_errors(rng):
 
 
 def test_draws_in_chunks_keep_every_figure_consistent(rng, monkeypatch):
-    import skprobeval._rank_cv as module
+    import skprobeval._compare._rank_cv as module
 
     monkeypatch.setattr(module, "_CELLS_PER_CHUNK", 700)     # chunks of 100 draws
     scores = _scores(rng, 10, [0.80, 0.805, 0.81, 0.80, 0.79, 0.812, 0.808])

@@ -399,7 +399,7 @@ def test_result_presentation(rng):
 def test_the_sparse_map_gives_the_dense_map_draws(rng, monkeypatch):
     # Large tables map cells to per-label sums with a sparse matrix: the same
     # variates, the same sums up to rounding.
-    import skprobeval._rank_systems as module
+    import skprobeval._compare._rank_systems as module
 
     y = rng.integers(0, 4, 300)
     predictions = {name: np.where(rng.random(300) < 0.7, y, rng.integers(0, 4, 300))

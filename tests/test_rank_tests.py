@@ -19,7 +19,7 @@ from skprobeval import (
     compare_across_datasets,
     compare_estimators_across_datasets,
 )
-from skprobeval._numerics import dirichlet
+from skprobeval._core._numerics import dirichlet
 
 baycomp = pytest.importorskip("baycomp")
 

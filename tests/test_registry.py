@@ -13,7 +13,7 @@ from skprobeval import (
     get_metric,
     metric_posterior,
 )
-from skprobeval._posterior import SampledPosterior
+from skprobeval._posteriors._posterior import SampledPosterior
 
 A = ConfusionCounts(tp=40, fp=9, fn=12, tn=139)
 B = ConfusionCounts(tp=33, fp=11, fn=15, tn=141)

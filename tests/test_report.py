@@ -20,7 +20,7 @@ from skprobeval import (
     correlated_ttest,
     metric_posterior,
 )
-from skprobeval._report import SUMMARY_COLUMNS
+from skprobeval._workflow._report import SUMMARY_COLUMNS
 
 
 @pytest.fixture(scope="module")

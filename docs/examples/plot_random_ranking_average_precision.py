@@ -22,7 +22,7 @@ from skprobeval import (
     average_precision,
     random_average_precision,
 )
-from skprobeval._baseline import random_average_precision_reference
+from skprobeval._metrics._baseline import random_average_precision_reference
 from skprobeval.plotting import plot_random_ap_baseline
 
 # %%

@@ -1,0 +1,66 @@
+"""Comparisons of systems: two systems on independent or paired test items,
+scores and rankings, the correlated t-test over folds, the Bayesian rank
+tests across data sets, per-group posteriors and disparities, and rankings of
+many systems (paired tables, cross-validated candidates, Plackett-Luce).
+"""
+
+from ._across import AcrossDatasetsReport, check_across_options, compare_across_datasets
+from ._groups import (
+    GroupDisparity,
+    PosteriorMetricFrame,
+    demographic_parity_disparity,
+    equalized_odds_disparity,
+    report_group_tables,
+)
+from ._metric_comparison import (
+    MetricComparison,
+    compare_independent,
+    compare_paired_metric,
+    paired_metric_from_codes,
+)
+from ._paired import PairedComparison, compare_paired, pairwise_comparison
+from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
+from ._rank_cv import CVResultsRanking, SimplestWithinRopeRefit, rank_cv_results
+from ._rank_systems import SystemRanking, rank_systems
+from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
+from ._ranking_posteriors import (
+    RankingPosterior,
+    average_precision_posterior,
+    compare_scores,
+    roc_auc_posterior,
+)
+from ._ttest import CorrelatedTTestResult, correlated_ttest
+
+__all__ = [
+    "AcrossDatasetsReport",
+    "CVResultsRanking",
+    "CorrelatedTTestResult",
+    "DatasetsComparison",
+    "GroupDisparity",
+    "MetricComparison",
+    "PairedComparison",
+    "PlackettLuceRanking",
+    "PosteriorMetricFrame",
+    "RankingPosterior",
+    "SimplestWithinRopeRefit",
+    "SystemRanking",
+    "average_precision_posterior",
+    "bayesian_sign_test",
+    "bayesian_signed_rank_test",
+    "check_across_options",
+    "compare_across_datasets",
+    "compare_independent",
+    "compare_paired",
+    "compare_paired_metric",
+    "compare_scores",
+    "correlated_ttest",
+    "demographic_parity_disparity",
+    "equalized_odds_disparity",
+    "paired_metric_from_codes",
+    "pairwise_comparison",
+    "rank_across_datasets",
+    "rank_cv_results",
+    "rank_systems",
+    "report_group_tables",
+    "roc_auc_posterior",
+]

@@ -1,0 +1,974 @@
+"""Per-group posteriors of a binary classifier's metrics, as fairlearn's ``MetricFrame``.
+
+`PosteriorMetricFrame` splits the items by the values of one or more
+sensitive features (their intersections for several), counts each group's
+confusion table once and gives every group the package's exact posterior of
+each metric (`metric_posterior` on the groups' counts).  Groups are disjoint
+sets of items, so under the Dirichlet model their posteriors are
+independent: the gap between two groups is the exact `DifferencePosterior`
+of their Beta posteriors, and the gap (max - min) of more groups, their
+extremes and ratios are sampled from the independent per-group posteriors.
+`GroupDisparity` holds one such gap with the probability that it exceeds a
+tolerance; `demographic_parity_disparity` and `equalized_odds_disparity`
+are fairlearn's two criteria on top of the frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from .._core import (
+    N_DRAWS,
+    _fmt,
+    check_confidence,
+    check_draws,
+    check_positive,
+    check_prior,
+    check_random_state,
+    fail,
+    renamed_keyword,
+    warn_user,
+)
+from .._counting import ConfusionCounts, joint_codes
+from .._metrics import SIGNED_METRICS, _check_zero_division, get_metric
+from .._posteriors import (
+    BetaPosterior,
+    CredibleInterval,
+    DifferencePosterior,
+    SampledPosterior,
+    metric_posterior,
+)
+
+__all__ = [
+    "GroupDisparity",
+    "PosteriorMetricFrame",
+    "demographic_parity_disparity",
+    "equalized_odds_disparity",
+]
+
+# The columns of `by_group` for each metric.
+STATS = ("point", "mean", "low", "high")
+
+
+# ---------------------------------------------------------------------------
+# Validation of the inputs
+# ---------------------------------------------------------------------------
+
+
+def _check_metrics(metrics):
+    """``(single, {column: MetricSpec})`` from a name, a list of names or a dict."""
+    if isinstance(metrics, str) or hasattr(metrics, "function"):
+        spec = get_metric(metrics)
+        return True, {spec.name: spec}
+    if isinstance(metrics, dict):
+        items = list(metrics.items())
+    elif isinstance(metrics, (list, tuple)):
+        items = [(name if isinstance(name, str) else getattr(name, "name", name), name)
+                 for name in metrics]
+    else:
+        fail("metrics", "a registered metric name, a list of names or a dict of column "
+             "name to metric name (see available_metrics())", metrics, error=TypeError)
+    if not items:
+        fail("metrics", "at least one metric name", metrics)
+    out = {}
+    for column, name in items:
+        if callable(name) and not hasattr(name, "function"):
+            fail("metrics", "metric names (see available_metrics()): a posterior needs the "
+                 "metric's formula on the four cells, not a function of labels", name,
+                 error=TypeError)
+        spec = get_metric(name)
+        out[column] = spec
+    if len(out) != len(items):
+        fail("metrics", "distinct column names", metrics)
+    return False, out
+
+
+def _sensitive_columns(sensitive_features, n):
+    """``[(name, values)]`` of the sensitive features, fairlearn's naming."""
+    import pandas as pd
+
+    value = sensitive_features
+    if isinstance(value, pd.DataFrame):
+        columns = [(str(name) if not isinstance(name, str) else name, value[name].to_numpy())
+                   for name in value.columns]
+    elif isinstance(value, dict):
+        columns = [(name, np.asarray(values)) for name, values in value.items()]
+    elif isinstance(value, pd.Series):
+        columns = [(value.name if value.name is not None else "sensitive_feature_0",
+                    value.to_numpy())]
+    else:
+        try:
+            array = np.asarray(value)
+        except ValueError:
+            fail("sensitive_features", "an array-like, a DataFrame or a dict of arrays of one "
+                 "length", value, shown="a ragged sequence")
+        if array.ndim == 2:
+            columns = [(f"sensitive_feature_{i}", array[:, i]) for i in range(array.shape[1])]
+        elif array.ndim == 1:
+            columns = [("sensitive_feature_0", array)]
+        else:
+            fail("sensitive_features", "1-d (one feature) or 2-d (one column per feature)",
+                 value, shown=f"shape {array.shape}")
+    if not columns:
+        fail("sensitive_features", "at least one feature", value)
+    out = []
+    for name, values in columns:
+        values = np.asarray(values)
+        if values.ndim != 1:
+            fail("sensitive_features", "1-d columns", value,
+                 shown=f"column {name!r} of shape {values.shape}")
+        if values.shape[0] != n:
+            raise ValueError(f"`sensitive_features` and `y_true` must have one length; got "
+                             f"{values.shape[0]} (column {name!r}) and {n}.")
+        if np.any(pd.isna(values)):
+            fail("sensitive_features", "free of missing values (NaN, None)", value,
+                 shown=f"{int(np.sum(pd.isna(values)))} in column {name!r}")
+        out.append((name, values))
+    return out
+
+
+def _group_codes(columns):
+    """Each item's group, the groups' keys and the pandas index of the groups.
+
+    The groups are the combinations of the features' sorted values that
+    occur, in lexicographic order (fairlearn's order; fairlearn also lists
+    the combinations with no item, as NaN rows, which here are left out).
+    """
+    import pandas as pd
+
+    codes, levels = [], []
+    for name, values in columns:
+        try:
+            unique, inverse = np.unique(values, return_inverse=True)
+        except TypeError:
+            fail("sensitive_features", "columns of one sortable kind of value", values,
+                 shown=f"mixed kinds in column {name!r}")
+        codes.append(inverse.ravel())
+        levels.append(unique.tolist())
+    sizes = tuple(len(level) for level in levels)
+    combined = np.ravel_multi_index(codes, sizes)
+    present, group = np.unique(combined, return_inverse=True)
+    names = [name for name, _ in columns]
+    if len(columns) == 1:
+        keys = [levels[0][i] for i in present.tolist()]
+        index = pd.Index(keys, name=names[0])
+    else:
+        positions = np.unravel_index(present, sizes)
+        keys = [tuple(level[p] for level, p in zip(levels, row))
+                for row in zip(*(pos.tolist() for pos in positions))]
+        index = pd.MultiIndex.from_tuples(keys, names=names)
+    return group.ravel(), keys, index
+
+
+def _check_tolerance(tolerance):
+    return check_positive(tolerance, "tolerance", allow_zero=True)
+
+
+# ---------------------------------------------------------------------------
+# Result of a gap between groups
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GroupDisparity:
+    """The posterior of a disparity between groups, with fairlearn's point value.
+
+    A ``"difference"`` is ``max - min`` of the groups' metric, a
+    ``"ratio"`` ``min / max`` (fairlearn's ``method="between_groups"``).
+
+    * Two groups, ``"difference"``: the signed difference of the group with
+      the higher point value minus the other (`pair`), ``first - second``.
+      For a metric with a Beta posterior (precision, recall, fallout,
+      selection rate, accuracy, ...) it is the exact `DifferencePosterior`
+      of the two independent groups' posteriors (`exact` True); otherwise
+      it is sampled from their draws.  Its mass below 0 is the probability
+      that the groups rank the other way round.
+    * More groups, or a ratio, or equalized odds: the gap of each joint
+      draw of the independent per-group posteriors (``max - min``, or ``min
+      / max``), a `SampledPosterior` with its Monte Carlo error.  Even
+      groups with equal true rates give a positive gap, and more so the
+      smaller they are: the gap's posterior says how large the spread of the
+      true rates is, not that it is 0.
+    * One group: no disparity; `posterior` is None, the mean and the
+      interval are 0 (1 for a ratio).
+
+    Attributes
+    ----------
+    metric : str
+        The metric compared (``"equalized_odds"`` for the worst of the true
+        and false positive rate gaps).
+    kind : {"difference", "ratio"}
+    point : float
+        fairlearn's value: ``max - min`` (or ``min / max``) of the groups'
+        point values.
+    posterior : DifferencePosterior, SampledPosterior or None
+        The posterior of the disparity (None for one group).
+    pair : tuple or None
+        ``(higher, lower)``: the two groups of a signed difference, ordered
+        by point value; None otherwise.
+    n_groups : int
+        Number of groups compared.
+    exact : bool
+        Whether `posterior` is exact (not sampled).
+
+    Examples
+    --------
+    >>> from skprobeval import PosteriorMetricFrame
+    >>> frame = PosteriorMetricFrame(
+    ...     metrics="recall", y_true=[1, 1, 1, 0, 1, 1, 1, 0, 1, 1],
+    ...     y_pred=[1, 1, 1, 0, 1, 0, 0, 1, 1, 0], sensitive_features=list("aaaaabbbbb"))
+    >>> gap = frame.difference()
+    >>> gap
+    GroupDisparity(metric='recall', kind='difference', point=0.75, mean=0.6, n_groups=2, exact=True)
+    >>> gap.pair
+    ('a', 'b')
+    >>> gap.posterior
+    DifferencePosterior(first=BetaPosterior(a=4.5, b=0.5), second=BetaPosterior(a=1.5, b=3.5))
+    >>> round(gap.prob_disparity_greater(0.1), 3)
+    0.98
+    """
+
+    metric: str
+    kind: str
+    point: float
+    posterior: object
+    pair: tuple | None
+    n_groups: int
+    exact: bool
+    groups: tuple = ()
+
+    @property
+    def mc_error(self):
+        """Monte Carlo standard error of the posterior mean (None when exact)."""
+        return getattr(self.posterior, "mc_error", None) if not self.exact else None
+
+    def _none(self):
+        return 0.0 if self.kind == "difference" else 1.0
+
+    def mean(self):
+        """Posterior mean of the disparity."""
+        return self._none() if self.posterior is None else self.posterior.mean()
+
+    def interval(self, confidence=0.95, *, kind=None):
+        """Interval of the disparity.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Posterior mass, in (0, 1).
+        kind : {None, "posterior", "anchored", "simultaneous"}, default=None
+            ``"posterior"``: the equal-tailed credible interval of the
+            disparity's posterior.  ``"simultaneous"``: the bounds of the
+            disparity over every set of group values inside the groups'
+            simultaneous interval (each group's equal-tailed interval at
+            ``confidence ** (1 / G)``, G groups times metrics): it holds the
+            true disparity whenever every group's true value is inside its
+            own, with posterior probability ``confidence``, and reaches parity
+            (0, or 1 for a ratio) when the groups' intervals overlap.
+            ``"anchored"``: the end toward parity from the simultaneous
+            bounds, the other end the posterior's quantile.  By default
+            ``"posterior"`` for the signed difference of two groups and
+            ``"anchored"`` for a spread ``max - min`` of more groups, a ratio
+            and equalized odds: the posterior of a spread sits above parity
+            even when the groups' true values are equal, and its credible
+            interval then misses them.  In the coverage benchmark (2 and 4
+            groups of 10 to 1000 items, equal and different true rates) the
+            spread's credible interval never covered equal rates of four
+            groups and covered 0.52-0.55 at groups of 10 items with different
+            rates; the anchored interval covered 0.985 or more in every cell,
+            at 0.75-0.95 of the simultaneous bounds' width.
+
+        Returns
+        -------
+        CredibleInterval
+        """
+        confidence = check_confidence(confidence)
+        if kind not in (None, "posterior", "anchored", "simultaneous"):
+            fail("kind", "None, 'posterior', 'anchored' or 'simultaneous'", kind)
+        if self.posterior is None:
+            return CredibleInterval(self._none(), self._none())
+        if kind is None:
+            kind = "posterior" if self.pair is not None or not self.groups else "anchored"
+        if kind == "posterior":
+            return self.posterior.interval(confidence)
+        if not self.groups:
+            fail("kind", "'posterior' (no per-group posteriors kept)", kind)
+        low, high = self._simultaneous(confidence)
+        if kind == "simultaneous":
+            return CredibleInterval(low, high)
+        tail = (1.0 - confidence) / 2
+        if self.kind == "ratio":
+            return CredibleInterval(float(self.posterior.ppf(tail)), high)
+        return CredibleInterval(low, float(self.posterior.ppf(1.0 - tail)))
+
+    def _simultaneous(self, confidence):
+        """Bounds of the disparity with every group's value in its interval at
+        ``confidence ** (1 / (groups x metrics))``."""
+        level = confidence ** (1.0 / (self.n_groups * len(self.groups)))
+        ends = []
+        for posterior in self.groups:
+            low, high = (np.asarray(v, dtype=float) for v in posterior.interval(level))
+            if self.kind == "ratio":
+                least = low.min() / high.max() if high.max() > 0 else 0.0
+                most = min(1.0, high.min() / low.max()) if low.max() > 0 else 1.0
+                ends.append((float(least), float(most)))
+            else:
+                ends.append((max(0.0, float(low.max() - high.min())),
+                             float(high.max() - low.min())))
+        # Equalized odds: the larger of the metrics' spreads.
+        return max(e[0] for e in ends), max(e[1] for e in ends)
+
+    def prob_disparity_greater(self, tolerance):
+        """Posterior probability that the disparity exceeds `tolerance`.
+
+        For a difference, ``P(max - min > tolerance)`` over the groups' true
+        rates (two groups: ``P(|first - second| > tolerance)``, exact where
+        the difference is); for a ratio, the shortfall from parity,
+        ``P(min / max < 1 - tolerance)`` (the four-fifths rule is
+        ``tolerance=0.2``).  Where sampled, the Monte Carlo error of the
+        probability ``p`` is ``sqrt(p (1 - p) / n_draws)``.
+
+        Parameters
+        ----------
+        tolerance : float
+            The largest disparity taken as none, >= 0.
+
+        Returns
+        -------
+        float
+        """
+        tolerance = _check_tolerance(tolerance)
+        if self.posterior is None:
+            return 0.0
+        if self.kind == "ratio":
+            return float(self.posterior.cdf(1.0 - tolerance)) if tolerance > 0 else float(
+                self.posterior.cdf(np.nextafter(1.0, 0.0)))
+        if self.pair is not None:
+            return float(min(1.0, self.posterior.sf(tolerance) + self.posterior.cdf(-tolerance)))
+        return float(self.posterior.sf(tolerance))
+
+    def __repr__(self):
+        return (f"GroupDisparity(metric={self.metric!r}, kind={self.kind!r}, "
+                f"point={_fmt(self.point)}, mean={_fmt(self.mean())}, "
+                f"n_groups={self.n_groups}, exact={self.exact})")
+
+
+# ---------------------------------------------------------------------------
+# The frame
+# ---------------------------------------------------------------------------
+
+
+class PosteriorMetricFrame:
+    """Posteriors of metrics for every group of items, as fairlearn's ``MetricFrame``.
+
+    Each group (a value of the sensitive feature; the intersections of the
+    values for several features) gets its own confusion table and, for each
+    metric, the posterior of the Dirichlet model of that table (see
+    `metric_posterior`): exact where the metric has an exact posterior,
+    sampled otherwise.  Groups are disjoint, so their posteriors are
+    independent.  `by_group` tabulates them: fairlearn's point value
+    (``point``, the metric of the group's counts, equal to fairlearn's
+    ``MetricFrame.by_group``), then the posterior ``mean`` and the
+    equal-tailed credible interval ``low``, ``high`` at `confidence`.  The
+    posterior mean is not the point value: it carries the prior's pull,
+    strong in small groups.
+
+    A group with no item of a class a metric needs (no positive item for
+    recall, say) keeps a defined posterior: the prior's, for the part
+    without evidence.  An `UndefinedMetricWarning` (a `UserWarning`) names
+    the groups; the point value there follows `zero_division`, as in
+    scikit-learn.
+
+    Parameters
+    ----------
+    metrics : str, list of str or dict of str to str
+        A registered metric name (see `available_metrics`: ``"recall"``
+        (``"tpr"``), ``"fallout"`` (``"fpr"``), ``"selection_rate"``,
+        ``"precision"``, ``"accuracy"``, ``"f1"``, ...), a list of names, or
+        a dict of column name to metric name.  A single name gives
+        `by_group` the columns ``point, mean, low, high``; a list or dict
+        gives a column MultiIndex (metric, statistic), as fairlearn.
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted binary labels.
+    sensitive_features : array-like, pandas Series, DataFrame or dict of arrays
+        One feature (1-d) or several (a DataFrame, a dict of 1-d arrays or a
+        2-d array of one column per feature), each of length n_samples.
+        Names as in fairlearn: the Series' name, the columns or keys, else
+        ``sensitive_feature_<i>``.
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights, acting as counts.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 of every cell.
+    beta : float, default=1.0
+        Recall weight of the metrics that take one (fbeta, e_measure,
+        k_measure).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Point value of a metric undefined in a group, as in scikit-learn
+        ("warn": 0.0, scikit-learn's and so fairlearn's value).
+    n_draws : int, default=10_000
+        Posterior draws of sampled metrics and of the sampled gaps, extremes
+        and ratios.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of everything sampled.  With an int every call draws the same
+        numbers; with a Generator each call continues it.
+    confidence : float, default=0.95
+        Mass of the credible intervals of `by_group` and `overall`.
+
+    Attributes
+    ----------
+    by_group : pandas.DataFrame
+        One row per group (index as fairlearn's: the feature's name, or a
+        MultiIndex of the features), columns ``point, mean, low, high``
+        (a MultiIndex (metric, statistic) for several metrics).
+    overall : pandas.Series
+        The same for all items together (index: the statistics, or
+        (metric, statistic) pairs).
+    by_group_posteriors : pandas.Series or pandas.DataFrame
+        The posterior objects of the groups, laid out as fairlearn lays out
+        its ``by_group`` (a Series for a single metric name).
+    overall_posterior : posterior or pandas.Series
+        The posterior of all items together (a Series by metric for several).
+    by_group_counts : pandas.DataFrame
+        Each group's ``tp, fp, fn, tn``.
+    metrics : list of str
+        The metrics' column names.
+    sensitive_levels : list of str
+        Names of the sensitive features.
+    n_groups : int
+        Number of groups with at least one item.
+
+    See Also
+    --------
+    metric_posterior : The posterior of one table.
+    GroupDisparity : The result of `difference` and `ratio`.
+    GroupIntervalDisplay : One credible interval per group, plotted.
+
+    Notes
+    -----
+    fairlearn lists every combination of several features' values, with
+    NaN where no item has it; here such empty intersections are not groups
+    and are left out.  ``method="to_overall"`` is not offered: the overall
+    table shares its items with every group, so its gap to a group is not a
+    difference of independent posteriors.
+
+    References
+    ----------
+    .. [1] H. Weerts, M. Dudík, R. Edgar, A. Jalali, R. Lutz and M. Madaio,
+       "Fairlearn: Assessing and Improving Fairness of AI Systems", JMLR 24
+       (2023).
+
+    Examples
+    --------
+    >>> from skprobeval import PosteriorMetricFrame
+    >>> y_true = [1, 1, 1, 0, 1, 1, 1, 0, 1, 1]
+    >>> y_pred = [1, 1, 1, 0, 1, 0, 0, 1, 1, 0]
+    >>> group = ["a", "a", "a", "a", "a", "b", "b", "b", "b", "b"]
+    >>> frame = PosteriorMetricFrame(metrics="recall", y_true=y_true, y_pred=y_pred,
+    ...                              sensitive_features=group)
+    >>> frame.by_group.round(3)
+                         point  mean    low   high
+    sensitive_feature_0
+    a                     1.00   0.9  0.555  1.000
+    b                     0.25   0.3  0.028  0.716
+    >>> frame.by_group_posteriors["b"]
+    BetaPosterior(a=1.5, b=3.5)
+    >>> frame.overall.round(3).to_dict()
+    {'point': 0.625, 'mean': 0.611, 'low': 0.295, 'high': 0.881}
+    >>> frame.difference().interval(0.95)
+    CredibleInterval(low=0.1029, high=0.9387)
+    """
+
+    @renamed_keyword("n_samples", "n_draws")
+    def __init__(self, *, metrics, y_true, y_pred, sensitive_features, pos_label=1,
+                 sample_weight=None, prior=0.5, beta=1.0, zero_division="warn",
+                 n_draws=N_DRAWS, random_state=None, confidence=0.95):
+        import pandas as pd
+
+        self._single, self._specs = _check_metrics(metrics)
+        self._lam = check_prior(prior)
+        self._beta = check_positive(beta, "beta")
+        self._zero_division = _check_zero_division(zero_division)
+        self._n_draws = check_draws(n_draws)
+        rng = check_random_state(random_state)
+        self._random_state = random_state
+        self.confidence = check_confidence(confidence)
+        try:
+            joint = joint_codes(y_true, [y_pred], average="binary", pos_label=pos_label,
+                                sample_weight=sample_weight, names=["y_true", "y_pred"])
+        except ValueError as error:
+            if not str(error).startswith("`average`"):
+                raise
+            shown = str(error).split("; got ", 1)[1].removeprefix("'binary' with ")
+            raise ValueError("`y_true` and `y_pred` must hold binary labels (two at most, "
+                             "`pos_label` among them): the groups are compared on one "
+                             f"positive class; got {shown}") from None
+        n = joint.codes[0].shape[0]
+        columns = _sensitive_columns(sensitive_features, n)
+        group, self._keys, self._index = _group_codes(columns)
+        self.sensitive_levels = [name for name, _ in columns]
+        cells = []
+        for g in range(len(self._keys)):
+            mask = group == g
+            part = type(joint)("binary", [code[mask] for code in joint.codes], joint.classes,
+                               1, None if joint.weight is None else joint.weight[mask])
+            c = part.counts()
+            cells.append((float(c.tp), float(c.fp), float(c.fn), float(c.tn)))
+        tp, fp, fn, tn = (np.asarray(column) for column in zip(*cells))
+        self._counts = ConfusionCounts(tp=tp, fp=fp, fn=fn, tn=tn)
+        self._total = joint.counts()
+        self._posteriors, self._overall, self._points, self._overall_points = {}, {}, {}, {}
+        for column, spec in self._specs.items():
+            options = {"prior": self._lam, "beta": self._beta, "n_draws": self._n_draws,
+                       "random_state": rng}
+            self._posteriors[column] = metric_posterior(self._counts, metric=spec.name,
+                                                        **options)
+            self._overall[column] = metric_posterior(self._total, metric=spec.name, **options)
+            self._points[column] = self._point(spec, self._counts, warn=True)
+            self._overall_points[column] = float(self._point(spec, self._total, warn=False))
+        self.by_group_counts = pd.DataFrame(
+            {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, index=self._index)
+
+    # -- construction helpers -------------------------------------------------
+
+    def _params(self, spec):
+        return {"beta": self._beta} if "beta" in spec.params else {}
+
+    def _point(self, spec, counts, *, warn):
+        values = np.asarray(spec(counts.tp, counts.fp, counts.fn, counts.tn,
+                                 **self._params(spec)), dtype=float)
+        undefined = np.isnan(values)
+        if not undefined.any():
+            return values
+        fill = 0.0 if self._zero_division == "warn" else self._zero_division
+        if warn:
+            groups = [self._keys[i] for i in np.flatnonzero(undefined)]
+            warn_user(
+                f"{spec.name.capitalize()} is ill-defined in group(s) {groups!r} because "
+                f"{spec.undefined_when}: its posterior there is the prior's for the part "
+                f"without items (defined, not NaN), and its point value is set to {fill} "
+                "(use the `zero_division` parameter to set the point value).",
+                UndefinedMetricWarning)
+        return np.where(undefined, fill, values)
+
+    # -- tables -----------------------------------------------------------------
+
+    @property
+    def metrics(self):
+        """The metrics' column names (the registry's names for a name or a list)."""
+        return list(self._specs)
+
+    @property
+    def n_groups(self):
+        """Number of groups (combinations of the features' values with items)."""
+        return len(self._keys)
+
+    def _summary(self, posterior, point):
+        low, high = posterior.interval(self.confidence)
+        return {"point": point, "mean": posterior.mean(), "low": low, "high": high}
+
+    @property
+    def by_group(self):
+        """Point value, posterior mean and credible interval of every group."""
+        import pandas as pd
+
+        frames = {column: pd.DataFrame(self._summary(self._posteriors[column],
+                                                     self._points[column]),
+                                       index=self._index, columns=list(STATS))
+                  for column in self._specs}
+        if self._single:
+            return next(iter(frames.values()))
+        return pd.concat(frames, axis=1)
+
+    @property
+    def overall(self):
+        """Point value, posterior mean and credible interval of all items together."""
+        import pandas as pd
+
+        rows = {column: pd.Series(self._summary(self._overall[column],
+                                                self._overall_points[column]),
+                                  index=list(STATS), dtype=float)
+                for column in self._specs}
+        if self._single:
+            return next(iter(rows.values())).rename("overall")
+        return pd.concat(rows).rename("overall")
+
+    @property
+    def by_group_posteriors(self):
+        """The groups' posterior objects (0-d each), laid out as fairlearn's ``by_group``."""
+        import pandas as pd
+
+        data = {column: pd.Series([posterior[g] for g in range(self.n_groups)],
+                                  index=self._index, dtype=object)
+                for column, posterior in self._posteriors.items()}
+        if self._single:
+            return next(iter(data.values())).rename(next(iter(data)))
+        return pd.DataFrame(data)
+
+    @property
+    def overall_posterior(self):
+        """The posterior of all items together (a Series by metric for several metrics)."""
+        import pandas as pd
+
+        if self._single:
+            return next(iter(self._overall.values()))
+        return pd.Series(self._overall, dtype=object)
+
+    def __repr__(self):
+        return (f"PosteriorMetricFrame(metrics={list(self._specs)!r}, "
+                f"sensitive_levels={self.sensitive_levels!r}, n_groups={self.n_groups})")
+
+    # -- draws and their reductions --------------------------------------------
+
+    def _draws(self, column, rng):
+        """Joint draws of every group's metric, shape (n_draws, n_groups), independent columns."""
+        posterior = self._posteriors[column]
+        if isinstance(posterior, SampledPosterior):
+            return posterior.samples
+        return np.asarray(posterior.rvs(size=(self._n_draws, self.n_groups),
+                                        random_state=rng)).reshape(self._n_draws, -1)
+
+    def _per_metric(self, function):
+        import pandas as pd
+
+        rng = check_random_state(self._random_state)
+        values = {column: function(column, rng) for column in self._specs}
+        if self._single:
+            return next(iter(values.values()))
+        return pd.Series(values, dtype=object)
+
+    def _extreme(self, column, rng, reduce):
+        if self.n_groups == 1:
+            return self._posteriors[column][0]
+        return SampledPosterior(reduce(self._draws(column, rng), axis=1))
+
+    def group_min(self):
+        """Posterior of the smallest of the groups' true metric values.
+
+        Sampled: the minimum over groups of each joint draw of their
+        independent posteriors (one group: its own posterior).  The point
+        value, fairlearn's ``group_min()``, is ``by_group["point"].min()``.
+
+        Returns
+        -------
+        SampledPosterior or pandas.Series
+            A Series of posteriors by metric for several metrics.
+
+        Examples
+        --------
+        >>> from skprobeval import PosteriorMetricFrame
+        >>> frame = PosteriorMetricFrame(
+        ...     metrics="selection_rate", y_true=[1, 0, 1, 0, 1, 0], y_pred=[1, 1, 1, 0, 0, 0],
+        ...     sensitive_features=[0, 0, 1, 1, 2, 2], random_state=0)
+        >>> round(frame.group_min().mean(), 2)
+        0.2
+        """
+        return self._per_metric(lambda column, rng: self._extreme(column, rng, np.min))
+
+    def group_max(self):
+        """Posterior of the largest of the groups' true metric values.
+
+        Sampled as `group_min`, with the maximum.
+
+        Returns
+        -------
+        SampledPosterior or pandas.Series
+
+        Examples
+        --------
+        >>> from skprobeval import PosteriorMetricFrame
+        >>> frame = PosteriorMetricFrame(
+        ...     metrics="selection_rate", y_true=[1, 0, 1, 0, 1, 0], y_pred=[1, 1, 1, 0, 0, 0],
+        ...     sensitive_features=[0, 0, 1, 1, 2, 2], random_state=0)
+        >>> round(frame.group_max().mean(), 2)
+        0.8
+        """
+        return self._per_metric(lambda column, rng: self._extreme(column, rng, np.max))
+
+    def _check_method(self, method):
+        if method == "to_overall":
+            fail("method", "'between_groups' (the overall table shares its items with every "
+                 "group: its gap to a group is not a difference of independent posteriors)",
+                 method)
+        if method != "between_groups":
+            fail("method", "'between_groups'", method)
+
+    def _gap(self, column, rng):
+        spec = self._specs[column]
+        points = self._points[column]
+        finite = points[np.isfinite(points)]
+        point = float(finite.max() - finite.min()) if finite.size else float("nan")
+        posterior = self._posteriors[column]
+        if self.n_groups == 1:
+            return GroupDisparity(spec.name, "difference", point, None, None, 1, True)
+        if self.n_groups == 2:
+            # Order by point value (the posterior mean where the point is NaN).
+            key = np.where(np.isfinite(points), points, np.asarray(posterior.mean()))
+            high, low = np.argsort(-key, kind="stable")
+            pair = (self._keys[high], self._keys[low])
+            if isinstance(posterior, BetaPosterior):
+                exact = DifferencePosterior(posterior[int(high)], posterior[int(low)])
+                return GroupDisparity(spec.name, "difference", point, exact, pair, 2, True,
+                                      (posterior,))
+            draws = self._draws(column, rng)
+            return GroupDisparity(spec.name, "difference", point,
+                                  SampledPosterior(draws[:, high] - draws[:, low]), pair, 2,
+                                  False, (posterior,))
+        draws = self._draws(column, rng)
+        return GroupDisparity(spec.name, "difference", point,
+                              SampledPosterior(draws.max(axis=1) - draws.min(axis=1)), None,
+                              self.n_groups, False, (posterior,))
+
+    def difference(self, method="between_groups"):
+        """Posterior of the gap ``max - min`` between the groups' metric values.
+
+        Two groups: the signed difference of the group with the higher point
+        value minus the other, exact (`DifferencePosterior`) for metrics
+        whose posterior is a Beta (precision, recall, fallout, specificity,
+        selection rate, accuracy, ...), sampled for the others.  More groups:
+        ``max - min`` of each joint draw of the independent group posteriors,
+        sampled.  One group: no gap (`GroupDisparity.posterior` None, mean 0).
+        The point value is fairlearn's ``difference()``.
+
+        Parameters
+        ----------
+        method : {"between_groups"}, default="between_groups"
+            fairlearn's default; ``"to_overall"`` is refused (see Notes of
+            the class).
+
+        Returns
+        -------
+        GroupDisparity or pandas.Series
+            A Series of `GroupDisparity` by metric for several metrics.
+
+        Examples
+        --------
+        >>> from skprobeval import PosteriorMetricFrame
+        >>> frame = PosteriorMetricFrame(
+        ...     metrics="selection_rate", y_true=[1, 0, 1, 0, 1, 0], y_pred=[1, 1, 1, 0, 0, 0],
+        ...     sensitive_features=[0, 0, 1, 1, 2, 2], n_draws=20_000, random_state=0)
+        >>> gap = frame.difference()
+        >>> gap.point, gap.exact
+        (1.0, False)
+        >>> round(gap.mean(), 2), round(gap.prob_disparity_greater(0.5), 2)
+        (0.72, 0.84)
+        """
+        self._check_method(method)
+        return self._per_metric(self._gap)
+
+    def _ratio(self, column, rng):
+        spec = self._specs[column]
+        if spec.name in SIGNED_METRICS:
+            fail("metrics", "metrics in [0, 1] for a ratio (a ratio of signed values, such "
+                 f"as {spec.name}, says nothing of a gap)", spec.name)
+        points = self._points[column]
+        finite = points[np.isfinite(points)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            point = float(finite.min() / finite.max()) if finite.size else float("nan")
+        if self.n_groups == 1:
+            return GroupDisparity(spec.name, "ratio", point, None, None, 1, True)
+        draws = self._draws(column, rng)
+        top = draws.max(axis=1)
+        # Every draw of every group 0 (underflow of a tiny prior): equal, ratio 1.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(top > 0, draws.min(axis=1) / np.where(top > 0, top, 1.0), 1.0)
+        return GroupDisparity(spec.name, "ratio", point, SampledPosterior(ratio), None,
+                              self.n_groups, False, (self._posteriors[column],))
+
+    def ratio(self, method="between_groups"):
+        """Posterior of the ratio ``min / max`` of the groups' metric values, sampled.
+
+        The ratio of each joint draw of the independent group posteriors (in
+        [0, 1]); the point value is fairlearn's ``ratio()``.  The
+        four-fifths rule asks for ``prob_disparity_greater(0.2)``, the
+        probability that the ratio is below 0.8.  Refused for signed metrics
+        (informedness, markedness, MCC).
+
+        Parameters
+        ----------
+        method : {"between_groups"}, default="between_groups"
+
+        Returns
+        -------
+        GroupDisparity or pandas.Series
+
+        Examples
+        --------
+        >>> from skprobeval import PosteriorMetricFrame
+        >>> frame = PosteriorMetricFrame(
+        ...     metrics="selection_rate", y_true=[0] * 40,
+        ...     y_pred=[1] * 15 + [0] * 5 + [1] * 9 + [0] * 11,
+        ...     sensitive_features=["a"] * 20 + ["b"] * 20, random_state=0)
+        >>> ratio = frame.ratio()
+        >>> ratio.point
+        0.6
+        >>> round(ratio.prob_disparity_greater(0.2), 2)
+        0.85
+        """
+        self._check_method(method)
+        return self._per_metric(self._ratio)
+
+    def _worst_gap(self, columns, name):
+        """Posterior of the largest of several metrics' ``max - min`` gaps (sampled)."""
+        rng = check_random_state(self._random_state)
+        points = [self._points[c][np.isfinite(self._points[c])] for c in columns]
+        point = max(float(p.max() - p.min()) if p.size else float("nan") for p in points)
+        if self.n_groups == 1:
+            return GroupDisparity(name, "difference", point, None, None, 1, True)
+        gaps = []
+        for column in columns:
+            draws = self._draws(column, rng)
+            gaps.append(draws.max(axis=1) - draws.min(axis=1))
+        return GroupDisparity(name, "difference", point, SampledPosterior(np.max(gaps, axis=0)),
+                              None, self.n_groups, False,
+                              tuple(self._posteriors[c] for c in columns))
+
+
+# ---------------------------------------------------------------------------
+# fairlearn's two criteria
+# ---------------------------------------------------------------------------
+
+
+@renamed_keyword("n_samples", "n_draws")
+def demographic_parity_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
+                                 sample_weight=None, prior=0.5, n_draws=N_DRAWS,
+                                 random_state=None):
+    """Posterior of the demographic parity difference: the gap in selection rate.
+
+    The selection rate ``P(ŷ = pos_label)`` of each group has the exact
+    posterior Beta(selected + λ, not selected + λ); the gap ``max - min`` is
+    `PosteriorMetricFrame.difference` of ``metrics="selection_rate"``:
+    exact for two groups, sampled for more.  The point value is fairlearn's
+    ``demographic_parity_difference``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (only their length is used, as in fairlearn).
+    y_pred : array-like of shape (n_samples,)
+        Predicted binary labels.
+    sensitive_features : array-like, pandas Series, DataFrame or dict of arrays
+        As in `PosteriorMetricFrame`.
+    pos_label : int, float, bool or str, default=1
+        The positive (selected) class.
+    sample_weight : array-like of shape (n_samples,), default=None
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+    n_draws : int, default=10_000
+        Draws of the sampled gap (more than two groups).
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Returns
+    -------
+    GroupDisparity
+
+    Examples
+    --------
+    >>> from skprobeval import demographic_parity_disparity
+    >>> y_pred = [1] * 30 + [0] * 20 + [1] * 20 + [0] * 30
+    >>> group = ["a"] * 50 + ["b"] * 50
+    >>> gap = demographic_parity_disparity([0] * 100, y_pred, sensitive_features=group)
+    >>> round(gap.point, 2), gap.exact
+    (0.2, True)
+    >>> round(gap.prob_disparity_greater(0.1), 2)
+    0.84
+    """
+    frame = PosteriorMetricFrame(
+        metrics="selection_rate", y_true=y_true, y_pred=y_pred,
+        sensitive_features=sensitive_features, pos_label=pos_label,
+        sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state)
+    return frame.difference()
+
+
+@renamed_keyword("n_samples", "n_draws")
+def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
+                             sample_weight=None, prior=0.5, n_draws=N_DRAWS, random_state=None):
+    """Posterior of the equalized odds difference: the worse of the TPR and FPR gaps.
+
+    ``max(max_g tpr_g - min_g tpr_g, max_g fpr_g - min_g fpr_g)``, sampled
+    from the groups' independent exact posteriors of the true positive rate
+    (recall, Beta(TP + λ, FN + λ)) and the false positive rate (fallout,
+    Beta(FP + λ, TN + λ)); each draw takes both gaps and keeps the larger.
+    The point value is fairlearn's ``equalized_odds_difference`` (its
+    default ``agg="worst_case"``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted binary labels.
+    sensitive_features : array-like, pandas Series, DataFrame or dict of arrays
+        As in `PosteriorMetricFrame`.
+    pos_label : int, float, bool or str, default=1
+    sample_weight : array-like of shape (n_samples,), default=None
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+    n_draws : int, default=10_000
+    random_state : None, int or numpy.random.Generator, default=None
+
+    Returns
+    -------
+    GroupDisparity
+        Of metric ``"equalized_odds"``, kind ``"difference"``, sampled.
+
+    Examples
+    --------
+    >>> from skprobeval import equalized_odds_disparity
+    >>> y_true = ([1] * 20 + [0] * 30) * 2
+    >>> y_pred = ([1] * 16 + [0] * 4 + [1] * 3 + [0] * 27
+    ...           + [1] * 10 + [0] * 10 + [1] * 6 + [0] * 24)
+    >>> group = ["a"] * 50 + ["b"] * 50
+    >>> gap = equalized_odds_disparity(y_true, y_pred, sensitive_features=group,
+    ...                                random_state=0)
+    >>> round(gap.point, 2), round(gap.prob_disparity_greater(0.1), 2)
+    (0.3, 0.95)
+    """
+    frame = PosteriorMetricFrame(
+        metrics=["recall", "fallout"], y_true=y_true, y_pred=y_pred,
+        sensitive_features=sensitive_features, pos_label=pos_label,
+        sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state)
+    return frame._worst_gap(["recall", "fallout"], "equalized_odds")
+
+
+def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_label,
+                        sample_weight, prior, beta, rope, confidence, n_draws, random_state):
+    """The per-group tables of a comparison report.
+
+    Returns ``(by_group, group_gaps)``: one row per (estimator, group) with
+    the counts, fairlearn's point value and the posterior's mean and
+    interval; one row per estimator with the gap between its groups
+    (`PosteriorMetricFrame.difference`): point, mean, interval, the groups of
+    a two-group gap and P(gap > rope) (two groups: the signed gap, so that at
+    rope 0 it is the probability that the group with the higher point value
+    is truly higher; more groups: the spread ``max - min``).
+    """
+    import pandas as pd
+
+    rng = check_random_state(random_state)
+    frames, gaps = {}, {}
+    for name, y_pred in predictions.items():
+        frame = PosteriorMetricFrame(metrics=metric, y_true=y_true, y_pred=y_pred,
+                                     sensitive_features=sensitive_features,
+                                     pos_label=pos_label, sample_weight=sample_weight,
+                                     prior=prior, beta=beta, n_draws=n_draws,
+                                     random_state=rng, confidence=confidence)
+        table = pd.concat([frame.by_group_counts, frame.by_group], axis=1)
+        frames[name] = table
+        gap = frame.difference()
+        low, high = gap.interval(confidence)
+        gaps[name] = {"n_groups": gap.n_groups, "point": gap.point, "mean": gap.mean(),
+                      "low": low, "high": high,
+                      "higher": None if gap.pair is None else str(gap.pair[0]),
+                      "lower": None if gap.pair is None else str(gap.pair[1]),
+                      "prob_gap_above_rope": (float(gap.posterior.sf(rope))
+                                              if gap.posterior is not None else 0.0),
+                      "mc_error": 0.0 if gap.mc_error is None else float(gap.mc_error)}
+    by_group = pd.concat(frames, names=["estimator"])
+    group_gaps = pd.DataFrame.from_dict(gaps, orient="index")
+    group_gaps.index.name = "estimator"
+    return by_group, group_gaps

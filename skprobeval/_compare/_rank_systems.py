@@ -1,0 +1,824 @@
+"""Several systems ranked on the same items, from one joint posterior.
+
+`rank_systems` draws every system's metric from one posterior per draw: a
+Dirichlet over the cells of the joint table (true label, prediction of
+system 1, ..., prediction of system N), shared by all systems, so that what
+the systems have in common (the items they all get right, the mistakes they
+share) moves their metrics together and the ranks of each draw honour the
+pairing, as `compare_paired_metric` does for two systems.
+
+The N-system prior.  With d = 2λ/K (λ for K = 2) the prior mass of the
+table is 2d per true label (4λ in all, whatever K and N), spread as if each
+system were right or wrong by a fair coin, independently of the others, the
+systems that are wrong all giving one wrong label, uniform among the K - 1
+others: a cell whose wrong systems form the set S gets
+``2d 2^-N / (K - 1)`` (``2d 2^-N`` when S is empty), and a cell in which
+two systems are wrong with different labels gets none.  By aggregation,
+the table of any one system has the one-system prior of `JointTable` (d on
+the diagonal, d / (K - 1) off it) and the table of any two systems has the
+two-system prior (d/2 both right, d / (2(K - 1)) on only-A-right,
+only-B-right and same-mistake cells, none where both are wrong
+differently): every pair of systems is compared under the prior of
+`compare_paired_metric`, and removing a system leaves the prior of the
+others.  For K = 2 every one of the 2^(N+1) cells gets λ / 2^(N-1).
+Multilabel indicator targets: one such binary table per label column,
+independent of the others.
+
+Sampling.  The table has up to K (1 + (2^N - 1)(K - 1)) prior cells, far
+too many to draw for N = 20, so the table is sparse as the large tables of
+`JointTable` are: each observed cell's Gamma variate is split by additivity
+into its data part, Gamma(count), and its share of the prior; the prior's
+shares of all its cells are a Gamma(4λ) total times the weights of a
+Dirichlet process DP(4λ, prior cells in proportion to their mass), drawn by
+Sethuraman's stick-breaking, atoms drawn from the prior as above.  Sticks
+are broken until the unallocated share is below 2^-100 of the prior total;
+what they leave goes to one more atom (a truncation of the process in the
+manner of Ishwaran & James 2001).  That share moves per-label sums that
+hold data by less than their last bit; a sum holding no data at all (a
+label a system never predicts) rests on the sticks alone, and is floored at
+the smallest normal float like the cells of the dense tables.
+
+Systems whose predictions are identical on every item are one classifier on
+these data: they are drawn once and tie in every draw (as
+`compare_paired_metric` reports such a pair equivalent with probability 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._core import (
+    N_DRAWS,
+    _fmt,
+    check_confidence,
+    check_draws,
+    check_positive,
+    check_prior,
+    check_random_state,
+    check_rope,
+    draw_chunks,
+    fail,
+    log_gamma,
+    renamed_keyword,
+)
+from .._counting import _label_masks, as_pandas_frame, is_dask, joint_codes, resolve_columns
+from .._metrics import (
+    SHARE_OF_RIGHT,
+    _check_real_array,
+    _check_same_length,
+    check_average,
+    get_metric,
+    label_weights,
+    range_width,
+)
+from .._posteriors import (
+    _LOG_COARSE,
+    RANKING_PRIOR,
+    _break_sticks,
+    _cells,
+    _check_input,
+    _share_chunks,
+    average_values,
+    check_target_metric,
+)
+from ._ranking_posteriors import _paired_metric, _ranking_order
+from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
+
+__all__ = ["SystemRanking", "rank_systems"]
+
+_RANKING_METRICS = ("average_precision", "roc_auc")
+# Dense map of cells to per-label sums up to this many entries (then sparse).
+_DENSE_MAP = 1 << 25
+# Cells per chunk of the (draws x systems x systems) comparisons of the ranks.
+_RANK_CELLS = 1 << 22
+
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SystemRanking(RankingMixin):
+    """Posterior ranks of several systems evaluated on the same items.
+
+    Returned by `rank_systems`.  Series and tables list the systems in the
+    order of the input; `summary` and `plot` sort them best first.  Every
+    figure comes from the same posterior draws of all the systems' metrics
+    (`values`); ties within a draw (systems with identical predictions) are
+    split equally between the tied systems and the ranks they occupy.
+
+    Attributes
+    ----------
+    prob_best : pandas.Series
+        Posterior probability that each system has the best metric (the
+        share of draws in which it is the best, a tie for the best counting
+        ``1 / (number tied)``); sums to 1.
+    mc_error : pandas.Series
+        Monte Carlo standard error of each `prob_best` (the draws are
+        independent).
+    expected_rank : pandas.Series
+        Posterior mean rank (1 = best; tied systems share the mean of the
+        ranks they occupy).
+    rank_probabilities : pandas.DataFrame of shape (n_systems, n_systems)
+        Probability that the row system has the column rank (1 = best); rows
+        and columns sum to 1, and column 1 is `prob_best`.
+    pairwise : pandas.DataFrame of shape (n_systems, n_systems)
+        ``P(M_row - M_column > rope)`` (for metrics where lower is better,
+        ``P(M_column - M_row > rope)``): the probability that the row system
+        is better by more than `rope` (NaN diagonal).  ``pairwise +
+        pairwise.T`` is 1 minus the probability that the two are within
+        `rope` of each other (1 with ``rope=0`` unless the two tie).
+    prob_within_rope_of_best : pandas.Series
+        Probability that the system's metric is within `rope` of the best
+        system's metric in the same draw (with ``rope=0``: that it is the
+        best or tied for the best).  These do not sum to 1: they say which
+        systems are practically as good as the best.
+    values : ndarray of shape (n_draws, n_systems)
+        Posterior draws of every system's metric, one row per draw; read-only.
+    names : tuple
+        The systems, in the order of the columns of `values`.
+    metric : str
+        Registry name of the metric (or ``"average_precision"`` /
+        ``"roc_auc"``).
+    average : str
+        How labels were combined.
+    prior : float
+        λ of the joint table (or the boundary mass of the ranking model).
+    rope : float
+        Region of practical equivalence of `pairwise` and
+        `prob_within_rope_of_best`.
+    n_draws : int
+        Posterior draws.
+    higher_is_better : bool
+        Whether larger values of the metric rank first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import rank_systems
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> predictions = {name: np.where(rng.random(500) < accuracy, y, 1 - y)
+    ...                for name, accuracy in (("a", 0.90), ("b", 0.86), ("c", 0.85))}
+    >>> ranking = rank_systems(y, predictions, random_state=0)
+    >>> ranking.values.shape
+    (10000, 3)
+    >>> ranking.pairwise.round(2)
+    second     a     b    c
+    first
+    a        NaN  0.86  1.0
+    b       0.14   NaN  1.0
+    c       0.00  0.00  NaN
+    """
+
+    prob_best: object
+    mc_error: object
+    expected_rank: object
+    rank_probabilities: object
+    pairwise: object
+    prob_within_rope_of_best: object
+    values: np.ndarray = field(repr=False)
+    names: tuple
+    metric: str
+    average: str
+    prior: float
+    rope: float
+    n_draws: int
+    higher_is_better: bool = True
+
+    def interval(self, confidence=0.95):
+        """Equal-tailed credible interval of each system's metric.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of the intervals.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``low`` and ``high``, one row per system.
+
+        Examples
+        --------
+        >>> from skprobeval import rank_systems
+        >>> y = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0]
+        >>> ranking = rank_systems(y, {"a": [0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0],
+        ...                            "b": [1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0]},
+        ...                        n_draws=2000, random_state=0)
+        >>> bounds = ranking.interval(0.9)
+        >>> bool((bounds["low"] < bounds["high"]).all())
+        True
+        """
+        import pandas as pd
+
+        tail = (1.0 - check_confidence(confidence)) / 2
+        low, high = np.quantile(self.values, [tail, 1.0 - tail], axis=0)
+        return pd.DataFrame({"low": low, "high": high}, index=self.prob_best.index)
+
+    def summary(self, confidence=0.95):
+        """One row per system, best first (by expected rank).
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of the metric's credible interval.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``prob_best``, ``mc_error``, ``expected_rank``,
+            ``prob_within_rope_of_best``, ``mean`` (posterior mean of the
+            metric), ``low`` and ``high`` (its interval).
+
+        Examples
+        --------
+        >>> from skprobeval import rank_systems
+        >>> y = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0]
+        >>> ranking = rank_systems(y, {"a": [1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0],
+        ...                            "b": [0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0]},
+        ...                        n_draws=2000, random_state=0)
+        >>> list(ranking.summary().index)
+        ['b', 'a']
+        """
+        import pandas as pd
+
+        bounds = self.interval(confidence)
+        table = pd.DataFrame({"prob_best": self.prob_best, "mc_error": self.mc_error,
+                              "expected_rank": self.expected_rank,
+                              "prob_within_rope_of_best": self.prob_within_rope_of_best,
+                              "mean": self.values.mean(axis=0),
+                              "low": bounds["low"], "high": bounds["high"]},
+                             index=self.prob_best.index)
+        return table.sort_values("expected_rank", kind="stable")
+
+    def to_dict(self):
+        """The result's figures as a dict of plain Python values.
+
+        Returns
+        -------
+        dict
+            ``prob_best``, ``mc_error``, ``expected_rank`` and
+            ``prob_within_rope_of_best`` (dicts by system), ``pairwise`` and
+            ``rank_probabilities`` (dicts of dicts by row, then column), and
+            the settings.
+
+        Examples
+        --------
+        >>> from skprobeval import rank_systems
+        >>> y = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0]
+        >>> ranking = rank_systems(y, {"a": [1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0],
+        ...                            "b": [0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0]},
+        ...                        n_draws=2000, random_state=0)
+        >>> sorted(ranking.to_dict())[:4]
+        ['average', 'expected_rank', 'higher_is_better', 'mc_error']
+        """
+        return {"prob_best": plain_series(self.prob_best),
+                "mc_error": plain_series(self.mc_error),
+                "expected_rank": plain_series(self.expected_rank),
+                "prob_within_rope_of_best": plain_series(self.prob_within_rope_of_best),
+                "pairwise": plain_frame(self.pairwise),
+                "rank_probabilities": plain_frame(self.rank_probabilities),
+                "metric": self.metric, "average": self.average, "prior": self.prior,
+                "rope": self.rope, "n_draws": self.n_draws,
+                "higher_is_better": self.higher_is_better}
+
+    def plot(self, *, ax=None):
+        """Heat map of `rank_probabilities`, systems best first (by expected rank).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import rank_systems
+        >>> y = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0]
+        >>> ranking = rank_systems(y, {"a": [1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0],
+        ...                            "b": [0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0]},
+        ...                        n_draws=2000, random_state=0)
+        >>> ranking.plot().get_xlabel()
+        'rank'
+        """
+        from .._core import plot_rank_probabilities
+
+        order = self.expected_rank.sort_values(kind="stable").index
+        return plot_rank_probabilities(self.rank_probabilities.loc[order], ax=ax)
+
+    def __repr__(self):
+        return (f"SystemRanking(metric={self.metric!r}, prob_best={limited(self.prob_best)}, "
+                f"expected_rank={limited(self.expected_rank, 3)}, "
+                f"max_mc_error={_fmt(self.mc_error.max())}, prior={_fmt(self.prior)}, "
+                f"rope={_fmt(self.rope)}, n_draws={self.n_draws})")
+
+    def _caption(self):
+        return (
+            f"SystemRanking: {len(self.names)} systems by {self.metric} "
+            f"({self.average}), prior {self.prior:g}, rope {self.rope:g}, "
+            f"{self.n_draws} draws; metric interval 95%")
+
+
+# ---------------------------------------------------------------------------
+# The joint table of a truth and N systems
+# ---------------------------------------------------------------------------
+
+
+def _compact(codes, size, bound):
+    """Codes below `bound` * `size`: renumbered by their rank when they would not be."""
+    if bound * size < (1 << 62):
+        return codes, bound
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    return inverse.astype(np.int64), int(distinct.shape[0])
+
+
+class _JointSystems:
+    """The sparse Dirichlet posterior of a truth and N systems' predictions.
+
+    Cells are kept only where items are; every draw adds the prior by
+    stick-breaking (module docstring).  `sample` yields, chunk by chunk, the
+    per-label shares ``(true, [(pred, tp) per system])`` of the requested
+    labels, each of shape ``(draws, R)``.
+    """
+
+    def __init__(self, joint, lam):
+        self.kind = joint.kind
+        self.lam = lam
+        self.n_systems = n_sys = len(joint.codes) - 1
+        n_req = joint.n_requested
+        if joint.kind == "multilabel":
+            n_items = joint.codes[0].shape[0]
+            digits = [np.asarray(c[:, :n_req], dtype=np.int64).ravel() for c in joint.codes]
+            block = np.tile(np.arange(n_req), n_items)
+            weight = None if joint.weight is None else np.repeat(joint.weight, n_req)
+            self.size, self.n_blocks = 2, n_req
+        else:
+            digits = [np.asarray(c, dtype=np.int64) for c in joint.codes]
+            block = np.zeros(digits[0].shape[0], dtype=np.int64)
+            weight = joint.weight
+            self.size, self.n_blocks = joint.n_classes, 1
+        size = self.size
+        code, bound = block.copy(), self.n_blocks
+        for digit in digits:
+            code, bound = _compact(code, size, bound)
+            code = code * size + digit
+            bound *= size
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        counts = np.bincount(inverse.ravel(), weights=weight, minlength=first.shape[0])
+        keep = counts > 0
+        first, counts = first[keep], counts[keep].astype(float)
+        self.counts = counts
+        self.block = block[first]
+        cell_digits = [d[first] for d in digits]
+        self.n_requested = n_req
+        # Per-label sums: the blocks' totals, then per label true, then per system
+        # predicted and right.
+        self.n_sums = self.n_blocks + n_req * (1 + 2 * n_sys)
+        rows, columns = [], []
+        n_cells = counts.shape[0]
+        cell = np.arange(n_cells)
+
+        def add(where, column):
+            rows.append(cell[where])
+            columns.append(column[where])
+
+        truth = cell_digits[0]
+        add(np.ones(n_cells, bool), self.block)
+        true_slot = self._slot(self.block, truth)
+        add(true_slot >= 0, self.n_blocks + true_slot)
+        for j, pred in enumerate(cell_digits[1:]):
+            start = self.n_blocks + n_req * (1 + 2 * j)
+            pred_slot = self._slot(self.block, pred)
+            add(pred_slot >= 0, start + pred_slot)
+            right = (pred == truth) & (true_slot >= 0)
+            add(right, start + n_req + true_slot)
+        rows, columns = np.concatenate(rows), np.concatenate(columns)
+        data = np.ones(rows.shape[0])
+        matrix = sp.csr_matrix((data, (rows, columns)), shape=(n_cells, self.n_sums))
+        # Cells of one item are Exp(1), the others Gamma(count): two blocks of rows.
+        unit = counts == 1.0
+        self._unit_counts, self._several_counts = counts[unit], counts[~unit]
+        if n_cells * self.n_sums <= _DENSE_MAP:
+            # Identical columns (sums of the same cells) are computed once.
+            dense, self._expand = np.unique(matrix.toarray(), axis=1, return_inverse=True)
+            self._expand = self._expand.ravel()
+            self._maps = dense[unit], dense[~unit]
+        else:
+            self._expand = None
+            self._maps = matrix[unit].T.tocsr(), matrix[~unit].T.tocsr()
+
+    def _slot(self, block, label):
+        """The requested label (0 to R - 1) a cell's label is, or -1."""
+        if self.kind == "multilabel":
+            return np.where(label == 1, block, -1)
+        return np.where(label < self.n_requested, label, -1)
+
+    def sample(self, n_draws, rng):
+        """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
+        n_cells = self.counts.shape[0]
+        concentration = 4.0 * self.lam
+        sticks = -_LOG_COARSE * concentration + 4.0 * math.sqrt(-_LOG_COARSE * concentration)
+        per_draw = n_cells + self.n_blocks * int(sticks + 8) * (2 * self.n_systems + 2)
+        for size in draw_chunks(n_draws, per_draw):
+            sums = self._data_sums(size, rng)
+            for block in range(self.n_blocks):
+                self._add_prior(sums, block, concentration, rng)
+            yield self._shares(sums)
+
+    def _data_sums(self, n_draws, rng):
+        """Gamma(count) variates of the observed cells, summed per label: (draws, sums)."""
+        unit_map, several_map = self._maps
+        unit = rng.standard_exponential((n_draws, self._unit_counts.shape[0]))
+        several = rng.standard_gamma(self._several_counts,
+                                     size=(n_draws, self._several_counts.shape[0]))
+        if self._expand is not None:
+            return (unit @ unit_map + several @ several_map)[:, self._expand]
+        return np.ascontiguousarray(np.asarray(unit_map @ unit.T + several_map @ several.T).T)
+
+    def _add_prior(self, sums, block, concentration, rng):
+        """Add one block's prior (its Gamma total split by stick-breaking) to `sums`.
+
+        Each atom is a cell drawn from the prior: a truth, the set of systems
+        wrong (a fair coin each) and their common wrong label.  Its mass goes
+        to the truth's true sum, to the right systems' predicted and right
+        sums at the truth, and to the wrong systems' predicted sums at the
+        wrong label: two sparse (draw, label) x atom products with the
+        atoms' right / wrong indicators.
+        """
+        n_draws, n_sums = sums.shape
+        size, n_sys, n_req = self.size, self.n_systems, self.n_requested
+        log_total = log_gamma(np.array([concentration]), n_draws, rng)[:, 0]
+        draw, log_left, fraction, last = _break_sticks(concentration, n_draws, rng,
+                                                       _LOG_COARSE)
+        # What the sticks leave goes to one more atom per draw.
+        draw = np.concatenate([draw, np.arange(n_draws)])
+        with np.errstate(divide="ignore"):
+            log_share = np.concatenate([log_left + np.log(fraction), last])
+        mass = np.exp(log_share + log_total[draw])
+        n_atoms = draw.shape[0]
+        atom = np.arange(n_atoms)
+        truth = rng.integers(0, size, n_atoms)
+        blocks = np.full(n_atoms, block)
+        true_slot = self._slot(blocks, truth)
+        if size > 1:
+            bits = rng.integers(0, 256, (n_atoms, -(-n_sys // 8)), dtype=np.uint8)
+            wrong = np.unpackbits(bits, axis=1, count=n_sys).astype(float)
+            other = rng.integers(0, size - 1, n_atoms)
+            other += other >= truth
+            other_slot = self._slot(blocks, other)
+        else:
+            wrong = np.zeros((n_atoms, n_sys))
+            other_slot = np.full(n_atoms, -1)
+        shares = np.zeros((n_draws, 1 + 2 * n_sys, n_req))
+        used = true_slot >= 0
+        if used.any():
+            at_truth = sp.csr_matrix((mass[used], (draw[used] * n_req + true_slot[used],
+                                                   atom[used])), shape=(n_draws * n_req, n_atoms))
+            right = np.asarray(at_truth @ (1.0 - wrong)).reshape(n_draws, n_req, n_sys)
+            shares[:, 0] += np.asarray(at_truth.sum(axis=1)).reshape(n_draws, n_req)
+            shares[:, 1::2] += right.transpose(0, 2, 1)      # predicted at the truth
+            shares[:, 2::2] += right.transpose(0, 2, 1)      # right
+        used = other_slot >= 0
+        if used.any():
+            at_other = sp.csr_matrix((mass[used], (draw[used] * n_req + other_slot[used],
+                                                   atom[used])), shape=(n_draws * n_req, n_atoms))
+            shares[:, 1::2] += np.asarray(at_other @ wrong).reshape(
+                n_draws, n_req, n_sys).transpose(0, 2, 1)
+        sums[:, self.n_blocks:] += shares.reshape(n_draws, -1)
+        sums[:, block] += np.exp(log_total)
+
+    def _shares(self, sums):
+        n_draws = sums.shape[0]
+        n_req, n_sys = self.n_requested, self.n_systems
+        total = sums[:, :self.n_blocks]
+        shares = sums[:, self.n_blocks:].reshape(n_draws, 1 + 2 * n_sys, n_req)
+        shares = shares / total[:, None, :]
+        true = shares[:, 0]
+        return true, [(shares[:, 1 + 2 * j], shares[:, 2 + 2 * j]) for j in range(n_sys)]
+
+
+# ---------------------------------------------------------------------------
+# Metric draws
+# ---------------------------------------------------------------------------
+
+
+def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
+    """(n_draws, n_distinct) metric draws of the distinct systems of `joint`."""
+    check_target_metric(joint, spec.name, average)
+    combine = "binary" if joint.kind == "binary" else average
+    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
+    share = every and spec.name in SHARE_OF_RIGHT | {"error"}
+    n_sys = len(joint.codes) - 1
+    masks = _label_masks(joint, labels, average)
+    if combine == "binary" or (share and combine == "micro"):
+        masks = [None] * n_sys
+    masks = [slice(None) if mask is None else mask for mask in masks]
+    weights = [label_weights(joint.counts(system + 1)[mask], combine, spec.name)
+               if combine != "binary" else None for system, mask in enumerate(masks)]
+    params = {"beta": beta} if "beta" in spec.params else {}
+    table = _JointSystems(joint, lam)
+    out = []
+    for true, systems in table.sample(n_draws, rng):
+        chunk = np.empty((true.shape[0], n_sys))
+        for j, (pred, tp) in enumerate(systems):
+            cells = _cells(tp, pred, true, 1.0)
+            if combine == "binary":
+                with np.errstate(all="ignore"):
+                    values = spec.function(*(c[:, 0] for c in cells), **params)
+            else:
+                values = average_values(spec.function, params,
+                                        tuple(c[:, masks[j]] for c in cells), combine,
+                                        weights[j], share_of_right=share)
+            if spec.name == "error" and share and combine == "micro":
+                values = 1.0 - values
+            chunk[:, j] = values
+        out.append(chunk)
+    return np.concatenate(out)
+
+
+def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, lam, n_draws,
+                        rng):
+    """(n_draws, n_systems) AP or AUC draws, every system weighed by the same draw."""
+    relevant, first, weight = _check_input(y_true, scores[0], pos_label, sample_weight,
+                                           f"predictions[{names[0]!r}]")
+    arrays = [first]
+    for values, name in zip(scores[1:], names[1:]):
+        array = _check_real_array(values, f"predictions[{name!r}]")
+        _check_same_length(relevant, array, "y_true", f"predictions[{name!r}]")
+        arrays.append(array)
+    keep = weight > 0
+    rel, w = relevant[keep], weight[keep]
+    orders = [_ranking_order(rel, array[keep]) for array in arrays]
+    shapes = np.concatenate([w, np.full(4, lam)])
+    positive = np.r_[rel, True, False, True, False]
+    out = []
+    for gammas, by_positives in _share_chunks(shapes, positive, n_draws, rng):
+        cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
+        negatives = None
+        if metric == "average_precision" and by_positives is not None:
+            scaled = gammas.copy()
+            scaled[:, ~positive] = by_positives
+            negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+        out.append(np.stack([_paired_metric(metric, cells, rel, order, starts, pseudo,
+                                            negatives) for order, starts in orders], axis=1))
+    return np.concatenate(out)
+
+
+# ---------------------------------------------------------------------------
+# Ranks of the draws
+# ---------------------------------------------------------------------------
+
+
+def _rank_figures(values, higher_is_better, rope):
+    """Rank probabilities, P(best) and its error, pairwise and within-rope figures."""
+    n_draws, n = values.shape
+    oriented = values if higher_is_better else -values
+    tally = RankTally(n, rope)
+    above = np.zeros((n, n))
+    step = max(1, _RANK_CELLS // (n * n))
+    for start in range(0, n_draws, step):
+        s = oriented[start:start + step]
+        tally.add(s)
+        above += (s[:, :, None] - s[:, None, :] > rope).sum(axis=0)     # row minus column
+    ranks, prob_best, error, within, _ = tally.result()
+    above /= n_draws
+    np.fill_diagonal(above, np.nan)
+    return ranks, prob_best, error, above, within
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+
+def _systems(predictions):
+    """Names and prediction arrays of a mapping or a DataFrame of systems."""
+    if isinstance(predictions, Mapping):
+        names = list(predictions)
+        values = [predictions[name] for name in names]
+    elif is_dask(predictions) and hasattr(predictions, "columns"):
+        names = list(predictions.columns)
+        values = [predictions[name] for name in names]
+    elif hasattr(predictions, "columns") or callable(getattr(predictions, "to_pandas", None)):
+        frame = as_pandas_frame(predictions, "predictions")
+        names = list(frame.columns)
+        values = [frame[name].to_numpy() for name in names]
+    else:
+        fail("predictions", "a dict of system name to predictions, or a DataFrame with one "
+             "column per system", predictions, error=TypeError)
+    repeated = sorted({str(name) for name in names if names.count(name) > 1})
+    if repeated:
+        fail("predictions", "systems with distinct names", names,
+             shown=f"repeated names {repeated}")
+    if len(names) < 2:
+        fail("predictions", "at least two systems to rank (for one system, "
+             "metric_posterior gives its posterior)", predictions,
+             shown=f"{len(names)} system{'' if len(names) == 1 else 's'}")
+    return names, values
+
+
+@renamed_keyword("n_samples", "n_draws")
+def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", labels=None,
+                 pos_label=1, beta=1.0, prior=None, rope=0.0, n_draws=N_DRAWS,
+                 random_state=None, sample_weight=None):
+    """Rank several systems evaluated on the same items, from one joint posterior.
+
+    Every posterior draw is one Dirichlet draw of the joint table (true
+    label, prediction of each of the N systems) shared by all systems, and
+    gives every system's metric; ranking the systems in each draw gives the
+    probability that each is the best, of each rank, and of each beating
+    each other.  Because one draw weighs all systems, what they share (the
+    items all get right, the mistakes several make) moves their metrics
+    together: the ranks honour the pairing as `compare_paired_metric` does
+    for two systems, and with N = 2 `pairwise` is its ``prob_first_better``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    predictions : dict of str to array-like, or DataFrame
+        Each system's predicted labels (for ``metric="average_precision"``
+        or ``"roc_auc"``: its scores, higher meaning more positive) on the
+        same items, by name; or a DataFrame with one column per system.  At
+        least two systems.  NumPy, pandas or Dask arrays; with Dask arrays
+        (and a Dask `y_true`) the items are reduced, in one pass, to their
+        distinct combinations of labels and the number of items of each,
+        never loaded whole (not for scores, which would have to be ranked).
+    metric : str, default="accuracy"
+        A name from `available_metrics`, or ``"average_precision"`` /
+        ``"roc_auc"`` to rank scores (the paired model of `compare_scores`).
+    average : {"binary", "micro", "macro", "weighted", "powers"}, default="binary"
+        As in `compare_paired_metric`; ``None`` is refused (a ranking needs
+        one number per system).  ``"binary"`` for the ranking metrics.
+    labels : array-like, default=None
+        Labels to average over, in order (they must occur in the data); by
+        default every label, each system averaged over the labels of the
+        truth and of its own predictions, as scikit-learn averages.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"`` and of the ranking metrics.
+    beta : float, default=1.0
+        F-beta / E-measure weight (for ``metric="fbeta"`` or ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=None
+        λ of the joint table (see Notes), 0.5 by default, as in
+        `compare_paired_metric`; for the ranking metrics the boundary mass
+        of `compare_scores`, 0.1 by default.
+    rope : float, default=0.0
+        Region of practical equivalence of `SystemRanking.pairwise` and
+        `SystemRanking.prob_within_rope_of_best`: in [0, 1), or [0, 2) for
+        informedness, markedness and MCC.
+    n_draws : int, default=10_000
+        Posterior draws.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed (identical seeds give identical results).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative item weights; they act as counts.
+
+    Returns
+    -------
+    SystemRanking
+
+    See Also
+    --------
+    compare_paired_metric : Two systems on the same items.
+    compare_predictions : The report of several systems, pair by pair.
+    rank_across_datasets : Several systems ranked across data sets.
+
+    Notes
+    -----
+    **Prior.**  With d = 2λ/K (λ for K = 2 classes) the table's prior mass
+    is 2d per true label, spread as if each system were right or wrong by a
+    fair coin, independently, the systems that are wrong all giving one
+    wrong label, uniform among the K - 1 others.  By the aggregation
+    property the table of any one system then has the prior of
+    `metric_posterior` (d on the diagonal, d / (K - 1) off it, 4λ in all)
+    and the table of any two systems has the prior of
+    `compare_paired_metric` (d/2 on both-right cells, d / (2(K - 1)) on
+    only-one-right and same-mistake cells, nothing where both are wrong
+    with different labels); for K = 2 each of the 2^(N+1) cells gets
+    λ / 2^(N-1).  The prior's 4λ is drawn as a Gamma total split by
+    stick-breaking over the prior's cells, truncated once the share left is
+    below 2^-100 (the user guide details it).  For accuracy the pairwise
+    probabilities with ``rope=0`` are exactly those of `compare_paired`
+    (only the masses of "first right alone" and "second right alone", λ
+    each, matter); with ``rope > 0`` the rest of the table carries 2λ here
+    and λ there.
+
+    **Identical systems.**  Systems whose predictions agree on every item
+    are one classifier on these data: they tie in every draw, sharing their
+    ranks.
+
+    **Dask.**  Labels from Dask arrays are counted in one pass as distinct
+    label combinations; the draws then cost what they cost for NumPy input
+    with as many distinct combinations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import rank_systems
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 1000)
+    >>> def noisy(accuracy):
+    ...     return np.where(rng.random(1000) < accuracy, y, rng.integers(0, 3, 1000))
+    >>> predictions = {"a": noisy(0.80), "b": noisy(0.78), "c": noisy(0.70)}
+    >>> ranking = rank_systems(y, predictions, metric="f1", average="macro", random_state=0)
+    >>> ranking.prob_best.round(2)
+    a    0.97
+    b    0.03
+    c    0.00
+    Name: prob_best, dtype: float64
+    >>> ranking.expected_rank.round(2)
+    a    1.03
+    b    1.98
+    c    2.99
+    Name: expected_rank, dtype: float64
+    >>> ranking.rank_probabilities.round(2)
+    rank     1     2     3
+    a     0.97  0.03  0.00
+    b     0.03  0.96  0.01
+    c     0.00  0.01  0.99
+    """
+    import pandas as pd
+
+    names, values = _systems(predictions)
+    if metric in _RANKING_METRICS:
+        name, higher = metric, True
+        if average != "binary":
+            fail("average", f"'binary' for metric {metric!r} (scores rank one positive "
+                 "class)", average)
+        if labels is not None:
+            fail("labels", f"None for metric {metric!r} (scores rank one positive class)",
+                 labels)
+        lam = check_prior(RANKING_PRIOR if prior is None else prior)
+        rope = check_rope(rope)
+    else:
+        spec = get_metric(metric)
+        name, higher = spec.name, spec.higher_is_better
+        average = check_average(average, spec.name)
+        if average is None:
+            fail("average", "'binary', 'micro', 'macro', 'weighted' or 'powers' (a ranking "
+                 "needs one number per system)", average)
+        lam = check_prior(0.5 if prior is None else prior)
+        rope = check_rope(rope, width=range_width(spec.name))
+    beta = check_positive(beta, "beta")
+    n_draws = check_draws(n_draws, values_per_draw=len(names))
+    rng = check_random_state(random_state)
+    label_names = ["y_true", *[f"predictions[{system!r}]" for system in names]]
+    if metric in _RANKING_METRICS:
+        if is_dask(y_true, *values, sample_weight):
+            fail("predictions", f"NumPy or pandas scores for metric {metric!r} (ranking "
+                 "scores would load every item)", predictions, error=TypeError,
+                 shown="Dask collections")
+        draws = _score_metric_draws(metric, y_true, values, names, pos_label, sample_weight,
+                                    lam, n_draws, rng)
+    else:
+        arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names, sample_weight,
+                                            distinct_arrays=True, label_names=label_names)
+        joint = joint_codes(arrays[0], arrays[1:], average=average, labels=labels,
+                            pos_label=pos_label, sample_weight=weight, labels_present=True,
+                            names=label_names)
+        # Systems with identical predictions are drawn once (they tie).
+        distinct, of_system = [], []
+        for j, codes in enumerate(joint.codes[1:]):
+            same = next((k for k, d in enumerate(distinct)
+                         if np.array_equal(joint.codes[1 + d], codes)), None)
+            if same is None:
+                distinct.append(j)
+                same = len(distinct) - 1
+            of_system.append(same)
+        reduced = type(joint)(joint.kind, [joint.codes[0]] + [joint.codes[1 + d]
+                                                              for d in distinct],
+                              joint.classes, joint.n_requested, joint.weight)
+        draws = _label_metric_draws(reduced, spec, average, labels, lam, beta, n_draws,
+                                    rng)[:, of_system]
+    defined = np.all(np.isfinite(draws), axis=1)
+    if not defined.all():
+        # Draws where a metric is undefined (cells underflowed under priors far
+        # below 1) are left out.
+        draws = draws[defined]
+    if draws.shape[0] == 0:
+        fail("prior", "large enough for the metric to be defined in some draws", prior)
+    draws.setflags(write=False)
+    ranks, prob_best, error, above, within = _rank_figures(draws, higher, rope)
+    index = pd.Index(names)
+    return SystemRanking(
+        prob_best=pd.Series(prob_best, index=index, name="prob_best"),
+        mc_error=pd.Series(error, index=index, name="mc_error"),
+        expected_rank=pd.Series(ranks @ np.arange(1, len(names) + 1), index=index,
+                                name="expected_rank"),
+        rank_probabilities=pd.DataFrame(ranks, index=index,
+                                        columns=pd.Index(range(1, len(names) + 1),
+                                                         name="rank")),
+        pairwise=pd.DataFrame(above, index=pd.Index(names, name="first"),
+                              columns=pd.Index(names, name="second")),
+        prob_within_rope_of_best=pd.Series(within, index=index,
+                                           name="prob_within_rope_of_best"),
+        values=draws, names=tuple(names), metric=name, average=average, prior=lam,
+        rope=rope, n_draws=int(draws.shape[0]), higher_is_better=higher)

@@ -1,0 +1,360 @@
+"""Posteriors of average precision and ROC AUC, and the paired comparison of two rankings.
+
+They draw from the curve model of `skprobeval._posteriors._curves` (Gamma weights on the
+cells of class x distinct score, plus the four boundary pseudo-cells of mass
+λ): `average_precision_posterior` and `roc_auc_posterior` evaluate each draw
+of one ranking (`RankingPosterior`), and `compare_scores` weighs the items of
+two rankings with the same draw, so that the difference of their metrics is
+drawn jointly (a `MetricComparison`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core import (
+    N_DRAWS,
+    _fmt,
+    check_draws,
+    check_prior,
+    check_random_state,
+    check_rope,
+    fail,
+    renamed_keyword,
+)
+from .._metrics import _check_real_array, _check_same_length
+from .._posteriors import (
+    RANKING_PRIOR,
+    SampledPosterior,
+    _ap_from_cumulative,
+    _auc_from_shares,
+    _Cells,
+    _check_input,
+    _draw_cumulative,
+    _share_chunks,
+)
+from ._metric_comparison import MetricComparison, _draws_posterior
+
+__all__ = [
+    "RankingPosterior",
+    "average_precision_posterior",
+    "compare_scores",
+    "roc_auc_posterior",
+]
+
+_RANKING_METRICS = ("average_precision", "roc_auc")
+
+
+# ---------------------------------------------------------------------------
+# AP and AUC posteriors
+# ---------------------------------------------------------------------------
+
+
+class RankingPosterior(SampledPosterior):
+    """Sampled posterior of a ranking metric (average precision or ROC AUC).
+
+    A `SampledPosterior` with the observed value in `point` (scikit-learn's
+    ``average_precision_score`` or ``roc_auc_score`` of the data) and the
+    metric's name in `metric`.
+
+    Examples
+    --------
+    >>> from skprobeval import roc_auc_posterior
+    >>> auc = roc_auc_posterior([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    ...                         n_draws=1000, random_state=0)
+    >>> auc.metric, round(auc.point, 3)
+    ('roc_auc', 0.889)
+    >>> low, high = auc.interval(0.9)
+    >>> bool(0 < low < auc.point < high < 1)
+    True
+    """
+
+    __slots__ = ("_point", "_metric")
+
+    def __init__(self, samples, *, point, metric):
+        super().__init__(samples)
+        self._point = float(point)
+        self._metric = metric
+
+    @property
+    def point(self):
+        """The metric of the data themselves (scikit-learn's value)."""
+        return self._point
+
+    @property
+    def metric(self):
+        """'average_precision' or 'roc_auc'."""
+        return self._metric
+
+    def __repr__(self):
+        return (f"RankingPosterior(metric={self._metric!r}, point={_fmt(self._point)}, "
+                f"n_draws={self.n_draws}, mean={_fmt(self._mean_array())}, "
+                f"mc_error={_fmt(self.mc_error)})")
+
+
+def _metric_draws(cells, lam, metric, n_draws, rng):
+    out = []
+    for tp, fp, pos, neg, fp_by_tp in _draw_cumulative(cells, lam, n_draws, rng):
+        if metric == "average_precision":
+            out.append(_ap_from_cumulative(tp, fp_by_tp, pos))
+        else:
+            gp = np.diff(tp, prepend=0.0, axis=1)
+            gn = np.diff(fp, prepend=0.0, axis=1)
+            out.append(_auc_from_shares(gp, gn, pos, neg))
+    return np.concatenate(out)
+
+
+def _observed_metric(cells, metric):
+    tp, fp = np.cumsum(cells.positive), np.cumsum(cells.negative)
+    pos, neg = np.array([[tp[-1]]]), np.array([[fp[-1]]])
+    if metric == "average_precision":
+        return float(_ap_from_cumulative(tp[None], fp[None], pos)[0])
+    return float(_auc_from_shares(cells.positive[None], cells.negative[None], pos, neg)[0])
+
+
+def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_draws,
+                       random_state):
+    lam = check_prior(prior)
+    n_draws = check_draws(n_draws)
+    rng = check_random_state(random_state)
+    cells = _Cells.from_items(*_check_input(y_true, y_score, pos_label, sample_weight))
+    samples = _metric_draws(cells, lam, metric, n_draws, rng)
+    return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
+
+
+@renamed_keyword("n_samples", "n_draws")
+def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
+                                prior=RANKING_PRIOR, n_draws=N_DRAWS, random_state=None):
+    """Posterior of average precision, sampled from the curve model.
+
+    Each draw weighs the cells (class x distinct score, plus the four
+    boundary pseudo-cells of mass λ) by Gamma variates and takes the average
+    precision ``sum_k (R_k - R_{k-1}) P_k`` of the weighted ranking, the
+    pseudo-items ranked above and below every score.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in `posterior_precision_recall_curve`.
+    prior : float or {"jeffreys", "uniform"}, default=0.1
+        Mass λ of each boundary pseudo-cell.  The default is the best of the
+        masses the coverage benchmark measured (0.5, 0.1, 0.05, 0.01): its 95%
+        intervals held the true AP in at least 0.90 of simulated test sets in
+        30 of 32 cells (0.88 at worst), at about the bootstrap's width (see
+        "How honest are the intervals?" in the documentation).
+    n_draws : int, default=10_000
+        Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_draws)``.
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    RankingPosterior
+        ``point`` is ``sklearn.metrics.average_precision_score`` of the data.
+
+    Notes
+    -----
+    The prior's mass sits at the extremes: λ on a negative scored above every
+    item (and on a positive below every item).  That is where an unseen item
+    hurts a ranking most, and a near-perfect ranking cannot rule it out: with
+    about 100 negatives observed, a population share of up to about 3% of
+    negatives above every score is compatible with the data (the rule of
+    three), and each such share costs average precision at the top.  At
+    λ = 0.5 (the default of version 0.1) these pseudo-items dominated a
+    good ranker: on binormal scores of separation 4 the 95% interval held the
+    true AP in 0.72-0.82 of simulated test sets; at 0.1 in 0.93 or more.
+    Logistic regression on half of the breast cancer data (AP 0.998) has the
+    95% interval [0.945, 0.999] at λ = 0.5, [0.975, 1.000] at λ = 0.1 and
+    [0.995, 1.000] at λ = 0.01; the nonparametric bootstrap, which can never
+    draw an item outside the observed ones, gives [0.996, 1.000].  Away from
+    near-perfect rankings the prior matters little (the posterior standard
+    deviation is then within 15% of the bootstrap's at n = 1000).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import average_precision_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> score = y + rng.normal(0, 1, 500)
+    >>> ap = average_precision_posterior(y, score, random_state=0)
+    >>> round(ap.point, 3), round(ap.std(), 3), ap.mc_error < 0.001
+    (0.763, 0.026, True)
+    """
+    return _ranking_posterior("average_precision", y_true, y_score, pos_label, sample_weight,
+                              prior, n_draws, random_state)
+
+
+@renamed_keyword("n_samples", "n_draws")
+def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
+                      prior=RANKING_PRIOR, n_draws=N_DRAWS, random_state=None):
+    """Posterior of ROC AUC, sampled from the curve model.
+
+    Each draw is the Mann-Whitney probability (ties count 1/2) of the
+    Gamma-weighted cells, the pseudo-items above and below every score.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels holding both classes, or multiclass labels with
+        `pos_label` naming the class scored against all the others.
+    y_score : array-like of shape (n_samples,)
+        Scores (higher means more positive), finite.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels {0, 1}, {-1, 1} or bool.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Counts: an item of weight 2 is two items.
+    prior : float or {"jeffreys", "uniform"}, default=0.1
+        Mass λ of each boundary pseudo-cell; the default is the best boundary
+        mass the coverage benchmark measured, for AUC as for AP.
+    n_draws : int, default=10_000
+        Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_draws)``.
+    random_state : None, int or numpy Generator
+        Seed of the draws.
+
+    Returns
+    -------
+    RankingPosterior
+        ``point`` is ``sklearn.metrics.roc_auc_score`` of the data.
+
+    Notes
+    -----
+    As for average precision, the prior's mass λ on a negative above every
+    score (and a positive below) widens the posterior of a near-perfect
+    ranking downwards: on half of the breast cancer data (AUC 0.9974) the 95%
+    interval is [0.9704, 0.9984] at λ = 0.5, [0.9860, 0.9993] at λ = 0.1 and
+    [0.9925, 0.9995] at λ = 0.01, against [0.9931, 0.9999] from the bootstrap.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import roc_auc_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> auc = roc_auc_posterior(y, y + rng.normal(0, 1, 500), random_state=0)
+    >>> round(auc.point, 3), round(auc.std(), 3)
+    (0.727, 0.022)
+    """
+    return _ranking_posterior("roc_auc", y_true, y_score, pos_label, sample_weight, prior,
+                              n_draws, random_state)
+
+
+# ---------------------------------------------------------------------------
+# Paired comparison of two score vectors
+# ---------------------------------------------------------------------------
+
+
+def _ranking_order(relevant, score):
+    """Order of the cells by decreasing score, and the start of each tie group."""
+    order = np.argsort(-score, kind="stable")
+    ranked = score[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    return order, starts
+
+
+def _paired_metric(metric, gammas, relevant, order, starts, pseudo, negatives=None):
+    """Metric of one system for a chunk of draws: ``gammas`` (draws, cells),
+    ``pseudo`` = (pos above, neg above, pos below, neg below), each (draws,),
+    each class in its own scale (`_class_shares`); ``negatives`` the same
+    cells and pseudo-cells with the negatives in the positives' scale (for
+    precision; ``gammas`` and ``pseudo`` themselves by default)."""
+    rel = relevant[order]
+    tp, fp, gp, gn = _ranked_cumulative(gammas, rel, order, starts, pseudo)
+    pos, neg = tp[:, -1:], fp[:, -1:]
+    if metric == "average_precision":
+        fp_by_tp = fp if negatives is None else _ranked_cumulative(
+            negatives[0], rel, order, starts, negatives[1])[1]
+        return _ap_from_cumulative(tp, fp_by_tp, pos)
+    return _auc_from_shares(gp, gn, pos, neg)
+
+
+def _ranked_cumulative(gammas, rel, order, starts, pseudo):
+    """Cumulative positive and negative shares (and per level) of one ranking."""
+    g = gammas[:, order]
+    gp = np.add.reduceat(np.where(rel, g, 0.0), starts, axis=1)
+    gn = np.add.reduceat(np.where(rel, 0.0, g), starts, axis=1)
+    pa, na, pb, nb = (v[:, None] for v in pseudo)
+    gp = np.concatenate([pa, gp, pb], axis=1)
+    gn = np.concatenate([na, gn, nb], axis=1)
+    return np.cumsum(gp, axis=1), np.cumsum(gn, axis=1), gp, gn
+
+
+@renamed_keyword("n_samples", "n_draws")
+def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", rope=0.0,
+                   pos_label=None, sample_weight=None, prior=RANKING_PRIOR, n_draws=N_DRAWS,
+                   random_state=None):
+    """Paired posterior comparison of two rankings of the same items by AP or ROC AUC.
+
+    The same posterior draw (a Gamma weight per item, plus the four
+    boundary pseudo-cells of mass λ) weighs both systems, so that what they
+    share cancels: the difference ``M_a - M_b`` is drawn jointly.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_score_a, y_score_b : array-like of shape (n_samples,)
+        Scores of the first and the second system.
+    metric : {"average_precision", "roc_auc"}, default="average_precision"
+    rope : float, default=0.0
+        Region of practical equivalence, in [0, 1).
+    pos_label, sample_weight
+        As in `posterior_precision_recall_curve`.
+    prior : float or {"jeffreys", "uniform"}, default=0.1
+        Boundary mass λ, as in `average_precision_posterior`.
+    n_draws : int, default=10_000
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    MetricComparison
+        ``paired=True``, ``method="sampled"``; `mc_error` is the largest
+        binomial standard error of the three probabilities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import compare_scores
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> strong, weak = y + rng.normal(0, 0.7, 400), y + rng.normal(0, 1.5, 400)
+    >>> result = compare_scores(y, strong, weak, random_state=0)
+    >>> result.prob_first_better > 0.99, result.prob_second_better < 0.01
+    (True, True)
+    """
+    if metric not in _RANKING_METRICS:
+        fail("metric", f"one of {list(_RANKING_METRICS)!r}", metric)
+    rope = check_rope(rope)
+    lam = check_prior(prior)
+    n_draws = check_draws(n_draws)
+    rng = check_random_state(random_state)
+    relevant, score_a, weight = _check_input(y_true, y_score_a, pos_label, sample_weight,
+                                             "y_score_a")
+    score_b = _check_real_array(y_score_b, "y_score_b")
+    _check_same_length(relevant, score_b, "y_true", "y_score_b")
+    # One cell per item, in input order: swapping the systems reuses the same
+    # variates, so the result mirrors exactly.
+    keep = weight > 0
+    rel, sa, sb, w = relevant[keep], score_a[keep], score_b[keep], weight[keep]
+    order_a, starts_a = _ranking_order(rel, sa)
+    order_b, starts_b = _ranking_order(rel, sb)
+    shapes = np.concatenate([w, np.full(4, lam)])
+    positive = np.r_[rel, True, False, True, False]
+    differences = []
+    for gammas, by_positives in _share_chunks(shapes, positive, n_draws, rng):
+        cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
+        negatives = None
+        if metric == "average_precision" and by_positives is not None:
+            scaled = gammas.copy()
+            scaled[:, ~positive] = by_positives
+            negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, negatives)
+        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, negatives)
+        differences.append(first - second)
+    difference = np.concatenate(differences)
+    n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))
+    better, worse = n_better / n_draws, n_worse / n_draws
+    equivalent = (n_draws - n_better - n_worse) / n_draws
+    error = max(math.sqrt(p * (1 - p) / n_draws) for p in (better, equivalent, worse))
+    return MetricComparison(metric, True, "sampled", better, equivalent, worse, error, rope,
+                            n_draws, _draws_posterior(difference))

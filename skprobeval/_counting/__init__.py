@@ -1,0 +1,35 @@
+"""From labels to counts: label encoding and selection, pandas/Parquet columns,
+Dask inputs, and the immutable confusion and paired counts every metric and
+posterior reads.  Labels are handled here and nowhere above.
+"""
+
+from ._counts import (
+    ConfusionCounts,
+    JointCodes,
+    PairedCounts,
+    _format_array,
+    _label_masks,
+    joint_codes,
+)
+from ._dask import is_dask
+from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
+from ._labels import _check_labels_argument, _check_pair, _plain, _square_table, _tally
+
+__all__ = [
+    "ConfusionCounts",
+    "JointCodes",
+    "PairedCounts",
+    "_check_labels_argument",
+    "_check_pair",
+    "_format_array",
+    "_label_masks",
+    "_plain",
+    "_square_table",
+    "_tally",
+    "as_pandas_frame",
+    "frame_column",
+    "frame_matrix",
+    "is_dask",
+    "joint_codes",
+    "resolve_columns",
+]

@@ -1,0 +1,504 @@
+"""Bayesian posteriors of confusion-table metrics from labels or counts.
+
+The entry points count once with `ConfusionCounts` (the one place labels are
+handled) and build the posterior objects of `skprobeval._posteriors._posterior` from the
+Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) posterior (see the theory chapter,
+"The Dirichlet model of a confusion table"):
+
+* exact kinds wherever a closed form or a one-dimensional integral exists
+  (Beta ratios, F-beta, informedness, markedness);
+* Dirichlet sampling for every other metric, for user functions of the four
+  cells, and for macro / weighted averages (the K x K multiclass table is
+  sampled jointly, multilabel columns independently); the mean of an
+  average of exact per-label posteriors is exact (`exact_average_mean`).
+
+Zero-division needs no special case: with TP + FP = 0 the precision
+posterior is the prior Beta(λ, λ).  The public per-metric wrappers
+(`precision_posterior`, ...) and `posterior_report` sit one layer up, in
+`skprobeval._posteriors._posterior_api`; the builders here serve them, the comparisons,
+the scorers and the reports alike.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core import (
+    N_DRAWS,
+    check_draws,
+    check_positive,
+    check_prior,
+    check_random_state,
+    fail,
+    renamed_keyword,
+    warn_future,
+)
+from .._counting import ConfusionCounts, _plain, joint_codes
+from .._metrics import SHARE_OF_RIGHT, MetricSpec, get_metric, label_weights
+from ._joint import JointTable, average_values, dirichlet, label_concentration, label_prior
+from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
+from ._posterior_affine import AffinePosterior
+from ._posterior_difference import DifferencePosterior
+from ._posterior_fbeta import FBetaPosterior
+
+__all__ = ["metric_posterior"]
+
+_AVERAGES = ("binary", "micro", "macro", "weighted", "powers", None)
+
+
+# ---------------------------------------------------------------------------
+# Validation helpers
+# ---------------------------------------------------------------------------
+
+
+def _check_average(average):
+    if average not in _AVERAGES:
+        fail("average", "one of 'binary', 'micro', 'macro', 'weighted', 'powers' or None",
+             average)
+    return average
+
+
+def _is_one(value):
+    try:
+        return bool(value == 1) and not isinstance(value, bool)
+    except (TypeError, ValueError):
+        return False
+
+
+def _check_counts(counts):
+    if not isinstance(counts, ConfusionCounts):
+        fail("counts", "a ConfusionCounts", counts, error=TypeError)
+    return counts
+
+
+# ---------------------------------------------------------------------------
+# Exact posteriors on counts
+# ---------------------------------------------------------------------------
+
+
+_CELLS = ("tp", "fp", "fn", "tn")
+
+
+def _cell_sum(counts, cells, lam, share=1.0):
+    """The cells' counts plus `share` times their prior concentrations."""
+    if np.ndim(lam) == 0:
+        return sum(getattr(counts, cell) for cell in cells) + share * lam * len(cells)
+    return sum(getattr(counts, cell) + share * lam[_CELLS.index(cell)] for cell in cells)
+
+
+def _from_recipe(recipe, counts, lam, beta):
+    kind = recipe[0]
+    if kind == "beta":
+        return BetaPosterior(_cell_sum(counts, recipe[1], lam), _cell_sum(counts, recipe[2], lam))
+    if kind == "share":
+        # The share of all items right (or wrong) is a proportion of its own, with
+        # half the prior mass of the cells it pools: Beta(right + λ, wrong + λ),
+        # Jeffreys' interval at λ = 1/2.  The pooled cells' own mass (2λ a side,
+        # one pseudo-error at the default) misses a near-perfect accuracy at
+        # n <= 100 (see the coverage page of the documentation).
+        return BetaPosterior(_cell_sum(counts, recipe[1], lam, 0.5),
+                             _cell_sum(counts, recipe[2], lam, 0.5))
+    if kind == "fbeta":
+        tp, fp, fn = (_cell_sum(counts, (cell,), lam) for cell in ("tp", "fp", "fn"))
+        return FBetaPosterior(tp, fp, fn, beta=beta)
+    if kind == "difference":
+        (a, b), (c, d) = recipe[1], recipe[2]
+        return DifferencePosterior(
+            BetaPosterior(_cell_sum(counts, a, lam), _cell_sum(counts, b, lam)),
+            BetaPosterior(_cell_sum(counts, c, lam), _cell_sum(counts, d, lam)))
+    _, scale, shift, inner = recipe
+    return AffinePosterior(_from_recipe(inner, counts, lam, beta), scale, shift)
+
+
+def exact_posterior(counts, metric, lam, beta=1.0):
+    """The exact posterior of a registered metric (its registry recipe), or None.
+
+    The recipe in `MetricSpec.exact` is the one place that says which
+    metrics are exact; `metric_posterior` and `compare_independent` both
+    read it through this function.  F-beta is F1 at ``beta=1``.  `lam` is
+    the prior concentration of every cell, or four, one per cell (TP, FP,
+    FN, TN): a label's one-vs-rest table aggregated from the K x K table.
+    """
+    spec = get_metric(metric)
+    if spec.exact is None:
+        return None
+    beta = beta if "beta" in spec.params else 1.0
+    return _from_recipe(spec.exact, counts, lam, beta)
+
+
+def exact_average_mean(counts, metric, lam, beta, average, weights):
+    """The exact posterior mean of a label average, or None where it is sampled.
+
+    A macro, weighted or Powers average is a fixed-weight mean of the labels'
+    metrics (the weights are observed shares), so its posterior mean is the
+    same mean of the labels' posterior means: exact wherever each label's
+    posterior is (`exact_posterior`, with the prior `lam` of each label's
+    cells).  None for metrics sampled per label (MCC, K-measure, callables)
+    and for cells without prior mass (one class: no exact kind applies).
+    The sum is exactly rounded (``math.fsum``): the same whatever the order
+    of the labels.
+    """
+    if metric is None or average not in ("macro", "weighted", "powers"):
+        return None
+    if np.any(np.asarray(lam, dtype=float) <= 0):
+        return None
+    posterior = exact_posterior(counts, metric, lam, beta)
+    if posterior is None:
+        return None
+    means = np.atleast_1d(np.asarray(posterior.mean(), dtype=float))
+    if average == "macro" or weights is None or np.sum(weights) == 0:
+        weights = np.ones(means.shape[0])
+    weights = np.asarray(weights, dtype=float)
+    mean = math.fsum((weights * means).tolist()) / math.fsum(weights.tolist())
+    counted = means[weights > 0]      # inside the range of the means averaged
+    return float(min(max(mean, counted.min()), counted.max()))
+
+
+
+
+# ---------------------------------------------------------------------------
+# Dirichlet sampling
+# ---------------------------------------------------------------------------
+
+
+def _sample_cells(counts, lam, n_draws, rng):
+    """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet.
+
+    `lam` is the concentration of every cell, or four, one per cell.
+    """
+    alpha = np.stack([counts.tp, counts.fp, counts.fn, counts.tn], axis=-1) + lam
+    draws = dirichlet(alpha, check_draws(n_draws, values_per_draw=alpha.size), rng)
+    return tuple(np.moveaxis(draws, -1, 0))
+
+
+def _evaluate(function, cells, params, name):
+    with np.errstate(all="ignore"):
+        values = np.asarray(function(*cells, **params), dtype=np.float64)
+    return _finite(values, name)
+
+
+def _metric_function(metric, beta):
+    """(callable(tp, fp, fn, tn), its keyword params, registered name or None)."""
+    if callable(metric) and not isinstance(metric, MetricSpec):
+        return metric, {}, None
+    spec = get_metric(metric)
+    params = {"beta": beta} if "beta" in spec.params else {}
+    return spec.function, params, spec.name
+
+
+def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_state,
+                         system=1, chance=False):
+    """Posterior of `metric` averaged over labels, from encoded labels.
+
+    The one model behind every average: binary data, per-label rows and
+    micro averages are exact wherever the metric has an exact form; macro,
+    weighted and Powers averages are sampled from the joint Dirichlet of
+    `skprobeval._posteriors._joint` (the K x K table of single-label data, independent
+    columns of multilabel data).
+
+    With ``chance=True`` (labels averaged, as in the reports) returns
+    ``(posterior, p)`` with ``p`` the posterior probability that Powers'
+    bookmaker informedness over the labels exceeds 0; where the metric's
+    posterior is sampled, from the same table draws (one pass over the
+    table instead of two).
+    """
+    function, params, name = _metric_function(metric, beta)
+    check_target_metric(joint, name, average)
+    counts = joint.counts(system)
+    if joint.kind == "binary" or average is None:
+        exact = metric_posterior(counts, metric=name, prior=lam, beta=beta, n_draws=n_draws,
+                                 random_state=random_state)
+        return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
+    if average == "micro":
+        if joint.kind == "multilabel":
+            exact = metric_posterior(counts.sum(), metric=name, prior=lam, beta=beta,
+                                     n_draws=n_draws, random_state=random_state)
+            return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
+        exact = _micro_multiclass(joint, counts, name, lam)
+        if exact is not None:
+            return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
+    rng = check_random_state(random_state)
+    table = JointTable(_single(joint, system), lam)
+    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
+    weights = label_weights(counts, average, name)
+    # Labels averaged in the table's canonical order: the same sums whatever their names.
+    order = table.canonical
+    ordered_weights = None if weights is None else weights[order]
+    bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
+    informedness = get_metric("informedness").function
+    parts, above = [], 0
+    for (ordered,) in table.sample(n_draws, rng, canonical=True):
+        parts.append(average_values(function, params, ordered, average, ordered_weights,
+                                    share_of_right=every and name in SHARE_OF_RIGHT))
+        if chance:
+            values = _finite(average_values(informedness, {}, ordered, "powers",
+                                            bookmaker_weights), "informedness")
+            above += int(np.count_nonzero(values > 0.0))
+    samples = _finite(np.concatenate(parts), "metric")
+    posterior = _sampled_average(samples, counts, name, lam, beta, average, weights, joint)
+    return (posterior, above / samples.shape[0]) if chance else posterior
+
+
+def _with_chance(posterior, chance, joint, lam, n_draws, random_state, system):
+    """`posterior`, or with ``chance`` the pair (posterior, P(bookmaker > 0)) drawn after it."""
+    if not chance:
+        return posterior
+    bookmaker = posterior_from_codes(joint, "informedness", average="powers", lam=lam, beta=1.0,
+                                     n_draws=n_draws, random_state=random_state, system=system)
+    return posterior, bookmaker.prob_greater(0.0)
+
+
+def _sampled_average(samples, counts, name, lam, beta, average, weights, joint):
+    """The posterior of a sampled label average, with its exact mean where known."""
+    # The mean of a label average is the average of the labels' exact means, each
+    # label's table being Dirichlet with its cells' summed prior (aggregation).
+    prior = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
+    mean = exact_average_mean(counts, name, prior, beta, average, weights)
+    if mean is not None:
+        return ExactMeanPosterior(samples, mean)
+    return SampledPosterior(samples)
+
+
+
+
+def _micro_multiclass(joint, counts, name, lam):
+    """Exact micro posteriors of single-label multiclass data, or None.
+
+    Under the K x K prior (d = 2λ/K on the diagonal, d/(K-1) off it) sums of
+    disjoint cells are Beta: over the R requested labels, pooled precision is
+    Beta(ΣTP + Rd, ΣFP + Rd) and pooled recall Beta(ΣTP + Rd, ΣFN + Rd); with
+    every label, precision = recall = F = accuracy = the diagonal's share,
+    which takes λ a side as the binary accuracy does, Beta(right + λ, wrong
+    + λ) (the table's marginal is Beta(right + 2λ, wrong + 2λ)).
+    """
+    mass = joint.n_requested * label_concentration(joint.n_classes, lam)
+    # Exactly rounded sums (math.fsum): the same whatever the order of the labels.
+    tp, fp, fn = (math.fsum(np.ravel(c)) for c in (counts.tp, counts.fp, counts.fn))
+    if joint.n_requested == joint.n_classes:
+        # The share of items right, with λ a side as the binary accuracy has.
+        if name in SHARE_OF_RIGHT:
+            return BetaPosterior(tp + lam, fp + lam)
+        if name == "error":
+            return BetaPosterior(fp + lam, tp + lam)
+    if name == "precision":
+        return BetaPosterior(tp + mass, fp + mass)
+    if name == "recall":
+        return BetaPosterior(tp + mass, fn + mass)
+    return None
+
+
+def check_target_metric(joint, metric, average):
+    """Refuse metric and average pairs that scikit-learn defines otherwise.
+
+    scikit-learn's ``accuracy_score`` of single-label data is the share of
+    items right, which is this library's micro accuracy (with every label);
+    averages of one-vs-rest accuracies count true negatives and are refused.
+    Its ``balanced_accuracy_score`` of K classes is macro recall.  For
+    multilabel targets ``accuracy_score`` is subset accuracy (the pairwise
+    exact-match comparison), not a pooled one-vs-rest accuracy.
+    """
+    if joint.kind == "binary" or average is None:
+        return
+    if metric in ("accuracy", "error"):
+        if joint.kind == "multilabel":
+            fail("metric", "a per-label metric for multilabel targets: scikit-learn's "
+                 "accuracy_score of multilabel data is subset accuracy (the report's "
+                 "'right more often' table), pooled one-vs-rest accuracy is 1 - Hamming loss",
+                 metric)
+        if average != "micro":
+            fail("average", f"'micro' for metric {metric!r} of multiclass data (the share of "
+                 "items right, scikit-learn's accuracy_score); averages of one-vs-rest "
+                 "accuracies count true negatives", average)
+        if joint.n_requested != joint.n_classes:
+            fail("labels", f"None (every label) for metric {metric!r} with average='micro': it "
+                 "is the share of items right", _plain(joint.classes[:joint.n_requested]))
+    if metric == "balanced_accuracy" and joint.kind == "multiclass":
+        fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
+             "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
+
+
+def check_counts_metric(metric, average):
+    """`check_target_metric` for per-label one-vs-rest counts (no item-level labels).
+
+    Per-label counts cannot tell the share of items right, so accuracy and
+    error are refused beyond ``"micro"`` (which the caller computes as the
+    share of right items only where every item is counted once), and balanced
+    accuracy of several labels is macro recall.
+    """
+    if metric in ("accuracy", "error") and average not in ("binary", "micro"):
+        fail("average", f"'micro' for metric {metric!r} of per-label counts (the share of "
+             "items right, scikit-learn's accuracy_score); averages of one-vs-rest "
+             "accuracies count true negatives", average)
+    if metric == "balanced_accuracy" and average != "binary":
+        fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
+             "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
+
+
+def _single(joint, system):
+    """The codes of the truth and one system."""
+    return type(joint)(joint.kind, [joint.codes[0], joint.codes[system]], joint.classes,
+                       joint.n_requested, joint.weight)
+
+
+def _finite(values, name):
+    bad = ~np.isfinite(values)
+    if np.any(bad):
+        fail(name, "a function of the four cells that is finite on every posterior draw",
+             name, shown=f"{int(bad.sum())} non-finite value(s) among {values.size} draws")
+    return values
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------
+
+
+@renamed_keyword("counts", "y_true")
+@renamed_keyword("n_samples", "n_draws")
+def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label=1,
+                     average="binary", sample_weight=None, prior=0.5, beta=1.0, n_draws=N_DRAWS,
+                     random_state=None):
+    """Posterior of any confusion-table metric, from labels or from confusion counts.
+
+    All metrics are marginals of one posterior: the cell probabilities of
+    each table are Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) (Goutte & Gaussier
+    2005; see the theory chapter, "The Dirichlet model of a confusion table").
+    Exact kinds are returned wherever they exist; anything else is sampled
+    from that Dirichlet.
+
+    ==========================================================  ==========================
+    metric                                                      posterior
+    ==========================================================  ==========================
+    precision, recall, specificity, fallout, npv, accuracy,     `BetaPosterior` (exact)
+    error, silence, noise, overlap (jaccard), generality
+    f1, fbeta                                                   `FBetaPosterior` (exact)
+    informedness, markedness                                    `DifferencePosterior` (exact)
+    e_measure (1 - F-beta), balanced_accuracy ((1 + J) / 2)     `AffinePosterior` (exact)
+    mcc, k_measure, callables                                   `SampledPosterior`
+    ==========================================================  ==========================
+
+    The table is the registry's (`MetricSpec.exact`): `compare_independent`
+    reads the same recipes, so a metric is exact in both or sampled in both.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or ConfusionCounts
+        True labels (or a label indicator matrix), or the counts themselves:
+        one table (0-d cells) or one per label ((K,) cells; sampled per-label
+        tables are drawn independently; fractional, weighted counts work).
+    y_pred : array-like of the same shape as `y_true`, default=None
+        Predicted labels; None when `y_true` is a `ConfusionCounts`.
+    metric : str or callable
+        Required.  A name from `available_metrics` (or alias), or a function
+        ``f(tp, fp, fn, tn)`` of the cell probabilities (arrays of draws
+        summing to 1 per draw), e.g. a K-measure with another ``alpha``.
+    labels, pos_label, average, sample_weight
+        As in `precision_posterior`, for labels only (a `ConfusionCounts` is
+        counted already).  Macro, weighted and Powers averages take a
+        registered metric name; their mean is exact (`mc_error` 0) where
+        the metric's per-label posterior is, and sampled for mcc and
+        k_measure, whose per-label posteriors are sampled.
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ > 0 ("jeffreys" = 0.5, "uniform" = 1).
+    beta : float, default=1.0
+        Recall weight for metrics that take one (fbeta, e_measure, k_measure).
+    n_draws : int, default=10_000
+        Posterior draws for sampled metrics (ignored for exact ones).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed for sampled metrics.
+
+    Returns
+    -------
+    BetaPosterior, FBetaPosterior, DifferencePosterior or SampledPosterior
+        Of the shape of the counts' cells.
+
+    See Also
+    --------
+    precision_posterior, fbeta_posterior, informedness_posterior : From labels.
+
+    References
+    ----------
+    .. [1] C. Goutte and E. Gaussier, "A probabilistic interpretation of
+       precision, recall and F-score, with implication for evaluation",
+       ECIR 2005.
+
+    Examples
+    --------
+    Goutte & Gaussier (2005), section 2.2: system 2 with TP = 3, FP = 2.
+
+    >>> from skprobeval import ConfusionCounts, metric_posterior
+    >>> counts = ConfusionCounts(tp=3, fp=2, fn=1, tn=4)
+    >>> precision = metric_posterior(counts, metric="precision")
+    >>> precision
+    BetaPosterior(a=3.5, b=2.5)
+    >>> round(precision.mean(), 3), round(precision.mode(), 3)
+    (0.583, 0.625)
+    >>> metric_posterior(counts, metric="f1")
+    FBetaPosterior(beta=1.0, tp=3.5, fp=2.5, fn=1.5)
+    >>> mcc = metric_posterior(counts, metric="mcc", n_draws=20_000, random_state=0)
+    >>> round(mcc.mean(), 2), mcc.mc_error < 0.005
+    (0.34, True)
+
+    From labels, as the other posteriors:
+
+    >>> metric_posterior([1, 1, 1, 0, 0, 1, 0, 0, 0, 1], [1, 1, 1, 1, 1, 0, 0, 0, 0, 0],
+    ...                  metric="precision")
+    BetaPosterior(a=3.5, b=2.5)
+    """
+    if isinstance(y_true, ConfusionCounts):
+        if y_pred is not None:
+            if metric is None and (isinstance(y_pred, str) or callable(y_pred)):
+                warn_future("Pass the metric as `metric=`: metric_posterior(counts, metric) "
+                            "with the metric second is deprecated since 0.2 and will be an "
+                            "error in 0.3.")
+                metric = y_pred
+            else:
+                fail("y_pred", "None when `y_true` is a ConfusionCounts (the table is counted "
+                     "already)", y_pred, error=TypeError)
+        for name, value, default in (("labels", labels, None), ("pos_label", pos_label, 1),
+                                     ("average", average, "binary"),
+                                     ("sample_weight", sample_weight, None)):
+            if not (value is default or (isinstance(value, str) and value == default)
+                    or (name == "pos_label" and _is_one(value))):
+                fail(name, "left at its default when `y_true` is a ConfusionCounts (it applies "
+                     "to labels)", value)
+        counts = y_true
+    else:
+        if y_pred is None:
+            fail("y_pred", "the predicted labels (or pass a ConfusionCounts as `y_true`)",
+                 y_pred, error=TypeError)
+        if metric is None and (isinstance(y_pred, str) or callable(y_pred)):
+            fail("y_true", "a ConfusionCounts when the metric comes second (or pass labels "
+                 "`y_true`, `y_pred` and `metric=`)", y_true, error=TypeError)
+        if metric is None:
+            fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric,
+                 error=TypeError)
+        average = _check_average(average)
+        if average == "binary":
+            counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
+                                                      sample_weight=sample_weight)
+        elif average is None:
+            counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
+                                                      average=None, sample_weight=sample_weight)
+        else:
+            joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
+                                sample_weight=sample_weight, names=["y_true", "y_pred"])
+            return posterior_from_codes(joint, metric, average=average, lam=check_prior(prior),
+                                        beta=check_positive(beta, "beta"),
+                                        n_draws=check_draws(n_draws), random_state=random_state)
+    if metric is None:
+        fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric, error=TypeError)
+    counts = _check_counts(counts)
+    lam = check_prior(prior)
+    beta = check_positive(beta, "beta")
+    n_draws = check_draws(n_draws)
+    function, params, name = _metric_function(metric, beta)
+    if name is not None:
+        exact = exact_posterior(counts, name, lam, beta)
+        if exact is not None:
+            return exact
+    rng = check_random_state(random_state)
+    cells = _sample_cells(counts, lam, n_draws, rng)
+    return SampledPosterior(_evaluate(function, cells, params, "metric"))

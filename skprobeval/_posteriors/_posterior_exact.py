@@ -1,0 +1,84 @@
+"""Root finders shared by the exact posteriors defined through quadrature.
+
+`FBetaPosterior` (``_posterior_fbeta.py``) and `DifferencePosterior`
+(``_posterior_difference.py``) evaluate cdf, survival function, density and
+the density's derivative from one set of cached nodes (``_parts``); the
+solvers here work on any posterior that provides them: quantiles by
+safeguarded Halley steps (`_solve_quantile`) and highest-density intervals by
+the package's two-end Newton solver (`_hdi_newton`, through
+`skprobeval._core._hdi.hdi_newton`).  `AffinePosterior`, the
+affine maps of exact posteriors, is in ``_posterior_affine.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import EPS, hdi_newton, solve_increasing
+from ._posterior import _Posterior, _take
+
+# Smallest parameter for which quantile steps stop early (see _solve_quantile).
+_NEAR_NORMAL = 10.0
+
+
+def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
+    """Quantiles by safeguarded Halley steps on ``post._parts`` (cdf or sf, pdf, pdf').
+
+    ``scale`` is about the posterior's standard deviation: every tolerance is
+    relative to it, so that quantiles of posteriors concentrated within
+    1e-12 of an end keep their digits (a tolerance relative to the value
+    would stop 100 units in the last place away).  Halley steps cube the
+    error (in units of the scale, with a constant of order one for
+    near-normal densities, ``near_normal``: every parameter at least 10): an
+    element stops after a step below 1e-4 of the scale, which leaves an
+    error near 1e-12 of it.  Elsewhere Newton steps go on down to 1e-8 of
+    the scale.  Bisections there split the exponent near 0: a quantile of a
+    density spike at 0 can lie below 1e-300, or below the smallest float.
+    """
+    scale = np.maximum(scale, 1e-300)
+
+    def func(x, active):
+        part = _take(p, active)
+        cdf, sf, density, slope = post._parts(part, x, (1, 2, 3) if upper else (0, 2, 3))
+        value = (q[active] - sf) if upper else (cdf - q[active])
+        # Newton steps where parameters below 1 make the density's slope unreliable.
+        return value, density, np.where(near_normal[active], slope, 0.0)
+
+    accept_rel = np.where(near_normal, 1e-4, 1e-8)
+    accept = accept_rel * scale
+    # Away from near-normal shapes no absolute floor: a density spike (priors
+    # far below 1) makes steps tiny far from the root.
+    xtol = np.where(near_normal, 1e-14 * scale, 0.0)
+    return solve_increasing(func, lo, hi, np.clip(guess, lo, hi), xtol=xtol,
+                            rtol=4 * EPS, newton_rtol=0.0, accept=accept,
+                            accept_rel=accept_rel, near_zero=True)
+
+
+def _hdi_newton(post, params, confidence, start=None, fallback=True):
+    """Highest-density intervals by `hdi_newton`, the two-end Newton solver.
+
+    The density and its derivative at both ends come from ``post._parts``;
+    from the equal-tailed interval (or `start`) three to five steps settle a
+    smooth unimodal density.  An element settles after a step below 1e-5 of
+    its scale (the error is then near 1e-10 of it: one more step is not
+    needed).  Elements that do not settle inside the support (a monotone
+    density: the interval starts at an end) go to the generic solver.
+    """
+    n = next(iter(params.values())).shape[-1]
+    rest = np.full(n, 1.0 - confidence)
+    low, high = post._interval_start(params, rest / 2) if start is None else start
+
+    def evaluate(active, lo_a, _lc, hi_a, _uc):
+        part = _take(params, active)
+        cdf, _, f_lo, df_lo = post._parts(part, lo_a, (0, 2, 3))
+        _, sf, f_hi, df_hi = post._parts(part, hi_a, (1, 2, 3))
+        return (np.log(f_lo) - np.log(f_hi), rest[active] - cdf - sf, df_lo / f_lo,
+                df_hi / f_hi, f_lo, f_hi)
+
+    low, high, settled = hdi_newton(evaluate, low, high, rest, support=post._support,
+                                    rtol=1e-5)
+    unsettled = np.flatnonzero(~settled)
+    if fallback and unsettled.size:
+        lo_f, hi_f = _Posterior._hdi_flat(post, _take(params, unsettled), confidence)
+        low[unsettled], high[unsettled] = lo_f, hi_f
+    return low, high

@@ -1,0 +1,44 @@
+"""The scikit-learn workflow: scorers and refit rules, comparison reports from
+predictions, estimators and cross-validation, and threshold choice.
+"""
+
+from ._crossval import (
+    _check_options,
+    compare_cv_results,
+    compare_estimators,
+    compare_estimators_across_datasets,
+    compare_predictions,
+)
+from ._report import ComparisonReport
+from ._sklearn import (
+    SCORE_METHODS,
+    CountsScorer,
+    PosteriorRefit,
+    confusion_count,
+    estimator_responses,
+    make_posterior_scorer,
+    posterior_score,
+    posterior_statistic,
+)
+from ._threshold import ThresholdChoice, ThresholdUtility, choose_threshold, threshold_utility
+
+__all__ = [
+    "ComparisonReport",
+    "CountsScorer",
+    "PosteriorRefit",
+    "SCORE_METHODS",
+    "ThresholdChoice",
+    "ThresholdUtility",
+    "_check_options",
+    "choose_threshold",
+    "compare_cv_results",
+    "compare_estimators",
+    "compare_estimators_across_datasets",
+    "compare_predictions",
+    "confusion_count",
+    "estimator_responses",
+    "make_posterior_scorer",
+    "posterior_score",
+    "posterior_statistic",
+    "threshold_utility",
+]

@@ -1,0 +1,766 @@
+"""Model comparison from estimators, cross-validation results or predictions.
+
+`compare_estimators` freezes the splits once and runs scikit-learn's
+`~sklearn.model_selection.cross_validate` for every estimator (no
+hand-written cross-validation); `compare_cv_results` reads results the user
+already holds; `compare_predictions` takes predictions on one test set.
+All three gather each system's per-fold predictions (and scores for
+average precision) and hand them to the one report builder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
+
+from .._core import (
+    N_DRAWS,
+    as_array,
+    check_confidence,
+    check_draws,
+    check_positive,
+    check_prior,
+    fail,
+    renamed_keyword,
+)
+from .._counting import frame_column, frame_matrix, joint_codes, resolve_columns
+from .._metrics import check_average, get_metric
+from ._report import _counts_only_report, _repeats
+from ._report_builder import _Fold, _ReportBuilder
+from ._sklearn import estimator_responses
+
+__all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
+
+
+# ---------------------------------------------------------------------------
+# Validation shared by the entry points
+# ---------------------------------------------------------------------------
+
+
+def _check_options(metric, beta, prior, confidence, n_draws):
+    """The options of every report but the averaging (checked once labels are known)."""
+    spec = get_metric(metric)
+    beta = check_positive(beta, "beta")
+    lam = check_prior(prior)
+    confidence = check_confidence(confidence)
+    n_draws = check_draws(n_draws)
+    return spec, beta, lam, confidence, n_draws
+
+
+def _check_common(metric, average, beta, prior, confidence, n_draws):
+    spec, beta, lam, confidence, n_draws = _check_options(metric, beta, prior, confidence,
+                                                            n_draws)
+    average = check_average(average, spec.name)
+    return spec, average, beta, lam, confidence, n_draws
+
+
+def _check_target(y, name="y"):
+    """``y`` as an array: 1-d labels or a 2-d indicator matrix, non-empty."""
+    import scipy.sparse as sp
+
+    if sp.issparse(y):
+        y = y.toarray()
+    array = as_array(y, name)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim not in (1, 2) or array.shape[0] == 0:
+        fail(name, "a non-empty 1-d array of labels or a 2-d label indicator matrix", y,
+             shown=f"an array of shape {array.shape}")
+    return array
+
+
+def _index(X, rows):
+    if hasattr(X, "iloc"):
+        return X.iloc[rows]
+    return X[rows]
+
+
+# ---------------------------------------------------------------------------
+# Scores for average precision
+# ---------------------------------------------------------------------------
+
+
+def _scores_of(estimator, X, kind, labels):
+    """Scores ranking each of `labels` first (columns), or None.
+
+    The scores of `estimator_responses`, in its one order (``predict_proba``,
+    then ``decision_function``, as scikit-learn's displays and the Displays
+    here): the columns of a multinomial model's ``decision_function`` are
+    logits that do not rank items one-vs-rest (on digits, logistic
+    regression's macro average precision is 0.956 from them and 0.994 from
+    its probabilities).  A binary ``decision_function`` scores
+    ``classes_[1]`` (negated for ``classes_[0]``).  ``predict_proba`` gives
+    one column per class (one ``(n, 2)`` array per label for some multilabel
+    estimators).  A label the fold's estimator never saw gets a NaN column.
+    """
+    for _method, values in estimator_responses(estimator, X):
+        if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
+            try:
+                values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])
+            except (IndexError, ValueError):
+                continue
+        values = np.asarray(values, dtype=float)
+        if kind == "multilabel":
+            if values.ndim != 2:
+                continue
+            return values[:, np.asarray(labels, dtype=np.intp)]
+        classes = list(getattr(estimator, "classes_", []))
+        if values.ndim == 1:
+            if len(classes) != 2:
+                continue
+            values = np.column_stack([-values, values])
+        if values.ndim != 2 or values.shape[1] != len(classes):
+            continue
+        columns = []
+        for label in labels:
+            matches = [i for i, c in enumerate(classes) if c == label]
+            columns.append(values[:, matches[0]] if matches else np.full(values.shape[0], np.nan))
+        return np.column_stack(columns)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------
+
+
+def _skip_scoring(estimator, X, y):
+    """A scorer that predicts nothing: the report predicts once, afterwards."""
+    return 0.0
+
+
+
+
+@renamed_keyword("n_samples", "n_draws")
+def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary", labels=None,
+                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1, n_jobs=None,
+                       random_state=0, n_draws=N_DRAWS, verbose=False):
+    """Cross-validate several classifiers on the same splits and compare them.
+
+    The splits are frozen once (``list(cv.split(X, y))``) and every estimator
+    runs through `sklearn.model_selection.cross_validate` with
+    ``return_estimator=True, return_indices=True``.  From the out-of-fold
+    predictions the report computes, per estimator, the pooled counts and
+    the posterior of `metric` (averaged over labels as `average` says), and,
+    per pair, the paired Dirichlet comparison of per-item correctness, the
+    paired joint comparison of the metric and the correlated Bayesian t-test
+    of fold scores.
+
+    With a repeated scheme (e.g. `~sklearn.model_selection.RepeatedStratifiedKFold`)
+    every item is tested ``n_repeats`` times: pooled counts are divided by
+    ``n_repeats`` so the evidence is not overstated.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+        The candidates, by name (at least two).
+    X : array-like of shape (n_samples, n_features)
+        Features.
+    y : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Class labels (binary or multiclass), or a multilabel indicator matrix.
+    cv : int or cross-validation splitter, default=5
+        An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``
+        (``KFold`` for multilabel targets).
+    metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons, in [0, 1) (it
+        applies to the share of items right as well as to the metric).
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_draws : int, default=10_000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports.
+    n_jobs : int, default=None
+        Passed to `cross_validate`: folds fitted in parallel by joblib.  Under
+        ``joblib.parallel_backend("dask")`` with a ``distributed.Client``
+        they run on the Dask cluster (the ``dask`` extra); the report is the
+        same as with ``n_jobs=None``.
+    verbose : bool, default=False
+        Print progress over estimators and folds to stderr.
+
+    Returns
+    -------
+    ComparisonReport
+
+    See Also
+    --------
+    compare_cv_results : The same from cross-validation results you hold.
+    compare_predictions : The same from predictions on one test set.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer, load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from skprobeval import compare_estimators
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> models = {"logreg": make_pipeline(StandardScaler(), LogisticRegression()),
+    ...           "nb": GaussianNB()}
+    >>> report = compare_estimators(models, X, y, cv=5)
+    >>> report.summary[["tp", "fp", "fn", "tn"]]
+                  tp    fp    fn     tn
+    estimator
+    logreg     354.0   9.0   3.0  203.0
+    nb         346.0  24.0  11.0  188.0
+    >>> round(float(report.pairwise.loc["logreg", "nb"]), 3)
+    1.0
+
+    Three classes, macro F1 (``point`` is scikit-learn's ``f1_score(y,
+    cross_val_predict(...), average="macro")`` on the same splits):
+
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> report = compare_estimators({"nb": GaussianNB(),
+    ...                              "tree": DecisionTreeClassifier(random_state=0)},
+    ...                             X, y, cv=5, average="macro")
+    >>> report.summary[["point", "mean", "low", "high"]].round(2)
+               point  mean   low  high
+    estimator
+    nb          0.96  0.95  0.92  0.98
+    tree        0.93  0.93  0.88  0.96
+    >>> round(float(report.pairwise_metric.loc["nb", "tree"]), 2)
+    0.98
+    """
+    if not isinstance(estimators, dict) or len(estimators) < 2:
+        fail("estimators", "a dict of at least two named estimators", estimators)
+    spec, average, beta, lam, confidence, n_draws = _check_common(
+        metric, average, beta, prior, confidence, n_draws)
+    y_array = _check_target(y)
+    multilabel = y_array.ndim == 2
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        if cv < 2:
+            fail("cv", "an int >= 2 or a splitter", cv)
+        splitter_class = KFold if multilabel else StratifiedKFold
+        splitter = splitter_class(n_splits=int(cv), shuffle=True, random_state=random_state)
+    else:
+        splitter = check_cv(cv, y_array, classifier=True)
+    splits = list(splitter.split(X, y_array))
+    n_repeats = _repeats(splits, y_array.shape[0])
+    n_per_repeat = len(splits) // n_repeats
+    folds = [_Fold(np.asarray(test), k // n_per_repeat, k % n_per_repeat)
+             for k, (_, test) in enumerate(splits)]
+    # Validate the target and the averaging before any fitting.
+    joint_codes(y_array, [y_array], average=average, labels=labels, pos_label=pos_label,
+                names=["y", "y"], labels_present=True)
+    predictions, scores = {}, {}
+    for position, (name, estimator) in enumerate(estimators.items()):
+        if verbose:
+            print(f"[{position + 1}/{len(estimators)}] {name}: cross-validating "
+                  f"{len(splits)} folds", file=sys.stderr)
+        result = cross_validate(clone(estimator), X, y_array, cv=splits, n_jobs=n_jobs,
+                                return_estimator=True, return_indices=True,
+                                scoring=_skip_scoring)
+        predictions[name], scores[name] = _predict_folds(result["estimator"], folds, X, y_array,
+                                                         average, labels, pos_label, verbose)
+    return _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
+                          labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
+                          confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
+                          random_state=random_state).build()
+
+
+def _score_labels(y, average, labels, pos_label):
+    """The labels the AP columns rank, in the report's order."""
+    if y.ndim == 2:
+        return np.arange(y.shape[1]) if labels is None else np.asarray(labels)
+    if average == "binary":
+        return np.asarray([pos_label], dtype=object)
+    return np.unique(y) if labels is None else np.asarray(labels)
+
+
+def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, verbose):
+    kind = "multilabel" if y.ndim == 2 else "single"
+    wanted = _score_labels(y, average, labels, pos_label)
+    fold_predictions, fold_scores = [], []
+    for k, (fitted, fold) in enumerate(zip(fitted_estimators, folds)):
+        X_test = _index(X, fold.test)
+        fold_predictions.append(np.asarray(fitted.predict(X_test)))
+        fold_scores.append(_scores_of(fitted, X_test, kind, wanted))
+        if verbose:
+            print(f"    fold {k + 1}/{len(folds)} done", file=sys.stderr)
+    return fold_predictions, fold_scores
+
+
+@renamed_keyword("n_samples", "n_draws")
+def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary", labels=None,
+                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
+                       n_draws=N_DRAWS, random_state=0):
+    """Compare estimators from `cross_validate` results the user already holds.
+
+    Each value of `results` is the dict returned by
+    ``cross_validate(..., return_indices=True)`` for one estimator, on the same
+    splits.  What the report can hold depends on what the results carry:
+
+    * out-of-fold predictions — a ``"predictions"`` entry (one array per fold,
+      aligned with ``indices["test"]``, optionally with ``"scores"`` for
+      average precision), or ``return_estimator=True`` and `X` so that the
+      fitted fold estimators predict their test rows — give the full report,
+      paired comparisons included (`y` is needed);
+    * only the counts of ``scoring=CountsScorer()`` (``test_tp``,
+      ``test_fp``, ...; per label ``test_tp_<label>`` with
+      ``CountsScorer(labels=...)``) give the summary, the per-fold table and
+      the t-tests; the paired tables, which need item-level predictions, are
+      then NaN and a warning says so.  Macro and weighted averages then
+      draw each label's one-vs-rest table independently, since per-label
+      counts do not determine the joint K x K table.
+
+    Parameters
+    ----------
+    results : dict of str to dict
+        Per estimator, the result of `cross_validate` (see above).
+    y : array-like of shape (n_samples,) or (n_samples, n_labels), default=None
+        The labels the results were computed on (needed with predictions).
+    X : array-like of shape (n_samples, n_features), default=None
+        The features, to predict with ``result["estimator"]`` when the results
+        hold fitted estimators but no ``"predictions"``.
+    metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons, in [0, 1) (it
+        applies to the share of items right as well as to the metric).
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_draws : int, default=10_000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports.
+
+    Returns
+    -------
+    ComparisonReport
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import cross_validate, StratifiedKFold
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skprobeval import compare_cv_results
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> splits = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    >>> results = {name: cross_validate(model, X, y, cv=splits, return_estimator=True,
+    ...                                 return_indices=True)
+    ...            for name, model in {"tree": DecisionTreeClassifier(random_state=0),
+    ...                                "nb": GaussianNB()}.items()}
+    >>> report = compare_cv_results(results, y=y, X=X)
+    >>> list(report.summary.index)
+    ['tree', 'nb']
+    >>> round(float(report.pairwise.loc["tree", "nb"]), 3)
+    0.143
+    """
+    if not isinstance(results, dict) or len(results) < 2:
+        fail("results", "a dict of at least two named cross-validation results", results)
+    spec, average, beta, lam, confidence, n_draws = _check_common(
+        metric, average, beta, prior, confidence, n_draws)
+    for name, result in results.items():
+        if not isinstance(result, dict):
+            fail("results", "dicts returned by cross_validate", {name: result})
+    tests = {name: _test_indices(name, result) for name, result in results.items()}
+    usable = {name: "predictions" in result or ("estimator" in result and X is not None)
+              for name, result in results.items()}
+    if not all(usable.values()):
+        return _counts_only_report(results, tests, spec, average=average, beta=beta, lam=lam,
+                                   rope=rope, confidence=confidence, n_draws=n_draws,
+                                   random_state=random_state)
+    if y is None:
+        fail("y", "the labels the results were computed on", y)
+    y_array = _check_target(y)
+    reference = next(iter(tests.values()))
+    if reference is None:
+        fail("results", "results with 'indices' (cross_validate(..., return_indices=True))",
+             sorted(next(iter(results.values()))))
+    if any(t.max(initial=-1) >= y_array.shape[0] for t in reference):
+        fail("y", f"as long as the data the results index ({y_array.shape[0]} given)",
+             y, shown=f"length {y_array.shape[0]}")
+    n_repeats = _repeats([(None, t) for t in reference], y_array.shape[0])
+    n_per_repeat = len(reference) // n_repeats
+    folds = [_Fold(t, k // n_per_repeat, k % n_per_repeat) for k, t in enumerate(reference)]
+    predictions, scores = {}, {}
+    for name, result in results.items():
+        if tests[name] is None or len(tests[name]) != len(reference) or any(
+                not np.array_equal(a, b) for a, b in zip(tests[name], reference)):
+            fail("results", "results on the same splits (same indices['test'])", name)
+        if "predictions" in result:
+            fold_predictions = [np.asarray(p) for p in result["predictions"]]
+            fold_scores = result.get("scores")
+            fold_scores = None if fold_scores is None else [np.asarray(s, dtype=float)
+                                                            for s in fold_scores]
+        else:
+            fold_predictions, fold_scores = _predict_folds(result["estimator"], folds, X,
+                                                           y_array, average, labels, pos_label,
+                                                           False)
+        if len(fold_predictions) != len(reference) or any(
+                p.shape[0] != t.shape[0] for p, t in zip(fold_predictions, reference)):
+            fail("results", f"one prediction array per test fold for {name!r}",
+                 len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
+        predictions[name], scores[name] = fold_predictions, fold_scores
+    builder = _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
+                             labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
+                             confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
+                             random_state=random_state)
+    return builder.build(
+        strict_scores=any('scores' in result for result in results.values()))
+
+
+def _test_indices(name, result):
+    indices = result.get("indices")
+    if indices is None:
+        return None
+    try:
+        return [np.asarray(t) for t in indices["test"]]
+    except (KeyError, TypeError):
+        fail("results", "'indices' as returned by cross_validate(..., return_indices=True)",
+             {name: indices})
+
+
+@renamed_keyword("n_samples", "n_draws")
+def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
+                        beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
+                        sample_weight=None, scores=None, data=None, sensitive_features=None,
+                        n_draws=N_DRAWS, random_state=0):
+    """Posteriors and paired comparisons of several systems' predictions on one test set.
+
+    The same report as `compare_estimators`, from predictions you hold:
+    there are no folds, so the t-test table is empty and ``n_repeats`` is 1.
+
+    With `data`, the arguments name columns of a DataFrame (seaborn's
+    ``data=`` convention): ``compare_predictions("gold", ["a", "b", "c"],
+    data=frame)``.  A Dask DataFrame (for instance
+    ``dask.dataframe.read_parquet("logs/*.parquet")``) is never loaded: every
+    system and every pair is counted in one pass over the data, one Dask
+    computation that reduces the rows to their distinct combinations of
+    labels and the number of items of each; the report is computed from those.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or str
+        True labels, or a multilabel indicator matrix; with `data`, the name
+        of the truth column.
+    predictions : dict of str to array-like of the same shape as `y_true`, or list of str
+        Each system's predicted labels, by name (at least one); with `data`,
+        a list of column names (the names of the systems) or a dict of
+        system names to column names.
+    metric : str, default="f1"
+        A registered metric name (see `available_metrics`).  ``prob_first_better``
+        and the t-test read "the first has the higher value": for metrics
+        where lower is better (fallout, error, silence, noise, e_measure) that
+        is the worse one.
+    average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
+        How labels are combined, as in `sklearn.metrics.f1_score`:
+        ``"binary"`` reports the table of `pos_label` (binary targets only);
+        ``"micro"`` pools the per-label tables (on single-label multiclass
+        data precision, recall, F and accuracy are then the share of items
+        right, with an exact Beta posterior); ``"macro"`` is the mean over
+        labels and ``"weighted"`` the mean weighted by support (sampled from
+        the joint Dirichlet of the K x K table, or of independent columns for
+        multilabel targets); ``"powers"`` (informedness and markedness only)
+        weights labels by predicted (true) share; ``None`` gives one row per
+        label.
+    labels : array-like, default=None
+        Labels to average over, in order; they must occur in the data.  By
+        default every label (for multilabel targets: the column indices).
+    beta : float, default=1.0
+        F-beta's beta, for ``metric="fbeta"`` (and ``"e_measure"``).
+    prior : float or {"jeffreys", "uniform"}, default=0.5
+        Dirichlet concentration λ of each system's table (λ on every cell of
+        a binary table; d = 2λ/K on the diagonal and d/(K-1) off it of a K x K
+        one, the same total mass 4λ).
+    rope : float, default=0.0
+        Region of practical equivalence for the comparisons, in [0, 1) (it
+        applies to the share of items right as well as to the metric).
+    confidence : float, default=0.95
+        Level of the credible intervals.
+    pos_label : int, float, bool or str, default=1
+        The positive class of ``average="binary"``.
+    n_draws : int, default=10_000
+        Posterior draws of every sampled figure (the paired metric
+        comparisons, macro / weighted posteriors); their Monte Carlo error is
+        reported next to them.
+    random_state : None, int or numpy.random.Generator, default=0
+        Seeds the default splitter and every sampled figure: identical input
+        gives identical reports.
+    sample_weight : array-like of shape (n_samples,) or str, default=None
+        Non-negative item weights (with `data`, a column name).  They act as
+        counts: an item of weight 10 is evidence of ten items (intervals
+        narrow about three-fold).
+    scores : dict of str to array-like, default=None
+        Each system's scores for average precision: shape (n_samples,)
+        ranking `pos_label` first for ``average="binary"``, else
+        (n_draws, n_labels) with one column per label of the report.
+        With `data`, a dict of system names to a column name (a list of
+        column names for one column per label); not with a Dask DataFrame,
+        whose scores would have to be loaded to be ranked.
+    data : DataFrame, default=None
+        A pandas, Dask or Polars DataFrame, a pyarrow Table or a dict of
+        columns, that the other arguments name columns of.
+    sensitive_features : array-like, DataFrame or dict, or str or list of str, default=None
+        Groups of the items (with `data`, column names), as fairlearn's
+        ``MetricFrame`` takes them; several columns give their intersections.
+        The report then has `by_group` (each system's metric per group: the
+        point value, posterior mean and interval) and `group_gaps` (the gap
+        between each system's groups and P(gap > `rope`)), from
+        `PosteriorMetricFrame`.  Binary targets (``average="binary"``) only;
+        not with a Dask DataFrame.
+
+    Returns
+    -------
+    ComparisonReport
+
+    Examples
+    --------
+    >>> from skprobeval import compare_predictions
+    >>> y_true = [1, 1, 0, 0, 1, 0, 1, 1, 0, 1]
+    >>> report = compare_predictions(
+    ...     y_true, {"a": [1, 1, 0, 0, 1, 0, 1, 0, 0, 1], "b": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1]})
+    >>> report.summary[["tp", "fp", "fn", "tn"]]
+               tp   fp   fn   tn
+    estimator
+    a         5.0  0.0  1.0  4.0
+    b         3.0  1.0  3.0  3.0
+    >>> round(float(report.pairwise.loc["a", "b"]), 3)
+    0.967
+
+    Three classes, macro F1:
+
+    >>> y_true = ["cat", "dog", "bird", "cat", "dog", "bird", "cat", "dog"]
+    >>> report = compare_predictions(
+    ...     y_true, {"a": ["cat", "dog", "bird", "cat", "dog", "cat", "cat", "dog"],
+    ...              "b": ["dog", "dog", "bird", "cat", "cat", "bird", "bird", "dog"]},
+    ...     average="macro")
+    >>> report.summary["point"].round(3).tolist()
+    [0.841, 0.622]
+
+    Columns of a DataFrame (the same with a Dask DataFrame read from Parquet):
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"gold": [1, 1, 0, 0, 1, 0, 1, 1, 0, 1],
+    ...                       "a": [1, 1, 0, 0, 1, 0, 1, 0, 0, 1],
+    ...                       "b": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1]})
+    >>> report = compare_predictions("gold", ["a", "b"], data=frame)
+    >>> round(float(report.pairwise.loc["a", "b"]), 3)
+    0.967
+
+    Each system's recall by group, and the gap between the groups:
+
+    >>> frame["site"] = ["x", "x", "x", "x", "x", "y", "y", "y", "y", "y"]
+    >>> report = compare_predictions("gold", ["a", "b"], data=frame, metric="recall",
+    ...                              sensitive_features="site")
+    >>> report.by_group[["tp", "fn", "point"]].round(2)
+                    tp   fn  point
+    estimator site
+    a         x    3.0  0.0   1.00
+              y    2.0  1.0   0.67
+    b         x    2.0  1.0   0.67
+              y    1.0  2.0   0.33
+    >>> report.group_gaps[["point", "higher", "lower"]].round(3)
+               point higher lower
+    estimator
+    a          0.333      x     y
+    b          0.333      x     y
+    """
+    if data is not None and isinstance(predictions, (list, tuple)):
+        if len(set(map(str, predictions))) != len(predictions):
+            fail("predictions", "distinct column names", predictions)
+        predictions = {key: key for key in predictions}
+    if not isinstance(predictions, dict) or not predictions:
+        fail("predictions", "a dict of named prediction arrays (with `data`, a list of "
+             "column names)", predictions)
+    spec, average, beta, lam, confidence, n_draws = _check_common(
+        metric, average, beta, prior, confidence, n_draws)
+    if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
+        fail("scores", "a dict of score arrays keyed like `predictions`", scores)
+    names = list(predictions)
+    arrays, sample_weight, distinct = resolve_columns(
+        data, [y_true, *predictions.values()],
+        ["y_true", *[f"predictions[{name!r}]" for name in names]], sample_weight,
+        distinct_arrays=True,
+        label_names=["y_true", *[f"predictions of {name!r}" for name in names]])
+    if distinct and scores is not None:
+        fail("scores", "None with Dask input (average precision ranks every "
+             "item's score, which would load the column)", scores)
+    y_array = _check_target(arrays[0], "y_true")
+    n_items = y_array.shape[0]
+    folds = [_Fold(np.arange(n_items), 0, 0)]
+    fold_predictions = {name: [_check_target(values, f"predictions[{name!r}]")]
+                        for name, values in zip(names, arrays[1:])}
+    fold_scores = {name: None if scores is None or name not in scores
+                   else [np.asarray(frame_matrix(data, scores[name], f"scores[{name!r}]"),
+                                    dtype=float)] for name in names}
+    builder = _ReportBuilder(y_array, folds, fold_predictions, fold_scores, spec=spec,
+                             average=average, labels=labels, pos_label=pos_label, beta=beta,
+                             lam=lam, rope=rope, confidence=confidence, n_repeats=1,
+                             n_draws=n_draws, random_state=random_state,
+                             sample_weight=sample_weight, truth_name="y_true")
+    report = builder.build(strict_scores=True, store_predictions=not distinct)
+    if sensitive_features is None:
+        return report
+    if distinct:
+        fail("sensitive_features", "None with Dask input (the groups are compared item "
+             "by item)", sensitive_features, error=TypeError, shown="a column")
+    if average != "binary":
+        fail("sensitive_features", "None unless average='binary' (the groups are compared "
+             "on one positive class)", sensitive_features, error=TypeError,
+             shown=f"groups with average={average!r}")
+    from .._compare import report_group_tables
+
+    by_group, group_gaps = report_group_tables(
+        y_array, {name: fold_predictions[name][0] for name in names},
+        _group_columns(data, sensitive_features), metric=spec.name,
+        pos_label=pos_label, sample_weight=sample_weight, prior=lam, beta=beta, rope=rope,
+        confidence=confidence, n_draws=n_draws, random_state=random_state)
+    return dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps)
+
+
+
+
+def _group_columns(data, sensitive_features):
+    """The groups as `PosteriorMetricFrame` takes them; columns of `data` keep their names."""
+    if data is None:
+        return sensitive_features
+    keys = sensitive_features if isinstance(sensitive_features, (list, tuple)) else [
+        sensitive_features]
+    if keys and all(isinstance(key, str) for key in keys):
+        return {key: frame_column(data, key, "sensitive_features") for key in keys}
+    return frame_matrix(data, sensitive_features, "sensitive_features")
+
+
+@renamed_keyword("prior", "prior_strength")
+@renamed_keyword("n_samples", "n_draws")
+def compare_estimators_across_datasets(estimators, datasets, *, cv=5, metric="f1",
+                                       average="macro", rope=0.0, test="signed-rank",
+                                       prior_strength=None, n_draws=N_DRAWS, random_state=0,
+                                       **options):
+    """Cross-validate estimators on several data sets and compare them across all.
+
+    On each data set, `compare_estimators` gives every estimator's pooled
+    out-of-fold metric (the summary's ``point``, scikit-learn's score of
+    ``cross_val_predict``); the table of those scores, data sets by
+    estimators, goes to `compare_across_datasets`.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+        The candidates, by name (at least two).
+    datasets : dict of str to (X, y)
+        The data sets, by name (at least one; the signed-rank test needs
+        several to say much).
+    cv : int or cross-validation splitter, default=5
+        As in `compare_estimators`.
+    metric : str, default="f1"
+        The metric of each data set.
+    average : str, default="macro"
+        How labels are combined; "macro" is defined for binary and multiclass
+        data alike.
+    rope, test, prior_strength, n_draws :
+        As in `compare_across_datasets`.
+    random_state : None or int, default=0
+        Seeds the splits and every sampled figure.
+    **options
+        Passed to `compare_estimators` (e.g. ``n_jobs``, ``beta``).
+
+    Returns
+    -------
+    AcrossDatasetsReport
+        With the per-data-set reports in ``reports``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer, load_iris, load_wine
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skprobeval import compare_estimators_across_datasets
+    >>> datasets = {name: loader(return_X_y=True) for name, loader in
+    ...             [("iris", load_iris), ("wine", load_wine), ("cancer", load_breast_cancer)]}
+    >>> report = compare_estimators_across_datasets(
+    ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}, datasets,
+    ...     cv=3, n_draws=2000)
+    >>> report.scores.round(3)
+               nb   tree
+    iris    0.960  0.947
+    wine    0.973  0.923
+    cancer  0.935  0.896
+    """
+    import pandas as pd
+
+    from .._compare import check_across_options, compare_across_datasets
+
+    if not isinstance(datasets, dict) or not datasets:
+        fail("datasets", "a dict of named (X, y) pairs", datasets)
+    check_across_options(test, rope, prior_strength, n_draws)     # before any fitting
+    reports, rows = {}, {}
+    for name, pair in datasets.items():
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            fail("datasets", "a dict of named (X, y) pairs", {name: type(pair).__name__})
+        X, y = pair
+        report = compare_estimators(estimators, X, y, cv=cv, metric=metric, average=average,
+                                    random_state=random_state, n_draws=n_draws, **options)
+        reports[name] = report
+        rows[name] = report.summary["point"]
+    scores = pd.DataFrame(rows).T
+    scores.columns.name = None
+    return compare_across_datasets(scores, rope=rope, test=test, prior_strength=prior_strength,
+                                   n_draws=n_draws, random_state=random_state,
+                                   reports=reports)

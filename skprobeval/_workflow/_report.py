@@ -1,0 +1,561 @@
+"""The comparison report type, and the report from counts alone.
+
+`ComparisonReport` holds the tables (summary, per label, pairwise, pairs,
+t-tests, per fold) and renders them (text, Markdown and HTML through
+``_render.py``; CSV, plain data, plots).  The builder from predictions,
+`_ReportBuilder`, is in ``_report_builder.py``; the pieces it shares with
+the report from CountsScorer counts alone, without item-level predictions
+(the summary's column order, the t-tests over fold scores, the number of
+repeats), are here, and that report is built at the end of this module.
+pandas is imported lazily.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from .._compare import correlated_ttest
+from .._core import (
+    COUNT_COLUMNS,
+    check_random_state,
+    fail,
+    renamed_attribute,
+    render_html,
+    render_markdown,
+    render_text,
+    warn_user,
+    whole_counts,
+)
+from .._counting import ConfusionCounts, _plain
+from .._metrics import averaged_value, get_metric
+from .._posteriors import check_counts_metric, metric_posterior
+
+__all__ = ["ComparisonReport"]
+
+SUMMARY_COLUMNS = (
+    "tp", "fp", "fn", "tn", "point", "mean", "low", "high", "mc_error",
+    "prob_better_than_chance", "average_precision", "random_average_precision",
+)
+_PAIR_COLUMNS = (
+    "prob_first_right_more_often", "prob_equally_often", "prob_second_right_more_often",
+    "prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
+)
+_TTEST_COLUMNS = ("first", "second", "prob_first_better", "prob_equivalent",
+                  "prob_second_better", "mean_difference")
+
+
+@dataclass(frozen=True, slots=True)
+class ComparisonReport:
+    """Tables comparing several classifiers on the same items.
+
+    Returned by `compare_estimators`, `compare_cv_results` and
+    `compare_predictions`.  Every table is a pandas DataFrame; the numeric
+    columns are floats.  With ``average=None`` the summary has one row per
+    (estimator, label) and the pair, t-test and per-fold tables a ``label``
+    column.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        One row per estimator (index ``estimator``).  Columns:
+        ``tp, fp, fn, tn`` (pooled counts over folds, divided by the number
+        of repeats; for an average over labels, summed over the labels'
+        one-vs-rest tables); ``point`` (the metric of the pooled out-of-fold
+        predictions, equal to scikit-learn's with the same ``average``);
+        ``mean``, ``low``, ``high`` (posterior mean and equal-tailed credible
+        interval at `confidence`); ``mc_error`` (Monte Carlo standard error
+        of a sampled posterior's mean, 0 for exact ones, and for averages
+        over labels of metrics with exact per-label posteriors, whose mean
+        is the exact average of the labels' means);
+        ``prob_better_than_chance`` (P(informedness > 0): the binary or
+        per-label informedness, Powers' multiclass bookmaker otherwise);
+        ``average_precision`` (mean over folds of the average precision of
+        the estimator's scores, averaged over labels as ``average`` says; NaN
+        without scores) and ``random_average_precision`` (the exact expected
+        AP of a random ranking of the same folds).
+    per_label : pandas.DataFrame
+        One row per (estimator, label): the one-vs-rest counts, ``point``
+        and the exact one-vs-rest posterior's ``mean``, ``low``, ``high``.
+    pairwise : pandas.DataFrame
+        ``pairwise.loc[a, b]`` = P(a is right more often than b by more than
+        `rope`) from the paired Dirichlet on per-item correctness (exact; a
+        multilabel item is right when all its labels are); NaN on the
+        diagonal.  With ``rope > 0``, ``loc[a, b] + loc[b, a] < 1``: the rest
+        is P(practically equivalent), in `pairs`.
+    pairwise_metric : pandas.DataFrame
+        ``pairwise_metric.loc[a, b]`` = P(metric of a > metric of b by more
+        than `rope`) from the joint Dirichlet of (true label, prediction of
+        a, prediction of b), sampled and seeded.  Per label (index
+        ``(label, first)``) with ``average=None``.
+    pairs : pandas.DataFrame
+        One row per pair ``first``, ``second``: both paired comparisons with
+        all three probabilities (``prob_first_right_more_often``,
+        ``prob_equally_often``, ``prob_second_right_more_often`` and
+        ``prob_first_better``, ``prob_equivalent``, ``prob_second_better``
+        of the metric) and the metric comparison's ``mc_error``.
+    ttest : pandas.DataFrame
+        One row per pair: ``first``, ``second``, ``prob_first_better``,
+        ``prob_equivalent``, ``prob_second_better``, ``mean_difference`` from
+        the correlated Bayesian t-test of the fold scores (no rows for a
+        single test set).
+    per_fold : pandas.DataFrame
+        Long table: ``estimator``, ``repeat``, ``fold``, ``tp``, ``fp``,
+        ``fn``, ``tn``, ``score`` (the averaged metric of the fold; labels
+        undefined on a fold are left out of its average, as scikit-learn's
+        ``zero_division=np.nan`` does).
+    metric : str
+        The metric compared.
+    confidence : float
+        Level of the credible intervals.
+    rope : float
+        Region of practical equivalence of the comparisons.
+    n_repeats : int
+        How many times each item was tested (pooled counts are divided by it).
+    predictions : dict of str to ndarray
+        Each estimator's out-of-fold predictions in the original item order,
+        of shape ``(n_repeats, n_draws)`` (``(n_repeats, n_draws,
+        n_labels)`` for multilabel targets); empty when they were never
+        loaded (columns of a Dask DataFrame).
+    average : str or None
+        How labels are combined (as in `sklearn.metrics.f1_score`).
+    labels : list or None
+        The labels averaged over (None: every label; the positive label for
+        ``"binary"``).
+    n_draws : int
+        Posterior draws of every sampled figure.
+    posteriors : dict of str to posterior
+        Each estimator's posterior of the (averaged) metric, behind the
+        summary's ``mean``, ``low`` and ``high``; keyed ``(estimator,
+        label)`` for a per-label report (empty for a report built from
+        counts alone).
+    by_group : pandas.DataFrame or None
+        With ``sensitive_features`` (`compare_predictions`): one row per
+        (estimator, group), the group's counts, its ``point`` value (as
+        fairlearn's ``MetricFrame.by_group``) and posterior ``mean``,
+        ``low``, ``high`` (see `PosteriorMetricFrame`).
+    group_gaps : pandas.DataFrame or None
+        With ``sensitive_features``: one row per estimator, the gap between
+        its groups (`PosteriorMetricFrame.difference`): ``n_groups``,
+        ``point`` (fairlearn's ``difference()``), ``mean``, ``low``,
+        ``high``, the ``higher`` and ``lower`` group of a two-group gap
+        (signed, the higher point first), ``prob_gap_above_rope`` (two
+        groups: P(higher - lower > rope), at rope 0 the probability that the
+        group that looks better is; more groups: P(max - min > rope)) and
+        the ``mc_error`` of a sampled gap.
+
+    See Also
+    --------
+    compare_estimators : Builds the report from estimators.
+    compare_cv_results : Builds it from cross-validation results.
+    compare_predictions : Builds it from predictions on one test set.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skprobeval import compare_estimators
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> report = compare_estimators({"nb": GaussianNB(),
+    ...                              "tree": DecisionTreeClassifier(random_state=0)}, X, y, cv=3)
+    >>> list(report.ttest.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['first', 'second', 'prob_first_better', 'prob_equivalent', 'prob_second_better',
+     'mean_difference']
+    >>> print(report.to_markdown().splitlines()[0])
+    ### Summary (f1)
+    """
+
+    summary: object
+    pairwise: object
+    pairwise_metric: object
+    ttest: object
+    per_fold: object
+    metric: str
+    confidence: float
+    rope: float
+    n_repeats: int = 1
+    predictions: dict = field(default_factory=dict, repr=False)
+    average: str | None = "binary"
+    labels: list | None = None
+    per_label: object = None
+    pairs: object = None
+    n_draws: int = 0
+    posteriors: dict = field(default_factory=dict, repr=False)
+    by_group: object = None
+    group_gaps: object = None
+
+    n_samples = renamed_attribute("n_samples", "n_draws")
+
+    # -- presentation -----------------------------------------------------
+
+    @property
+    def metric_label(self):
+        """The metric and its average, as axis labels and titles name it (e.g. "f1 (macro)")."""
+        if self.average in ("binary", None):
+            return self.metric if self.average == "binary" else f"{self.metric} (per label)"
+        return f"{self.metric} ({self.average})"
+
+    def _sections(self):
+        """(title, table, show index) of every table, in reading order."""
+        rope_text = f" by more than {self.rope:g}" if self.rope > 0 else ""
+        sections = [
+            ("Summary (pooled over folds)" if len(self.ttest) or self.n_repeats > 1 or (
+                self.per_fold is not None and "fold" in self.per_fold
+                and self.per_fold["fold"].nunique() > 1) else "Summary", self.summary, True),
+        ]
+        if self.average not in ("binary", None):      # None: the summary is per label
+            sections.append(("Per label (one-vs-rest)", self.per_label, True))
+        if self._has_pairs():
+            sections += [
+                (f"P(row right more often than column{rope_text}), paired Dirichlet",
+                 self.pairwise, True),
+                (f"P(row {self.metric_label} > column{rope_text}), paired joint Dirichlet "
+                 "(sampled)", self.pairwise_metric, True),
+                ("Every pair, with P(practically equivalent) and the Monte Carlo error",
+                 self.pairs, False),
+            ]
+        if len(self.ttest):
+            sections.append(("Correlated Bayesian t-test over fold scores", self.ttest, False))
+        if self.by_group is not None:
+            sections += [
+                (f"By group: {self.metric_label} of each group", self.by_group, True),
+                (f"Gap between groups (P(gap > {self.rope:g}))", self.group_gaps, True),
+            ]
+        return sections
+
+    def _has_pairs(self):
+        return self.pairs is None or len(self.pairs) > 0
+
+    def _note(self):
+        """The closing line of a report without pairs, or None."""
+        return None if self._has_pairs() else "One system: no pair to compare."
+
+    def __str__(self):
+        header = (f"metric: {self.metric_label}; {self.confidence:.0%} credible intervals; "
+                  f"rope: {self.rope:g}; repeats: {self.n_repeats}")
+        return render_text(header, self._sections(), self._note())
+
+    def to_markdown(self):
+        """The report as GitHub-flavoured Markdown tables.
+
+        Returns
+        -------
+        str
+        """
+        sections = self._sections()
+        # The summary's heading names the metric: a Markdown file has no header line.
+        average = "" if self.average == "binary" else f", {self.average or 'per label'}"
+        _, summary, index = sections[0]
+        sections[0] = (f"Summary ({self.metric}{average})", summary, index)
+        return render_markdown(sections, self._note())
+
+    def to_html(self):
+        """The report as HTML tables.
+
+        Returns
+        -------
+        str
+        """
+        return render_html(self._sections(), self._note())
+
+    def to_csv(self, table="summary"):
+        """One table of the report as CSV text.
+
+        Parameters
+        ----------
+        table : {"summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", \
+"per_fold", "by_group", "group_gaps"}, default="summary"
+            Which table (the last two with ``sensitive_features`` only).
+
+        Returns
+        -------
+        str
+        """
+        tables = self._tables()
+        if table not in tables:
+            fail("table", f"one of {list(tables)}", table)
+        frame, index = tables[table]
+        return frame.to_csv(index=index)
+
+    def to_dict(self):
+        """The report as plain Python data (for JSON): the settings and every table.
+
+        Tables with one row per name are nested dicts (``summary[name][column]``,
+        ``pairwise[first][second]``); the long tables are lists of records.
+
+        Returns
+        -------
+        dict
+        """
+        import json
+
+        out = {"metric": self.metric, "average": self.average,
+               "labels": None if self.labels is None else _plain(self.labels),
+               "confidence": self.confidence, "rope": self.rope,
+               "n_repeats": self.n_repeats, "n_draws": self.n_draws}
+        for name, (frame, index) in self._tables().items():
+            if index and frame.index.nlevels == 1 and frame.index.is_unique:
+                # {row: {column: value}}, e.g. summary["nb"]["mean"], pairwise["a"]["b"].
+                out[name] = json.loads(frame.to_json(orient="index"))
+            else:
+                flat = frame.reset_index() if index else frame.copy()
+                flat.columns = [str(c) for c in flat.columns]
+                out[name] = json.loads(flat.to_json(orient="records"))
+        return out
+
+    def _tables(self):
+        """Every table for export, whole-number counts as integers (CSV and JSON
+        write ``109``, not ``109.0``, unless the counts are weighted)."""
+        tables = {"summary": (self.summary, True), "per_label": (self.per_label, True),
+                  "pairwise": (self.pairwise, True),
+                  "pairwise_metric": (self.pairwise_metric, True),
+                  "pairs": (self.pairs, False), "ttest": (self.ttest, False),
+                  "per_fold": (self.per_fold, False)}
+        if self.by_group is not None:
+            tables["by_group"] = (self.by_group, True)
+            tables["group_gaps"] = (self.group_gaps, True)
+        return {name: (whole_counts(frame), index) for name, (frame, index) in tables.items()}
+
+    def plot(self, *, table=None, ax=None):
+        """Heatmap of a pairwise table, titled with what its cells are.
+
+        Parameters
+        ----------
+        table : {"pairwise_metric", "pairwise"}, default=None
+            P(row's metric > column's) or P(row right more often than column);
+            by default the first, or the second for a per-label report
+            (``average=None``), whose metric table has one square per label.
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        from .._core import plot_pairwise
+
+        rope_text = f" by > {self.rope:g}" if self.rope > 0 else ""
+        if table is None:
+            table = "pairwise" if self.average is None else "pairwise_metric"
+        if table == "pairwise_metric":
+            if self.average is None:
+                fail("table", "'pairwise' for a per-label report (average=None)", table)
+            return plot_pairwise(self.pairwise_metric, ax=ax,
+                                 title=f"P(row {self.metric_label} > column{rope_text})")
+        if table == "pairwise":
+            return plot_pairwise(self.pairwise, ax=ax,
+                                 title=f"P(row right more often than column{rope_text})")
+        fail("table", "'pairwise_metric' or 'pairwise'", table)
+
+
+# ---------------------------------------------------------------------------
+# Shared by the builder from predictions and the report from counts
+# ---------------------------------------------------------------------------
+
+
+def _repeats(splits, n_items):
+    """How many times each item is tested; must be the same for all tested items."""
+    seen = np.zeros(n_items, dtype=np.int64)
+    for _, test in splits:
+        seen[test] += 1
+    tested = seen[seen > 0]
+    if tested.size == 0:
+        fail("cv", "a splitter with non-empty test sets", splits)
+    if tested.min() != tested.max():
+        fail("cv", "a scheme that tests every item equally often", f"counts {tested.min()} "
+             f"to {tested.max()}")
+    return int(tested[0])
+
+
+def _summary_frame(summary):
+    """The summary's columns in order, as floats; the score columns blank."""
+    for column in ("average_precision", "random_average_precision"):
+        summary[column] = np.nan
+    return summary[list(SUMMARY_COLUMNS)].astype(float)
+
+
+def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
+    """Correlated t-test of fold scores for every pair of estimators.
+
+    A pair whose fold scores include an undefined metric (0/0 on a fold, for
+    example precision of a fold with no predicted positive) gets NaN
+    probabilities and an `UndefinedMetricWarning`, never a silent number.
+    """
+    import pandas as pd
+
+    names = list(fold_scores)
+    rows = []
+    undefined = [name for name in names if not np.all(np.isfinite(fold_scores[name]))]
+    if undefined:
+        warn_user(
+            f"{metric} is undefined on some folds of {undefined!r} (0/0); the t-tests of "
+            "those estimators are NaN. Pooled counts and paired comparisons are unaffected.",
+            UndefinedMetricWarning)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            row = {"first": first, "second": second}
+            if first in undefined or second in undefined:
+                row.update(prob_first_better=np.nan, prob_equivalent=np.nan,
+                           prob_second_better=np.nan, mean_difference=np.nan)
+            else:
+                ttest = correlated_ttest(fold_scores[first], fold_scores[second],
+                                         test_fraction=test_fraction, rope=rope, runs=runs)
+                row.update(prob_first_better=ttest.prob_first_better,
+                           prob_equivalent=ttest.prob_equivalent,
+                           prob_second_better=ttest.prob_second_better,
+                           mean_difference=float(ttest.mean))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=list(_TTEST_COLUMNS))
+
+
+# ---------------------------------------------------------------------------
+# Reports from counts alone (CountsScorer results)
+# ---------------------------------------------------------------------------
+
+
+def _fold_cells(name, result):
+    """Per-fold count arrays (n_folds,) or (n_folds, R) and the label keys, from CountsScorer."""
+    import re
+
+    binary = [f"test_{cell}" for cell in COUNT_COLUMNS]
+    if all(key in result for key in binary):
+        return [np.asarray(result[key], dtype=float) for key in binary], None
+    pattern = re.compile(r"^test_(tp|fp|fn|tn)_(.+)$")
+    found = {}
+    for key in result:
+        match = pattern.match(key)
+        if match:
+            found.setdefault(match.group(2), {})[match.group(1)] = np.asarray(result[key],
+                                                                              dtype=float)
+    labels = [label for label, cells in found.items() if set(cells) == set(COUNT_COLUMNS)]
+    if not labels:
+        fail("results", "cross_validate results with out-of-fold 'predictions', fitted "
+             "'estimator's and X, or scoring=CountsScorer() counts", {name: sorted(result)})
+    return [np.column_stack([found[label][cell] for label in labels])
+            for cell in COUNT_COLUMNS], labels
+
+
+def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confidence,
+                        n_draws, random_state):
+    """Summary, per-fold table and t-tests from CountsScorer counts alone."""
+    import pandas as pd
+
+    rng = check_random_state(random_state)
+    params = {"beta": beta} if "beta" in spec.params else {}
+    names = list(results)
+    rows, per_fold, fold_scores = [], [], {}
+    n_folds, label_keys = None, None
+    for name in names:
+        cells, keys = _fold_cells(name, results[name])
+        if keys is None and average != "binary":
+            fail("average", "'binary' for results holding one binary table per fold "
+                 "(CountsScorer() without labels)", average)
+        if keys is not None and average in ("binary", None):
+            fail("average", "'micro', 'macro' or 'weighted' for per-label counts "
+                 "(CountsScorer(labels=...)) without predictions", average)
+        if keys is not None:
+            check_counts_metric(spec.name, average)
+            if spec.name in ("accuracy", "error"):
+                fail("metric", "a per-label metric for counts without predictions: the share "
+                     "of items right needs the items (pass X with return_estimator=True "
+                     "results, or 'predictions')", spec.name)
+        if label_keys is None:
+            label_keys = keys
+        elif keys != label_keys:
+            fail("results", "counts of the same labels for every estimator", name)
+        if n_folds is None:
+            n_folds = cells[0].shape[0]
+        elif cells[0].shape[0] != n_folds:
+            fail("results", "results on the same splits (same number of folds)", name)
+        n_repeats = 1
+        if tests[name] is not None:
+            n_items = max(int(t.max(initial=-1)) for t in tests[name]) + 1
+            n_repeats = _repeats([(None, t) for t in tests[name]], n_items)
+        counts = ConfusionCounts(*(c.sum(axis=0) / n_repeats for c in cells),
+                                 labels=None if keys is None else np.asarray(keys))
+        rows.append(_counts_summary_row(name, counts, spec, params, average=average,
+                                        lam=lam, beta=beta, confidence=confidence,
+                                        n_draws=n_draws, rng=rng))
+        scores = []
+        for k in range(n_folds):
+            fold = ConfusionCounts(*(c[k] for c in cells),
+                                   labels=None if keys is None else np.asarray(keys))
+            score = averaged_value(spec, fold, average, params,
+                                   kind="binary" if keys is None else "counts",
+                                   every_label=False, zero_division=np.nan)
+            scores.append(float(score))
+            per_fold.append({"estimator": name, "repeat": k // (n_folds // n_repeats),
+                             "fold": k % (n_folds // n_repeats),
+                             **{c: float(np.sum(fold_cells[k])) for c, fold_cells in
+                                zip(COUNT_COLUMNS, cells)},
+                             "score": float(score)})
+        fold_scores[name] = np.asarray(scores)
+    warn_user("The results hold counts only: the paired comparisons (pairwise, "
+              "pairwise_metric) need out-of-fold predictions and are NaN. Pass X with "
+              "return_estimator=True results, or add 'predictions'.", UserWarning)
+    summary = _summary_frame(pd.DataFrame(rows).set_index("estimator"))
+    empty = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
+                         columns=pd.Index(names, name="second"))
+    pairs = pd.DataFrame(columns=["first", "second"] + list(_PAIR_COLUMNS))
+    first_cells, _ = _fold_cells(names[0], results[names[0]])
+    fold_sizes = np.sum([np.atleast_2d(c.T).sum(axis=0) for c in first_cells], axis=0)
+    test_fraction = float(fold_sizes.mean() / (fold_sizes.sum() / n_repeats))
+    ttest = _ttest_table(fold_scores, spec.name, test_fraction=test_fraction, rope=rope,
+                         runs=n_repeats)
+    return ComparisonReport(summary=summary, pairwise=empty, pairwise_metric=empty.copy(),
+                            ttest=ttest, per_fold=pd.DataFrame(per_fold), metric=spec.name,
+                            confidence=confidence, rope=float(rope), n_repeats=n_repeats,
+                            average=average, labels=label_keys,
+                            per_label=pd.DataFrame(), pairs=pairs, n_draws=n_draws)
+
+
+def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confidence,
+                        n_draws, rng):
+    """A summary row from counts alone (labels' tables independent for averages)."""
+    from .._metrics import label_weights
+    from .._posteriors import _sample_cells, average_values
+
+    if average in ("binary", "micro"):
+        table = counts if average == "binary" else counts.sum()
+        posterior = metric_posterior(table, metric=spec.name, prior=lam, beta=beta,
+                                     n_draws=n_draws, random_state=rng)
+    else:
+        from .._posteriors import (
+            ExactMeanPosterior,
+            SampledPosterior,
+            _metric_function,
+            exact_average_mean,
+        )
+
+        function, _, _ = _metric_function(spec.name, beta)
+        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
+        over_labels = average if average is not None else "macro"
+        weights = label_weights(counts, average, spec.name)
+        samples = average_values(function, params, cells, over_labels, weights)
+        # The average's mean is the average of the labels' exact means (where exact).
+        mean = exact_average_mean(counts, spec.name, lam, beta, over_labels, weights)
+        posterior = (SampledPosterior(samples) if mean is None else
+                     ExactMeanPosterior(samples, mean))
+    # P(better than chance): the binary table's informedness, Powers' bookmaker
+    # (informedness weighted by the predicted shares) over labels otherwise, as in
+    # the report built from labels.
+    if average == "binary":
+        chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
+    else:
+        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
+        informedness = get_metric("informedness").function
+        chance = float(np.mean(average_values(
+            informedness, {}, cells, "powers",
+            label_weights(counts, "powers", "informedness")) > 0))
+    interval = posterior.interval(confidence)
+    point = averaged_value(spec, counts, average if average is not None else "macro", params,
+                           kind="binary" if average == "binary" else "counts",
+                           every_label=False)
+    return {"estimator": name, **{c: float(np.sum(getattr(counts, c))) for c in COUNT_COLUMNS},
+            "point": float(point), "mean": float(posterior.mean()),
+            "low": float(interval.low), "high": float(interval.high),
+            "mc_error": float(getattr(posterior, "mc_error", 0.0)),
+            "prob_better_than_chance": float(chance)}
