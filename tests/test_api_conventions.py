@@ -330,7 +330,7 @@ def test_the_display_and_the_report_read_the_same_scores():
     from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
 
-    from skprobeval._plot._displays import _estimator_scores
+    from skprobeval._plot._curve_display import _estimator_scores
     from skprobeval._workflow._crossval import _scores_of
 
     X, y = load_breast_cancer(return_X_y=True)
@@ -556,7 +556,7 @@ def test_the_display_shows_the_estimators_own_error():
     from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
 
-    from skprobeval._plot._displays import _estimator_scores
+    from skprobeval._plot._curve_display import _estimator_scores
 
     X, y = load_breast_cancer(return_X_y=True)
     model = LogisticRegression(max_iter=5000).fit(X, y)

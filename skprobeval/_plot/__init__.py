@@ -1,11 +1,12 @@
-"""Displays, shaped like ``sklearn.metrics``' (``from_estimator`` /
+"""Displays, one per file, shaped like ``sklearn.metrics``' (``from_estimator`` /
 ``from_predictions`` / ``plot``), and the random-ranking AP baseline plot.
 """
 
 from ._calibration_display import PosteriorCalibrationDisplay
-from ._displays import PosteriorPrecisionRecallDisplay, PosteriorRocCurveDisplay
 from ._group_display import GroupIntervalDisplay
+from ._precision_recall_display import PosteriorPrecisionRecallDisplay
 from ._random_ap_plot import plot_random_ap_baseline
+from ._roc_curve_display import PosteriorRocCurveDisplay
 
 __all__ = [
     "GroupIntervalDisplay",

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._core import _pyplot, fail
 from .._posteriors import CalibrationCurve, CurveBand, posterior_calibration_curve
-from ._displays import _estimator_scores
+from ._curve_display import _estimator_scores
 
 __all__ = ["PosteriorCalibrationDisplay"]
 
