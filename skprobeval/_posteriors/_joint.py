@@ -46,7 +46,7 @@ which the dense route floors its cells.  A kind of prior mass c takes about
 system's two kinds, λ for each of two systems' four.
 
 Everything here is private; the public entry points live in ``_bayes.py``
-and ``_compare.py``.
+and the ``_compare`` stage.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 `ComparisonReport` holds the tables (summary, per label, pairwise, pairs,
 t-tests, per fold) and renders them (text, Markdown and HTML through
-``_render.py``; CSV, plain data, plots).  The builder from predictions,
+``_core/_render.py``; CSV, plain data, plots).  The builder from predictions,
 `_ReportBuilder`, is in ``_report_builder.py``; the pieces it shares with
 the report from CountsScorer counts alone, without item-level predictions
 (the summary's column order, the t-tests over fold scores, the number of
