@@ -9,7 +9,10 @@ whose errors are correlated through a shared item difficulty (a system is right
 on an item with probability Phi(alpha_i + z_j), z_j ~ N(0, 1): paired data, as
 in practice).  Every (system, test set) pair gives a predicted P(best) and
 whether that system is truly the best; the pairs are binned by the prediction
-and each bin's predicted mean is set against its observed share.
+and each bin's predicted mean is set against its observed share.  Both
+settings of ``pooling`` are measured on the same test sets: the default
+(``"partial"``, the library's rows) and the joint table's posterior as it is
+(``"none"``, a candidate).
 """
 
 from __future__ import annotations
@@ -41,36 +44,43 @@ def _test_set(rng, n, accuracy):
 
 
 def run_systems(cell, reps, n_draws, *, seed, library):
-    """Calibration rows of one cell: one per bin of predicted P(best)."""
+    """Calibration rows of one cell: one per bin of predicted P(best) and setting."""
     from skprobeval import rank_systems
 
     _, n, spread = cell
     rng = seed("systems", n, round(spread * 1000))
-    predicted, best = [], []
+    settings = {"partial": library, "none": "pooling none"}
+    predicted = {setting: [] for setting in settings}
+    best = []
     for rep in range(reps):
         accuracy = 0.8 + spread * rng.standard_normal(N_SYSTEMS)
         y, predictions = _test_set(rng, n, accuracy)
-        ranking = rank_systems(y, predictions, metric="accuracy", n_draws=n_draws,
-                               random_state=rep)
-        predicted.append(ranking.prob_best.to_numpy(float))
+        for setting in settings:
+            ranking = rank_systems(y, predictions, metric="accuracy", pooling=setting,
+                                   n_draws=n_draws, random_state=rep)
+            predicted[setting].append(ranking.prob_best.to_numpy(float))
         best.append(np.arange(N_SYSTEMS) == np.argmax(accuracy))
-    predicted, best = np.concatenate(predicted), np.concatenate(best)
+    best = np.concatenate(best)
     name = f"n={n} accuracy sd={spread:g} {N_SYSTEMS} systems"
     rows = []
-    index = np.clip(np.searchsorted(BINS, predicted, side="right") - 1, 0, len(BINS) - 2)
-    for b in range(len(BINS) - 1):
-        inside = index == b
-        count = int(inside.sum())
-        if count == 0:
-            continue
-        observed = float(best[inside].mean())
-        mean = float(predicted[inside].mean())
-        rows.append({"section": "systems", "cell": name,
-                     "quantity": f"P(best) in [{BINS[b]:g}, {BINS[b + 1]:g})",
-                     "method": library, "kind": "library", "reps": reps, "count": count,
-                     "predicted": mean, "observed": observed,
-                     "se": float(np.sqrt(max(mean * (1 - mean), 1e-4) / count)),
-                     "brier": float(np.mean((predicted - best) ** 2))})
+    for setting, method in settings.items():
+        values = np.concatenate(predicted[setting])
+        index = np.clip(np.searchsorted(BINS, values, side="right") - 1, 0, len(BINS) - 2)
+        for b in range(len(BINS) - 1):
+            inside = index == b
+            count = int(inside.sum())
+            if count == 0:
+                continue
+            observed = float(best[inside].mean())
+            mean = float(values[inside].mean())
+            rows.append({"section": "systems", "cell": name,
+                         "quantity": f"P(best) in [{BINS[b]:g}, {BINS[b + 1]:g})",
+                         "method": method,
+                         "kind": "library" if setting == "partial" else "candidate",
+                         "reps": reps, "count": count, "predicted": mean,
+                         "observed": observed,
+                         "se": float(np.sqrt(max(mean * (1 - mean), 1e-4) / count)),
+                         "brier": float(np.mean((values - best) ** 2))})
     return rows
 
 

@@ -76,6 +76,7 @@ import argparse
 import concurrent.futures
 import inspect
 import math
+import re
 import sys
 import time
 import zlib
@@ -848,8 +849,8 @@ def print_report(rows, out=sys.stdout):
             section = row["section"]
             print(f"\n== {section} ==", file=out)
             if section == "systems":
-                print(f"{'cell':<40} {'bin of P(best)':<24} {'pairs':>6} {'predicted':>9} "
-                      f"{'observed':>9}", file=out)
+                print(f"{'cell':<40} {'bin of P(best)':<24} {'method':<14} {'pairs':>6} "
+                      f"{'predicted':>9} {'observed':>9}", file=out)
             elif section == "comparisons":
                 print(f"{'cell':<62} {'P>0.95':>7} {'P<0.05':>7} {'KS':>6}  matched test",
                       file=out)
@@ -857,8 +858,9 @@ def print_report(rows, out=sys.stdout):
                 print(f"{'cell':<46} {'quantity':<54} {'method':<40} {'cov95':>6} "
                       f"{'cov90':>6} {'width95':>8}", file=out)
         if section == "systems":
-            print(f"{row['cell']:<40} {row['quantity']:<24} {int(row['count']):>6d} "
-                  f"{row['predicted']:>9.3f} {row['observed']:>9.3f}", file=out)
+            print(f"{row['cell']:<40} {row['quantity']:<24} {row['method']:<14} "
+                  f"{int(row['count']):>6d} {row['predicted']:>9.3f} {row['observed']:>9.3f}",
+                  file=out)
         elif section == "comparisons":
             matched = ""
             if row.get("matched_test"):
@@ -889,7 +891,7 @@ def print_report(rows, out=sys.stdout):
 
 
 def _n_of(cell):
-    return int(cell.split("n=")[1].split()[0])
+    return int(re.search(r"\bn=(\d+)", cell).group(1))
 
 
 def write_docs(rows, directory):

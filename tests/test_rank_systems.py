@@ -187,8 +187,9 @@ def test_agrees_with_a_brute_force_dirichlet(rng, n_classes, average):
     systems = [np.where(rng.random(40) < accuracy, y, rng.integers(0, n_classes, 40))
                for accuracy in (0.8, 0.75, 0.7)]
     n_draws, reference_draws = 20_000, 100_000
+    # The joint table's own posterior: pooling="none" (pooling is tested below).
     ranking = rank_systems(y, dict(zip("abc", systems)), metric="f1", average=average,
-                           n_draws=n_draws, random_state=rng)
+                           pooling="none", n_draws=n_draws, random_state=rng)
     reference = _brute_force_values(y, systems, n_classes, 0.5, reference_draws, rng, average)
     best = np.bincount(reference.argmax(axis=1), minlength=3) / reference_draws
     np.testing.assert_array_less(np.abs(ranking.prob_best - best),
@@ -428,3 +429,98 @@ def test_labels_by_name_and_in_another_order(rng):
                             metric="f1", n_draws=4000, random_state=1)
     np.testing.assert_array_less(np.abs(shuffled.prob_best - as_int.prob_best),
                                  _tolerance(as_int.prob_best, 4000, 4000))
+
+
+# ---------------------------------------------------------------------------
+# Partial pooling
+# ---------------------------------------------------------------------------
+
+
+def _pooled_moments_by_quadrature(mean, cov, width):
+    """Posterior mean and covariance of the hierarchical normal model, by
+    integrating over the spread with scipy's adaptive quadrature (an independent
+    route: no grid, no draws)."""
+    from scipy import integrate
+
+    n = mean.size
+    ones = np.ones(n)
+
+    def parts(tau):
+        total = cov + tau ** 2 * np.eye(n)
+        inverse = np.linalg.inv(total)
+        a = ones @ inverse @ ones
+        mu = ones @ inverse @ mean / a
+        log_like = (-0.5 * np.linalg.slogdet(total)[1] - 0.5 * np.log(a)
+                    - 0.5 * (mean - mu) @ inverse @ (mean - mu))
+        # theta | tau, y: mu integrated out (Gaussian in mu, linear in theta).
+        shrink = tau ** 2 * inverse
+        centre = mu + shrink @ (mean - mu * ones)
+        lift = (np.eye(n) - shrink) @ ones
+        covariance = tau ** 2 * cov @ inverse + np.outer(lift, lift) / a
+        return log_like, centre, covariance
+
+    peak = max(parts(t)[0] for t in np.linspace(1e-4, width, 200))
+
+    def weight(tau):
+        return np.exp(parts(tau)[0] - peak)
+
+    points = np.geomspace(1e-5, width, 40)
+    z = integrate.quad(weight, 0, width, points=points, limit=400)[0]
+    first = np.array([integrate.quad(lambda t, i=i: weight(t) * parts(t)[1][i], 0, width,
+                                     points=points, limit=400)[0] for i in range(n)]) / z
+    second = np.array([[integrate.quad(
+        lambda t, i=i, j=j: weight(t) * (parts(t)[2][i, j] + parts(t)[1][i] * parts(t)[1][j]),
+        0, width, points=points, limit=400)[0] for j in range(n)] for i in range(n)]) / z
+    return first, second - np.outer(first, first)
+
+
+@pytest.mark.parametrize("spread", [0.002, 0.03])
+def test_partial_pooling_has_the_hierarchical_posteriors_moments(spread):
+    # Gaussian draws stand for the data; the pooled draws' mean and covariance
+    # against adaptive quadrature over the spread tau (uniform prior on [0, 1]).
+    from skprobeval._compare._pooling import partial_pooling
+
+    rng = np.random.default_rng(11)
+    mean = 0.8 + spread * np.array([-1.0, 0.3, 0.6, 1.2])
+    root = rng.normal(size=(4, 4)) * 0.004 + np.eye(4) * 0.01
+    cov = root @ root.T
+    draws = rng.multivariate_normal(mean, cov, size=200_000)
+    pooled = partial_pooling(draws, 1.0, np.random.default_rng(3))
+    expected_mean, expected_cov = _pooled_moments_by_quadrature(draws.mean(axis=0),
+                                                                np.cov(draws, rowvar=False), 1.0)
+    sd = np.sqrt(np.diag(expected_cov))
+    np.testing.assert_array_less(np.abs(pooled.mean(axis=0) - expected_mean),
+                                 5 * sd / np.sqrt(draws.shape[0]))
+    np.testing.assert_allclose(np.cov(pooled, rowvar=False), expected_cov,
+                               atol=0.03 * sd.max() ** 2)
+    # Small differences are pulled together; clear ones are kept.
+    gap = np.ptp(pooled.mean(axis=0)) / np.ptp(mean)
+    assert gap < 0.5 if spread == 0.002 else gap > 0.8      # measured: 0.33 and 0.87
+
+
+def test_partial_pooling_keeps_identical_systems_equal_and_two_systems_as_they_are(rng):
+    from skprobeval._compare._pooling import partial_pooling
+
+    draws = rng.normal(0.8, 0.01, size=(5000, 3))
+    with_copy = np.column_stack([draws[:, 0], draws, draws[:, 2]])
+    pooled = partial_pooling(with_copy, 1.0, np.random.default_rng(0))
+    np.testing.assert_array_equal(pooled[:, 0], pooled[:, 1])
+    np.testing.assert_array_equal(pooled[:, 3], pooled[:, 4])
+    assert not np.array_equal(pooled[:, 1], draws[:, 0])
+    two = np.column_stack([draws[:, 0], draws[:, 0], draws[:, 1]])
+    np.testing.assert_array_equal(partial_pooling(two, 1.0, np.random.default_rng(0)), two)
+
+
+def test_pooling_tempers_near_equal_systems_only(rng):
+    # Five systems a test set cannot tell apart: pooled P(best) closer to 1/5 than
+    # the joint table's; a clear leader keeps P(best) near 1 either way.
+    y = rng.integers(0, 2, 300)
+    near = {f"s{i}": np.where(rng.random(300) < 0.8, y, 1 - y) for i in range(5)}
+    pooled = rank_systems(y, near, n_draws=4000, random_state=0)
+    free = rank_systems(y, near, pooling="none", n_draws=4000, random_state=0)
+    assert pooled.pooling == "partial" and free.pooling == "none"
+    assert np.abs(pooled.prob_best - 0.2).max() < np.abs(free.prob_best - 0.2).max()
+    clear = {**near, "lead": np.where(rng.random(300) < 0.97, y, 1 - y)}
+    assert rank_systems(y, clear, n_draws=4000, random_state=0).prob_best["lead"] > 0.99
+    with pytest.raises(ValueError, match="`pooling` must be 'partial' or 'none'; got 'full'"):
+        rank_systems(y, near, pooling="full")

@@ -86,6 +86,7 @@ from .._posteriors import (
     average_values,
     check_target_metric,
 )
+from ._pooling import partial_pooling
 from ._ranking_posteriors import _paired_metric, _ranking_order
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 
@@ -153,6 +154,8 @@ class SystemRanking(RankingMixin):
         Posterior draws.
     higher_is_better : bool
         Whether larger values of the metric rank first.
+    pooling : str
+        ``"partial"`` or ``"none"`` (see `rank_systems`).
 
     Examples
     --------
@@ -187,6 +190,7 @@ class SystemRanking(RankingMixin):
     rope: float
     n_draws: int
     higher_is_better: bool = True
+    pooling: str = "partial"
 
     def interval(self, confidence=0.95):
         """Equal-tailed credible interval of each system's metric.
@@ -627,8 +631,8 @@ def _systems(predictions):
 
 @renamed_keyword("n_samples", "n_draws")
 def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", labels=None,
-                 pos_label=1, beta=1.0, prior=None, rope=0.0, n_draws=N_DRAWS,
-                 random_state=None, sample_weight=None):
+                 pos_label=1, beta=1.0, prior=None, rope=0.0, pooling="partial",
+                 n_draws=N_DRAWS, random_state=None, sample_weight=None):
     """Rank several systems evaluated on the same items, from one joint posterior.
 
     Every posterior draw is one Dirichlet draw of the joint table (true
@@ -674,6 +678,14 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         Region of practical equivalence of `SystemRanking.pairwise` and
         `SystemRanking.prob_within_rope_of_best`: in [0, 1), or [0, 2) for
         informedness, markedness and MCC.
+    pooling : {"partial", "none"}, default="partial"
+        ``"partial"``: the systems' metrics are drawn towards each other as
+        far as the data cannot tell them apart (a normal hierarchical model
+        over the systems, see Notes), so that near-equal systems are not
+        ranked with more confidence than the test set supports.
+        ``"none"``: the joint table's posterior as it is (each system's
+        metric as `metric_posterior` gives it, pairs as
+        `compare_paired_metric`).  Two systems are never pooled.
     n_draws : int, default=10_000
         Posterior draws.
     random_state : None, int or numpy.random.Generator, default=None
@@ -711,6 +723,22 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     each, matter); with ``rope > 0`` the rest of the table carries 2λ here
     and λ there.
 
+    **Partial pooling.**  Rank probabilities from a posterior in which each
+    system's metric is free are overconfident when the systems differ by
+    less than the test set resolves: among five systems whose accuracies
+    differ by about 0.01 on 300 items, those given P(best) of 0.6-0.8 were
+    best 43% of the time.  With ``pooling="partial"`` the true metrics are
+    modelled as ``θ_i = μ + δ_i``, ``δ_i ~ N(0, τ²)`` (flat prior on ``μ``,
+    uniform prior on ``τ`` over the metric's range), with the joint table's
+    posterior draws (their mean and covariance, which carry the pairing)
+    as the data; each draw is moved to the conditional posterior of the
+    pooled model for a ``τ`` drawn from its posterior, which keeps clear
+    differences and pulls noise-level ones together (Gelman et al.'s
+    hierarchical normal model).  The coverage benchmark measures both
+    settings; the user guide's page on ranking systems shows the figures.
+    Three or more distinct systems are needed to estimate the spread; with
+    two, both settings are the same.
+
     **Identical systems.**  Systems whose predictions agree on every item
     are one classifier on these data: they tie in every draw, sharing their
     ranks.
@@ -737,12 +765,12 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     >>> ranking.expected_rank.round(2)
     a    1.03
     b    1.98
-    c    2.99
+    c    2.98
     Name: expected_rank, dtype: float64
     >>> ranking.rank_probabilities.round(2)
     rank     1     2     3
     a     0.97  0.03  0.00
-    b     0.03  0.96  0.01
+    b     0.03  0.95  0.01
     c     0.00  0.01  0.99
     """
     import pandas as pd
@@ -758,6 +786,7 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
                  labels)
         lam = check_prior(RANKING_PRIOR if prior is None else prior)
         rope = check_rope(rope)
+        width = 1.0
     else:
         spec = get_metric(metric)
         name, higher = spec.name, spec.higher_is_better
@@ -766,7 +795,10 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
             fail("average", "'binary', 'micro', 'macro', 'weighted' or 'powers' (a ranking "
                  "needs one number per system)", average)
         lam = check_prior(0.5 if prior is None else prior)
-        rope = check_rope(rope, width=range_width(spec.name))
+        width = range_width(spec.name)
+        rope = check_rope(rope, width=width)
+    if pooling not in ("partial", "none"):
+        fail("pooling", "'partial' or 'none'", pooling)
     beta = check_positive(beta, "beta")
     n_draws = check_draws(n_draws, values_per_draw=len(names))
     rng = check_random_state(random_state)
@@ -805,6 +837,11 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         draws = draws[defined]
     if draws.shape[0] == 0:
         fail("prior", "large enough for the metric to be defined in some draws", prior)
+    if pooling == "partial":
+        # Pooled as "higher is better" so that a metric and its complement
+        # (accuracy and error) give mirrored draws.
+        draws = partial_pooling(draws, width, rng) if higher else \
+            -partial_pooling(-draws, width, rng)
     draws.setflags(write=False)
     ranks, prob_best, error, above, within = _rank_figures(draws, higher, rope)
     index = pd.Index(names)
@@ -821,4 +858,4 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         prob_within_rope_of_best=pd.Series(within, index=index,
                                            name="prob_within_rope_of_best"),
         values=draws, names=tuple(names), metric=name, average=average, prior=lam,
-        rope=rope, n_draws=int(draws.shape[0]), higher_is_better=higher)
+        rope=rope, n_draws=int(draws.shape[0]), higher_is_better=higher, pooling=pooling)

@@ -1,0 +1,97 @@
+"""Partial pooling of several systems' metric draws: a normal hierarchical model.
+
+Systems ranked on one test set are treated as draws from a population of
+systems: their true metrics are ``θ_i = μ + δ_i`` with ``δ_i ~ N(0, τ²)``, a
+flat prior on ``μ`` and a uniform prior on the spread ``τ`` over the metric's
+range; the posterior draws of the systems' metrics (the paired joint model,
+mean ``y`` and covariance ``Σ``) stand for the data.  Where the systems'
+differences are smaller than the test set can resolve, the posterior of
+``τ`` favours small spreads and the metrics are drawn towards each other;
+where they are clear, ``τ`` is large and the draws are left as they are.
+Derivations: the theory page ``docs/theory/rankings.rst``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["partial_pooling"]
+
+# Grid of the spread τ: τ = width * u², u at the midpoints of GRID equal steps
+# in (0, 1), dense near 0 where the shrinkage changes fastest.
+GRID = 512
+
+
+def partial_pooling(draws, width, rng):
+    """Draws of the systems' metrics under the hierarchical model.
+
+    Parameters
+    ----------
+    draws : ndarray of shape (n_draws, n_systems)
+        Posterior draws of every system's metric on the same items.
+    width : float
+        Length of the metric's range: the upper end of the uniform prior of
+        the spread ``τ``.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (n_draws, n_systems)
+        For each draw ``d``: ``τ`` from its posterior (on the grid, uniform
+        within a grid cell), ``μ`` given ``τ``, then ``μ + A (d - μ) + e``
+        with ``A = τ² (τ² I + Σ)⁻¹`` and ``e ~ N(0, τ² Σ² (τ² I + Σ)⁻²)``,
+        which has the exact conditional posterior's mean and covariance
+        where ``d ~ N(y, Σ)``.  Systems whose draws are equal in every draw
+        (identical predictions) are pooled as one and stay equal; with fewer
+        than three distinct systems the spread is not estimable (its
+        posterior is its prior) and `draws` is returned unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> draws = 0.8 + 0.01 * rng.standard_normal((4000, 4))
+    >>> pooled = partial_pooling(draws, 1.0, np.random.default_rng(1))
+    >>> bool(pooled.std(axis=0).mean() < draws.std(axis=0).mean())
+    True
+    """
+    draws = np.asarray(draws, dtype=float)
+    # Distinct columns in the order they first occur (np.unique sorts them).
+    _, first, inverse = np.unique(draws, axis=1, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    position = np.empty_like(order)
+    position[order] = np.arange(order.size)
+    of_system = position[np.ravel(inverse)]
+    distinct = draws[:, first[order]]
+    n_draws, n = distinct.shape
+    if n < 3:
+        return draws
+    mean = distinct.mean(axis=0)
+    eigen, basis = np.linalg.eigh(np.cov(distinct, rowvar=False))
+    eigen = np.clip(eigen, 0.0, None)
+    mean_e = basis.T @ mean
+    ones_e = basis.T @ np.ones(n)
+
+    # Posterior of τ on the grid: the marginal likelihood of the means with μ
+    # integrated out, y ~ N(μ 1, Σ + τ² I), times the prior (uniform in τ,
+    # density 2u on the u scale).
+    u = (np.arange(GRID) + 0.5) / GRID
+    variance = eigen[None, :] + (width * u[:, None] ** 2) ** 2
+    a = np.sum(ones_e ** 2 / variance, axis=1)
+    b = np.sum(ones_e * mean_e / variance, axis=1)
+    c = np.sum(mean_e ** 2 / variance, axis=1)
+    log_post = (np.log(2 * u) - 0.5 * np.sum(np.log(variance), axis=1) - 0.5 * np.log(a)
+                - 0.5 * (c - b ** 2 / a))
+    weight = np.exp(log_post - log_post.max())
+    cell = rng.choice(GRID, size=n_draws, p=weight / weight.sum())
+    tau2 = (width * ((cell + rng.random(n_draws)) / GRID) ** 2) ** 2
+
+    total = eigen[None, :] + tau2[:, None]               # eigenvalues of Σ + τ² I
+    a = np.sum(ones_e ** 2 / total, axis=1)
+    b = np.sum(ones_e * mean_e / total, axis=1)
+    mu = b / a + rng.standard_normal(n_draws) / np.sqrt(a)
+    centred = (distinct - mu[:, None]) @ basis
+    noise = np.sqrt(tau2)[:, None] * eigen[None, :] / total
+    pooled_e = tau2[:, None] / total * centred + noise * rng.standard_normal((n_draws, n))
+    pooled = mu[:, None] + pooled_e @ basis.T
+    return pooled[:, of_system]
