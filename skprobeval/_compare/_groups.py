@@ -1,16 +1,14 @@
 """Per-group posteriors of a binary classifier's metrics, as fairlearn's ``MetricFrame``.
 
-`PosteriorMetricFrame` splits the items by the values of one or more
-sensitive features (their intersections for several), counts each group's
-confusion table once and gives every group the package's exact posterior of
-each metric (`metric_posterior` on the groups' counts).  Groups are disjoint
-sets of items, so under the Dirichlet model their posteriors are
-independent: the gap between two groups is the exact `DifferencePosterior`
-of their Beta posteriors, and the gap (max - min) of more groups, their
-extremes and ratios are sampled from the independent per-group posteriors.
-`GroupDisparity` holds one such gap with the probability that it exceeds a
-tolerance; `demographic_parity_disparity` and `equalized_odds_disparity`
-are fairlearn's two criteria on top of the frame.
+`PosteriorMetricFrame` counts each group of the sensitive features once and
+gives it the package's posterior of each metric; the groups are independent,
+so the gap of two groups is an exact `DifferencePosterior` where their
+posteriors are Beta, and spreads, extremes and ratios of more groups are
+sampled.  `GroupDisparity` holds one gap with its posterior, simultaneous and
+anchored intervals; `demographic_parity_disparity` and
+`equalized_odds_disparity` are fairlearn's two criteria on top of the frame,
+and `report_group_tables` builds a report's group tables.  Derivations: the
+theory page ``docs/theory/groups.rst``.
 """
 
 from __future__ import annotations

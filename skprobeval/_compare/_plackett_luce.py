@@ -1,39 +1,13 @@
 """Several systems ranked across data sets with a Bayesian Plackett-Luce model.
 
-Each data set ranks the ``n`` systems by their scores.  The Plackett-Luce
-model (Plackett 1975; Luce 1959) gives every system a positive weight
-``w_k`` and builds a ranking from the top: the best system is drawn with
-probability proportional to its weight, the second among those left, and so
-on, so that a ranking ``rho`` (best first) has probability
-
-    prod_{j=1}^{n-1} w_{rho_j} / (w_{rho_j} + ... + w_{rho_n}).
-
-The weights matter only through their ratios: the normalised weights
-``pi = w / sum(w)`` are what the model identifies, ``pi_k`` being the
-probability that system ``k`` ranks first on a new data set.  Calvo, Ceberio
-and Lozano (2018) proposed this Bayesian model for the comparison of
-algorithms across problems.
-
-The posterior is sampled in NumPy by the Gibbs sampler of Caron and Doucet
-(2012).  With independent Gamma(a, 1) priors on the weights, each stage
-``j`` of each data set ``i`` gets a latent exponential variable ``Z_ij`` of
-rate ``w_{rho_ij} + ... + w_{rho_in}`` (the "waiting time" of the stage);
-given those, each weight is Gamma(a + wins_k, 1 + exposure_k), where
-``wins_k`` counts the stages system ``k`` won and ``exposure_k`` sums the
-``Z_ij`` of the stages it took part in.  Both conditionals are sampled
-exactly.  Because the likelihood ignores the scale, ``pi`` and
-``S = sum(w)`` are independent a posteriori, ``S ~ Gamma(n a, 1)`` as in the
-prior; every sweep redraws ``S`` from that law before the latent step.
-
-Ties are orders the data do not show: a data set whose scores tie observes
-only the set of tied systems at those places, so its likelihood is the sum
-of the Plackett-Luce probabilities of every order of the tied systems.  The
-sampler carries one order of each tied group as a latent variable and
-updates it by an independence Metropolis-Hastings step (a uniformly random
-order of the group proposed, accepted with the ratio of the two orders'
-Plackett-Luce probabilities; the groups of one data set are conditionally
-independent and are accepted one by one).  A data set on which every system
-ties has likelihood 1 and is left out.
+`rank_across_datasets` reads a table of data sets (rows) by systems (columns),
+keeps only each data set's order of the systems, and samples the posterior of
+the systems' normalised Plackett-Luce weights (Calvo, Ceberio and Lozano 2018)
+in NumPy with the Gamma-augmented Gibbs sampler of Caron and Doucet (2012),
+tied scores carried as latent orders updated by Metropolis-Hastings;
+`PlackettLuceRanking` holds the draws, the rank probabilities and their
+batch-means Monte Carlo error.  Derivations: the theory page
+``docs/theory/rankings.rst``.
 """
 
 from __future__ import annotations

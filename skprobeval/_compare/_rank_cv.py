@@ -1,23 +1,12 @@
 """Every candidate of a cross-validated search ranked at once.
 
-The correlated t-test (Nadeau & Bengio 2003; Benavoli et al. 2017) gives the
-posterior of the mean difference of two candidates' fold scores: Student-t
-with ``n - 1`` degrees of freedom, location the mean difference ``d_bar`` and
-squared scale ``(1/n + rho/(1 - rho)) s^2``, ``rho`` the test fraction.  Here
-the ``n`` fold score vectors of ``N`` candidates (mean vector ``x_bar``,
-sample covariance ``S`` across folds) give the multivariate Student-t
-
-    mu ~ t_{n-1}(x_bar, (1/n + rho/(1 - rho)) S),
-
-drawn as ``x_bar + sqrt(c / W) A^T z`` with ``c = 1/n + rho/(1 - rho)``,
-``A`` the centred score matrix (``A^T A = (n - 1) S``), ``z`` standard normal
-in ``R^n`` and ``W ~ chi^2_{n-1}``.  Every contrast ``w^T mu`` is then
-Student-t with ``n - 1`` degrees of freedom, location ``w^T x_bar`` and
-squared scale ``c w^T S w``: exactly the correlated t-test of the fold
-scores ``X w``, so each pair of candidates gets the correlated t-test's
-posterior of its difference, and all pairs come from one joint law.  ``S``
-may be singular (more candidates than folds, identical candidates, constant
-scores): the draw needs no factorisation of ``S``.
+`rank_cv_results` reads ``cv_results_`` through the multivariate Student-t
+posterior of the candidates' mean scores that extends the correlated t-test
+(Nadeau & Bengio 2003; Benavoli et al. 2017) to all candidates, so that every
+pair gets exactly the two-candidate test and all pairs come from one joint
+law; `CVResultsRanking` holds the result, and `SimplestWithinRopeRefit` turns
+it into a ``refit=`` rule.  Derivations: the theory page
+``docs/theory/rankings.rst``.
 """
 
 from __future__ import annotations

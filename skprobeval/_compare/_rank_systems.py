@@ -1,46 +1,13 @@
 """Several systems ranked on the same items, from one joint posterior.
 
-`rank_systems` draws every system's metric from one posterior per draw: a
-Dirichlet over the cells of the joint table (true label, prediction of
-system 1, ..., prediction of system N), shared by all systems, so that what
-the systems have in common (the items they all get right, the mistakes they
-share) moves their metrics together and the ranks of each draw honour the
-pairing, as `compare_paired_metric` does for two systems.
-
-The N-system prior.  With d = 2λ/K (λ for K = 2) the prior mass of the
-table is 2d per true label (4λ in all, whatever K and N), spread as if each
-system were right or wrong by a fair coin, independently of the others, the
-systems that are wrong all giving one wrong label, uniform among the K - 1
-others: a cell whose wrong systems form the set S gets
-``2d 2^-N / (K - 1)`` (``2d 2^-N`` when S is empty), and a cell in which
-two systems are wrong with different labels gets none.  By aggregation,
-the table of any one system has the one-system prior of `JointTable` (d on
-the diagonal, d / (K - 1) off it) and the table of any two systems has the
-two-system prior (d/2 both right, d / (2(K - 1)) on only-A-right,
-only-B-right and same-mistake cells, none where both are wrong
-differently): every pair of systems is compared under the prior of
-`compare_paired_metric`, and removing a system leaves the prior of the
-others.  For K = 2 every one of the 2^(N+1) cells gets λ / 2^(N-1).
-Multilabel indicator targets: one such binary table per label column,
-independent of the others.
-
-Sampling.  The table has up to K (1 + (2^N - 1)(K - 1)) prior cells, far
-too many to draw for N = 20, so the table is sparse as the large tables of
-`JointTable` are: each observed cell's Gamma variate is split by additivity
-into its data part, Gamma(count), and its share of the prior; the prior's
-shares of all its cells are a Gamma(4λ) total times the weights of a
-Dirichlet process DP(4λ, prior cells in proportion to their mass), drawn by
-Sethuraman's stick-breaking, atoms drawn from the prior as above.  Sticks
-are broken until the unallocated share is below 2^-100 of the prior total;
-what they leave goes to one more atom (a truncation of the process in the
-manner of Ishwaran & James 2001).  That share moves per-label sums that
-hold data by less than their last bit; a sum holding no data at all (a
-label a system never predicts) rests on the sticks alone, and is floored at
-the smallest normal float like the cells of the dense tables.
-
-Systems whose predictions are identical on every item are one classifier on
-these data: they are drawn once and tie in every draw (as
-`compare_paired_metric` reports such a pair equivalent with probability 1).
+`rank_systems` draws every system's metric from one Dirichlet over the joint
+table (true label, prediction of system 1, ..., prediction of system N), whose
+prior gives every sub-table of systems the package's own one- and two-system
+priors, so that the ranks of each draw honour the pairing as
+`compare_paired_metric` does for two systems; the table is kept sparse (the
+observed cells, and the prior's share drawn by truncated stick-breaking), and
+systems with identical predictions are drawn once.  `SystemRanking` holds the
+result.  Derivations: the theory page ``docs/theory/rankings.rst``.
 """
 
 from __future__ import annotations
