@@ -1,16 +1,13 @@
 """Comparing a metric of two systems: on independent data and on the same items.
 
-* `compare_independent`: ``P(M_A > M_B) = ∫ pdf_A(x) cdf_B(x) dx`` for
-  systems tested on different data (Goutte & Gaussier 2005), exact where
-  the registry records an exact posterior: one Beta against another's cdf
-  for Beta metrics and F1, nested quadrature over posterior objects
-  otherwise; sampled with its Monte Carlo error where no exact form exists.
-* `compare_paired_metric`: the joint Dirichlet of (true label, prediction
-  A, prediction B) -- 8 cells for a binary table, K x K x K for K classes
-  -- so that ``P(F_A > F_B)`` (also of macro and micro averages) respects
-  the pairing (sampled, seeded).
-
-Sign convention: a difference is **first minus second**.
+`compare_independent` gives ``P(M_A > M_B)`` for systems tested on different
+data (Goutte & Gaussier 2005), exact where the registry records an exact
+posterior and sampled otherwise; `compare_paired_metric` (and
+`paired_metric_from_codes`, from joint codes) samples the joint Dirichlet of
+(true label, prediction A, prediction B) so that the comparison respects the
+pairing; both return a `MetricComparison`, whose differences are **first
+minus second**.  Derivations: the theory pages ``docs/theory/independent.rst``
+and ``docs/theory/paired.rst``.
 """
 
 from __future__ import annotations

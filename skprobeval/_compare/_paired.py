@@ -1,23 +1,12 @@
 """The paired Dirichlet model: two systems on the same items (Goutte & Gaussier 2005).
 
-Each item is right for the first system only (``N1``), for the second only
-(``N2``), or alike (``N3``); with a Dirichlet(α1, α2, α3) prior the
-posterior of the three probabilities is Dirichlet(N1 + α1, N2 + α2,
-N3 + α3).  ``P(π1 > π2)`` is the closed form ``1 - I_{1/2}(a1, a2)``;
-``P(Δ > r)`` and the credible interval of ``Δ = π1 - π2`` are
-one-dimensional integrals through ``Δ = S (2W - 1)`` with
-``S ~ Beta(a1 + a2, a3)`` independent of ``W ~ Beta(a1, a2)``, on the
-numerics kernel's quadrature rule (the theory chapter's page on paired
-comparisons derives both).
-
-Sign convention: a difference is **first minus second**, and
-``prob_first_better`` is the posterior probability that it exceeds the
-region of practical equivalence ``rope``.  The variable integrated
-numerically ("outer") is the one contributing less spread to the compared
-quantity; the other enters through its exact cdf, so the integrand is
-smooth on the outer variable's scale: accurate to about 1e-11 for counts
-with Jeffreys priors, about 1e-7 in the most extreme cases tried (priors of
-1e-3 next to counts of 1e11).
+`compare_paired` and `pairwise_comparison` put a Dirichlet posterior on the
+shares of items that only the first system, only the second, or both alike
+get right, and return a `PairedComparison`: ``P(first better)`` in closed
+form, and the rope split and credible interval of the difference (**first
+minus second**) as one-dimensional integrals on the numerics kernel's
+quadrature.  Derivations and accuracy: the theory page
+``docs/theory/paired.rst``.
 """
 
 from __future__ import annotations

@@ -1,54 +1,15 @@
 """Chance baselines: what a random system scores (Bestgen 2015; Powers 2003).
 
-* `random_average_precision`: exact mean (O(1) closed form) and exact variance
-  (O(1) closed form) of the average precision of a uniformly random ranking.
-* `random_average_precision_reference`: Bestgen's (2015) O(R·N) double sum,
-  kept as the reference implementation for tests and benchmarks.
-* `random_ranking_test`: an observed ranking against that baseline (z-score and
-  an optional seeded permutation p-value).
-* `chance_baseline`: expected precision, recall, F1, accuracy and informedness
-  of a random classifier with the observed number of predicted positives, and
-  the exact hypergeometric chance p-value.
-
-Derivation of the moments (N items, R relevant, every ordering equally likely)
-------------------------------------------------------------------------------
-With ``x_n = 1`` when rank ``n`` holds a relevant item,
-``R * AP = S = sum_{m <= n} x_m x_n / n``.  A product of indicators over ``k``
-distinct ranks has expectation ``p_k = R(R-1)...(R-k+1) / (N(N-1)...(N-k+1))``.
-
-Mean: ``E[S] = p_1 H_N + p_2 (N - H_N)``, hence
-``E[AP] = (R-1)/(N-1) + (N-R) H_N / (N(N-1))``.
-
-Second moment: ``S^2`` is a double sum over pairs ``(m <= n)``, ``(m' <= n')``
-weighted ``1/(n n')``; each term's expectation is ``p_k`` with ``k`` the number
-of distinct ranks among ``{m, n, m', n'}``.  Counting the pairs by ``k``:
-
-* ``n = n'``: ``k = 1`` once, ``k = 2`` in ``3(n-1)`` ways, ``k = 3`` in
-  ``(n-1)(n-2)`` ways;
-* ``n < n'`` (counted twice): ``k = 2`` in 2 ways, ``k = 3`` in
-  ``n' - 2 + 3(n-1)`` ways, ``k = 4`` in ``(n-1)(n'-3)`` ways.
-
-The sums over ``n`` and ``n < n'`` reduce to ``H = H_N`` and
-``H2 = H_N^(2) = sum_{n <= N} 1/n^2 = pi^2/6 - zeta(2, N+1)``:
-
-``E[S^2] = (5 N p_3 + N(N-5) p_4) + (3 p_2 - 9 p_3 + 6 p_4 + 2N(p_3 - p_4)) H
-+ (2 p_2 - 5 p_3 + 3 p_4) H^2 + (p_1 - 5 p_2 + 7 p_3 - 3 p_4) H2``.
-
-Subtracting ``E[AP]^2`` and simplifying (the leading terms cancel exactly, in
-the algebra) gives, for ``N >= 4``, ``Var[AP] = c_0 + c_1 H + c_2 H^2 + c_3 H2``:
-
-``c_0 = (N-R)(R-1)(NR - 4N + R + 4) / (R (N-1)^2 (N-2)(N-3))``
-``c_1 = -(N-R)(R-1)(N - 2R - 1) / (N R (N-1)^2 (N-2))``
-``c_2 = (N-R)(N^3 R - 2N^3 - 2N^2 R^2 + 6N^2 R + 2N^2 - 2N R^2 - 9N R + 6R^2)
-/ (N^2 R (N-1)^2 (N-2)(N-3))``
-``c_3 = (N-3R)(N-R)(N-R-1) / (N R (N-1)(N-2)(N-3))``
-
-Each coefficient is a ratio of exact Python integers, rounded once.  The four
-terms never cancel badly (their absolute sum is at most 17.5 times the
-variance, reached at N = 4, R = 3; scanned over every N < 400 and thousands of
-(N, R) up to 10^15), so the result is accurate to ~1e-14 relative at any N.
-``N <= 3`` uses the unsimplified form in exact rational arithmetic.  Both
-moments equal brute-force enumeration in fractions for every N <= 12.
+`random_average_precision` gives the exact mean and variance of the average
+precision of a uniformly random ranking in O(1) (closed forms in the harmonic
+numbers), `random_average_precision_reference` keeps Bestgen's O(R N) double
+sum as an independent check, `random_ranking_test` scores an observed ranking
+against that baseline (z-score and seeded permutation p-value),
+`random_precision_baseline` gives the exact band of a random ranking's
+precision at every cutoff, and `chance_baseline` the expected metrics of a
+random classifier with the observed margins and the exact hypergeometric
+p-value.  Derivations and accuracy: the theory pages
+``docs/theory/random_ap.rst`` and ``docs/theory/chance.rst``.
 """
 
 from __future__ import annotations
