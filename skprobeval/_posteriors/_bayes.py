@@ -1,22 +1,14 @@
 """Bayesian posteriors of confusion-table metrics from labels or counts.
 
-The entry points count once with `ConfusionCounts` (the one place labels are
-handled) and build the posterior objects of `skprobeval._posteriors._posterior` from the
-Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ) posterior (see the theory chapter,
-"The Dirichlet model of a confusion table"):
-
-* exact kinds wherever a closed form or a one-dimensional integral exists
-  (Beta ratios, F-beta, informedness, markedness);
-* Dirichlet sampling for every other metric, for user functions of the four
-  cells, and for macro / weighted averages (the K x K multiclass table is
-  sampled jointly, multilabel columns independently); the mean of an
-  average of exact per-label posteriors is exact (`exact_average_mean`).
-
-Zero-division needs no special case: with TP + FP = 0 the precision
-posterior is the prior Beta(λ, λ).  The public per-metric wrappers
-(`precision_posterior`, ...) and `posterior_report` sit one layer up, in
-`skprobeval._posteriors._posterior_api`; the builders here serve them, the comparisons,
-the scorers and the reports alike.
+The builders here (`metric_posterior`, `exact_posterior`,
+`posterior_from_codes`, `exact_average_mean` and the metric checks) count once
+with `ConfusionCounts` and turn the Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ)
+posterior into the posterior objects of `skprobeval._posteriors._posterior`:
+exact kinds where the registry records a recipe, Dirichlet sampling for other
+metrics, user functions and macro or weighted averages; they serve the
+per-metric wrappers of `skprobeval._posteriors._posterior_api`, the
+comparisons, the scorers and the reports.  Derivations: the theory pages
+``docs/theory/dirichlet_model.rst`` and ``docs/theory/multiclass_prior.rst``.
 """
 
 from __future__ import annotations

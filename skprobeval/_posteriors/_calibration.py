@@ -1,15 +1,12 @@
-"""Calibration of predicted probabilities: the binned curve with credible bands,
-and the posterior of the binned calibration error.
+"""Calibration of predicted probabilities: the binned curve with bands, and the calibration error.
 
-The items fall into bins of predicted probability, exactly as in
-``sklearn.calibration.calibration_curve``.  Each bin's items are positives or
-negatives: with a Dirichlet(λ, ..., λ) prior on the 2B cells (bin x class),
-the positive rate of each bin has the posterior Beta(positives + λ,
-negatives + λ), the package's convention for a share, and the rates of
-different bins are mutually independent (ratios within disjoint groups of
-Dirichlet cells are independent), as is the vector of the bins' masses,
-Dirichlet(count + 2λ).  Both bands and the calibration-error posterior read
-these exact marginals; nothing here is resampled.
+`posterior_calibration_curve` bins the items as scikit-learn's
+``calibration_curve`` does and gives each bin's positive rate its exact Beta
+posterior, with pointwise and simultaneous bands (`CalibrationCurve`);
+`calibration_error_posterior` draws the ECE or MCE from the same Dirichlet
+model, with the level a calibrated model reaches (`CalibrationErrorPosterior`).
+Nothing is resampled for the bands.  Derivations: the theory page
+``docs/theory/calibration.rst``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
-"""Posterior threshold curves: precision-recall and ROC with credible bands,
-and the curve model's cells and draws that the ranking posteriors share.
+"""Posterior precision-recall and ROC curves with credible bands, and the curve model's draws.
 
-One model stands behind all of them.  The items fall into cells (class x
-distinct score); the population shares of the cells get a Dirichlet posterior
-whose parameters are the cell counts (summed weights), plus four boundary
-pseudo-cells of mass λ: a positive and a negative above every score and below
-every score.  At any threshold the four confusion cells then aggregate to
-exactly Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ), the posterior of one table,
-so the pointwise bands are the exact Beta posteriors of each threshold.  A draw
-of the whole curve is a Gamma variate per cell, summed in score order: the
-simultaneous bands come from such draws, and so do the AP and AUC posteriors and
-the paired comparison of two rankings (`skprobeval._compare._ranking_posteriors`).
+`posterior_precision_recall_curve` and `posterior_roc_curve` give every
+threshold the exact Beta posteriors of the curve model (a Dirichlet over the
+cells class x distinct score, plus four boundary pseudo-cells of mass λ) and
+pointwise or simultaneous bands (`PosteriorCurve`, `CurveBand`); the cells and
+the whole-curve draws built here are also what the AP and AUC posteriors of
+`skprobeval._compare._ranking_posteriors` and the threshold choice read.
+Derivations: the theory page ``docs/theory/curves.rst``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
-"""Posteriors of mean per-item losses by the Bayesian bootstrap, and the paired
-comparison of two models' losses on the same items.
+"""Posteriors of mean per-item losses (the Bayesian bootstrap) and their paired comparison.
 
-The Bayesian bootstrap (Rubin 1981) puts a Dirichlet(1, ..., 1) posterior on
-the population shares of the observed items (an item of weight ``c`` has
-shape ``c``: the Dirichlet of ``c`` copies of it, aggregated); the mean loss of
-the population is then the Dirichlet-weighted mean of the items' losses.  Its
-posterior mean is the sample mean exactly and its variance
-``sum_i c_i (x_i - x̄)^2 / (C (C + 1))``, ``C = sum_i c_i``.  The draws are
-normalised Gamma variates, drawn in chunks so that memory stays bounded
-whatever the number of items.
+`mean_loss_posterior`, `brier_score_posterior` and `log_loss_posterior` give
+the posterior of a population's mean loss under the Bayesian bootstrap (Rubin
+1981), whose mean is the sample mean exactly (`MeanLossPosterior`);
+`compare_losses` weighs two models' losses on the same items with the same
+draws (`LossComparison`, lower loss better).  Derivations: the theory page
+``docs/theory/calibration.rst``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
-"""Choosing a decision threshold with a posterior guarantee, and the expected
-utility of each threshold.
+"""Choosing a decision threshold with a posterior guarantee; the expected utility of thresholds.
 
-Both read the curve model of `skprobeval._posteriors._curves`: the items fall into cells
-(class x distinct score) whose population shares have a Dirichlet posterior,
-with four boundary pseudo-cells of mass λ.  At any one threshold the four
-confusion cells are exactly Dirichlet(TP + λ, FP + λ, FN + λ, TN + λ), so
-precision, recall, specificity and the false positive rate are exact Beta
-posteriors there; a draw of the whole curve (one Gamma variate per cell,
-summed in score order) gives the joint posterior across thresholds, which is
-what makes a choice among thresholds honest.
+`choose_threshold` reads the curve model of `skprobeval._posteriors._curves`
+and picks, among the thresholds whose constraint holds jointly with the
+required posterior probability, the one of best expected objective
+(`ThresholdChoice`); `threshold_utility` gives the posterior of the utility
+per item at every threshold, its mean exact (`ThresholdUtility`).
+Derivations: the theory page ``docs/theory/thresholds.rst``.
 """
 
 from __future__ import annotations
