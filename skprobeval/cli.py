@@ -1,23 +1,13 @@
 """The ``skprobeval`` command line.
 
-Sub-commands:
-
-``demo [--dataset NAME] [--average AVERAGE] [--output-dir DIR]``
-    Cross-validate three scikit-learn classifiers on a dataset bundled with
-    scikit-learn (binary or multiclass: every class is compared) and print
-    the full comparison report; with matplotlib installed and
-    ``--output-dir``, write the plots as PNG files.
-``compare FILE ... --truth COLUMN [--systems COL ...] [--metric f1]
-[--average auto] [--labels A,B] [--format text|markdown|html|csv|json]``
-    Posteriors and pairwise comparisons of the systems' columns of CSV or
-    Parquet files (several files, globs such as ``'logs/*.parquet'`` and
-    Parquet directories are read as one table).  With the ``dask`` extra,
-    Parquet is streamed through dask.dataframe and never loaded whole.
-``random-ap N R``
-    The exact expected average precision of a random ranking (mean, std)
-    next to the prevalence approximation.
-
-Bad files, columns or values print one line on stderr and exit with status 2.
+`main` parses the sub-commands ``demo`` (cross-validate three scikit-learn
+classifiers on a bundled dataset and print the comparison report, with plots
+as PNG files given ``--output-dir``), ``compare`` (posteriors and pairwise
+comparisons of the systems' columns of CSV or Parquet files, globs and
+Parquet directories, streamed through Dask with the ``dask`` extra) and
+``random-ap N R`` (the exact random-ranking AP); bad files, columns or values
+print one line on stderr and exit with status 2.  The options are documented
+in the user guide, ``docs/user_guide/reports.rst``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """Counting from Dask arrays without loading them: per-block counts, summed in a tree.
 
-Confusion counts are additive, so counting a Dask array is a map-reduce:
-every block is counted with NumPy, and the small count arrays (a K x K table,
-or per-column sums for multilabel indicators) are added pairwise in a tree.
-Only those small arrays reach the client.  Labels, when not given, are found
-first from per-block uniques (a second, cheap pass).
-
-Comparing several systems needs their joint labels item by item, so for
-those the blocks (of arrays or DataFrame partitions) are reduced instead to
-their distinct rows of labels with the number (summed weight) of items of
-each, merged in a tree: one pass, and a result whose size is the number of
-distinct label combinations, not of items.
-
-Dask is imported only when a Dask collection is passed (the ``dask`` extra).
+Confusion counts are additive, so every block is counted with the NumPy
+kernel and the small count arrays are added pairwise in a tree (labels, when
+not given, found first from per-block uniques); comparisons of several
+systems reduce the blocks instead to their distinct rows of labels with their
+summed weights, merged in one pass.  Dask is imported only when a Dask
+collection is passed (the ``dask`` extra); the user guide's
+``docs/user_guide/scale.rst`` describes the passes and their cost.
 """
 
 from __future__ import annotations
