@@ -1,7 +1,9 @@
-"""Comparisons of systems: two systems on independent or paired test items,
-scores and rankings, the correlated t-test over folds, the Bayesian rank
-tests across data sets, per-group posteriors and disparities, and rankings of
-many systems (paired tables, cross-validated candidates, Plackett-Luce).
+"""Comparisons of systems, from two systems to rankings of many.
+
+Two systems on independent or paired test items, scores and rankings, the
+correlated t-test over folds, the Bayesian rank tests across data sets,
+per-group posteriors and disparities, and rankings of many systems (paired
+tables, cross-validated candidates, Plackett-Luce).
 """
 
 from ._across import AcrossDatasetsReport, check_across_options, compare_across_datasets

@@ -3,6 +3,7 @@
 `compare_across_datasets` takes a table of data sets (rows) by systems
 (columns), as autorank does, and runs the Bayesian signed-rank (or sign)
 test on every pair; `AcrossDatasetsReport` holds the tables and the plots.
+Derivations: the theory page ``docs/theory/across_datasets.rst``.
 """
 
 from __future__ import annotations

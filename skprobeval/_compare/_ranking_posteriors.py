@@ -6,6 +6,7 @@ cells of class x distinct score, plus the four boundary pseudo-cells of mass
 of one ranking (`RankingPosterior`), and `compare_scores` weighs the items of
 two rankings with the same draw, so that the difference of their metrics is
 drawn jointly (a `MetricComparison`).
+Derivations: the theory page ``docs/theory/curves.rst``.
 """
 
 from __future__ import annotations

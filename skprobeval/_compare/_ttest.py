@@ -6,6 +6,7 @@ variance with the test fraction ρ, and Benavoli et al. (2017) give the
 posterior of the mean difference: Student-t with n - 1 degrees of freedom,
 location the mean difference and scale ``sqrt((1/n + ρ/(1 - ρ)) s²)``.
 Sign convention: first minus second.
+Derivations: the theory page ``docs/theory/ttest.rst``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
-"""The package's base: argument checks and the one error shape, numerics (special
-functions, the Dirichlet/Gamma sampler and its chunk policy, quadrature), the
+"""The package's base, importing nothing else of the package.
+
+Argument checks and the one error shape, numerics (special functions, the
+Dirichlet/Gamma sampler and its chunk policy, quadrature), the
 highest-density-interval solver, the comparison result interface, number
 formatting and report rendering, and the drawing the result types' ``plot``
-methods use.  Imports nothing else of the package.
+methods use.
 """
 
 from ._drawing import (

@@ -1,8 +1,8 @@
-"""Drawing for the result types' ``plot`` methods (the ``plot`` extra: matplotlib,
-imported only when a function runs).
+"""Drawing for the result types' ``plot`` methods.
 
-Every function takes ``ax=None`` (a new figure's axes by default), returns
-the Axes it drew on, and never touches global rcParams.
+Matplotlib (the ``plot`` extra) is imported only when a function runs; every
+function takes ``ax=None`` (a new figure's axes by default), returns the Axes
+it drew on, and never touches global rcParams.
 """
 
 from __future__ import annotations

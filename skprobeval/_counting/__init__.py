@@ -1,6 +1,7 @@
-"""From labels to counts: label encoding and selection, pandas/Parquet columns,
-Dask inputs, and the immutable confusion and paired counts every metric and
-posterior reads.  Labels are handled here and nowhere above.
+"""From labels to counts; labels are handled here and nowhere above.
+
+Label encoding and selection, pandas/Parquet columns, Dask inputs, and the
+immutable confusion and paired counts every metric and posterior reads.
 """
 
 from ._counts import (

@@ -1,6 +1,8 @@
-"""Point metrics: the registry of confusion-table metrics, the ranking metrics
-(average precision, precision at k, the D-measure) and the chance baselines
-(the exact random-ranking AP, chance levels of every metric).
+"""Point metrics and chance baselines.
+
+The registry of confusion-table metrics, the ranking metrics (average
+precision, precision at k, the D-measure) and the chance baselines (the exact
+random-ranking AP, chance levels of every metric).
 """
 
 from ._baseline import (

@@ -6,6 +6,7 @@ The same function evaluates counts and Dirichlet-sampled cell probabilities.
 The ``*_score(y_true, y_pred, ...)`` functions are thin wrappers with
 scikit-learn's signature: they count once with `ConfusionCounts`, evaluate the
 registered function, then apply ``zero_division`` and ``average``.
+Definitions: the theory page ``docs/theory/metrics.rst``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ set of predicted labels, so they take ``y_true, y_score`` (or, for the
 D-measure, graded pertinence already in rank order) instead of confusion
 counts.  `average_precision` is the one computation path that the random
 ranking baseline of ``_baseline.py`` also uses.
+Definitions: the theory page ``docs/theory/metrics.rst``.
 """
 
 from __future__ import annotations

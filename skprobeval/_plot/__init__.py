@@ -1,5 +1,8 @@
-"""Displays, one per file, shaped like ``sklearn.metrics``' (``from_estimator`` /
-``from_predictions`` / ``plot``), and the random-ranking AP baseline plot.
+"""Displays in scikit-learn's convention, and the random-ranking AP plot.
+
+One Display per file, shaped like ``sklearn.metrics``' (``from_estimator`` /
+``from_predictions`` / ``plot``), and the plot of the random-ranking AP
+baseline.
 """
 
 from ._calibration_display import PosteriorCalibrationDisplay

@@ -1,7 +1,9 @@
-"""Posteriors of one system's metrics: the Beta family and the exact F-beta,
-difference and affine posteriors, the joint Dirichlet tables of multiclass
-and multilabel predictions, the public posterior functions, curves with their
-bands, calibration and mean losses.  See the theory chapter of the docs.
+"""Posteriors of one system's metrics.
+
+The Beta family and the exact F-beta, difference and affine posteriors, the
+joint Dirichlet tables of multiclass and multilabel predictions, the public
+posterior functions, curves with their bands, calibration and mean losses.
+Derivations: the theory chapter, ``docs/theory/index.rst``.
 """
 
 from ._bayes import (

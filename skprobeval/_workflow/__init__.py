@@ -1,5 +1,7 @@
-"""The scikit-learn workflow: scorers and refit rules, comparison reports from
-predictions, estimators and cross-validation, and threshold choice.
+"""The scikit-learn workflow: scorers, reports and threshold choice.
+
+Scorers and refit rules, comparison reports from predictions, estimators and
+cross-validation, and threshold choice.
 """
 
 from ._crossval import (
