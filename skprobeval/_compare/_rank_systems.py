@@ -700,9 +700,10 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     posterior draws (their mean and covariance, which carry the pairing)
     as the data; each draw is moved to the conditional posterior of the
     pooled model for a ``τ`` drawn from its posterior, which keeps clear
-    differences and pulls noise-level ones together (Gelman et al.'s
-    hierarchical normal model).  The coverage benchmark measures both
-    settings; the user guide's page on ranking systems shows the figures.
+    differences and pulls noise-level ones together (the hierarchical
+    normal model with a uniform prior on the spread, Gelman 2006).  The
+    coverage benchmark measures both settings; the user guide's page on
+    ranking systems shows the figures.
     Three or more distinct systems are needed to estimate the spread; with
     two, both settings are the same.
 
