@@ -6,8 +6,9 @@ prior gives every sub-table of systems the package's own one- and two-system
 priors, so that the ranks of each draw honour the pairing as
 `compare_paired_metric` does for two systems; the table is kept sparse (the
 observed cells, and the prior's share drawn by truncated stick-breaking), and
-systems with identical predictions are drawn once.  `SystemRanking` holds the
-result.  Derivations: the theory page ``docs/theory/rankings.rst``.
+systems with identical predictions are drawn once; by default the draws are
+then partially pooled (``_pooling.py``).  `SystemRanking` holds the result.
+Derivations: the theory page ``docs/theory/rankings.rst``.
 """
 
 from __future__ import annotations
