@@ -21,6 +21,7 @@ from scipy import special
 from .._core import (
     ComparisonResult,
     _fmt,
+    _format_array,
     beta_cdf,
     beta_pdf,
     beta_sd,
@@ -34,7 +35,7 @@ from .._core import (
     solve_increasing,
     warn_future,
 )
-from .._counting import PairedCounts, _check_pair, _format_array
+from .._counting import PairedCounts, _check_pair
 from .._posteriors import CredibleInterval
 
 __all__ = ["PairedComparison", "compare_paired", "pairwise_comparison"]

@@ -49,7 +49,16 @@ from ._numerics import (
     unit_rule,
     weighted_mean,
 )
-from ._render import COUNT_COLUMNS, _fmt, render_html, render_markdown, render_text, whole_counts
+from ._render import (
+    COUNT_COLUMNS,
+    _fmt,
+    _format_array,
+    _key_value_html,
+    render_html,
+    render_markdown,
+    render_text,
+    whole_counts,
+)
 from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,
@@ -72,6 +81,8 @@ from ._validation import (
 )
 
 __all__ = [
+    "_format_array",
+    "_key_value_html",
     "COUNT_COLUMNS",
     "ComparisonResult",
     "EPS",

@@ -1,19 +1,21 @@
-"""Text, Markdown and HTML rendering of a report's tables.
+"""Number formatting, one home: reports' tables, reprs and notebooks' HTML.
 
-A report is a list of sections, each a (title, table, show index) triple of
-a pandas DataFrame; `render_text`, `render_markdown` and `render_html` turn
-the list into one document, with the same number format in all three: four
-decimals, whole-number counts (the ``tp, fp, fn, tn`` columns) without
-decimals, and the average-precision columns left out where every row is
-blank.  `whole_counts` gives the exported tables (CSV, JSON) the same
-integer counts.  pandas is imported lazily.
+Report tables render as text, Markdown and HTML (`render_text`,
+`render_markdown`, `render_html`) with four decimals and whole-number counts
+(`whole_counts` gives CSV and JSON exports the same integer counts); result
+reprs round to four decimals (`_fmt`); count objects show whole counts as
+integers and other values to six significant digits (`_format_array`); and
+the notebooks' key-value tables show four significant digits
+(`_key_value_html`).  The styles differ on purpose: each is read where its
+numbers appear.  pandas is imported lazily.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["COUNT_COLUMNS", "_fmt", "render_html", "render_markdown", "render_text", "whole_counts"]
+__all__ = ["COUNT_COLUMNS", "_fmt", "_format_array", "_key_value_html", "render_html",
+           "render_markdown", "render_text", "whole_counts"]
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
 # Columns of the summary that are blank when no system has scores.
@@ -168,3 +170,39 @@ def _fmt(value, digits=4):
     if array.size > 6:
         items.append("...")
     return "[" + ", ".join(items) + "]"
+
+
+def _format_array(values, limit=6):
+    values = np.asarray(values)
+    if values.ndim == 0:
+        return _format_scalar(values.item())
+    items = [_format_scalar(v) for v in values.ravel()[:limit].tolist()]
+    if values.size > limit:
+        items.append("...")
+    return "[" + ", ".join(items) + "]"
+
+
+def _format_scalar(value):
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.6g}"
+    return repr(value)
+
+
+def _key_value_html(caption, items):
+    """A two-column HTML table (notebooks' ``_repr_html_``) of ``(name, value)`` pairs:
+    floats to 4 significant digits, arrays to 4 decimals, anything else as text."""
+    import html
+
+    rows = []
+    for key, value in items:
+        if isinstance(value, np.ndarray):
+            shown = np.array2string(value, precision=4, threshold=8, separator=", ")
+        elif isinstance(value, float):
+            shown = f"{value:.4g}"
+        else:
+            shown = str(value)
+        rows.append(f"<tr><th style='text-align:left'>{html.escape(str(key))}</th>"
+                    f"<td>{html.escape(shown)}</td></tr>")
+    return f"<table><caption>{html.escape(caption)}</caption>" + "".join(rows) + "</table>"

@@ -9,10 +9,9 @@ practical equivalence.  `ComparisonResult` is that answer's common shape.
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 
+from ._render import _key_value_html
 from ._validation import check_confidence
 
 __all__ = ["ComparisonResult"]
@@ -112,17 +111,6 @@ class ComparisonResult:
                 "confidence": confidence}
 
     def _repr_html_(self):
-        summary = self.summary()
-        rows = []
-        for key, value in summary.items():
-            if isinstance(value, np.ndarray):
-                shown = np.array2string(value, precision=4, threshold=8, separator=", ")
-            elif isinstance(value, float):
-                shown = f"{value:.4g}"
-            else:
-                shown = str(value)
-            rows.append(f"<tr><th style='text-align:left'>{html.escape(key)}</th>"
-                        f"<td>{html.escape(shown)}</td></tr>")
-        title = html.escape(f"{type(self).__name__}: low, high = "
-                            f"{self._difference_label}, 95% interval")
-        return (f"<table><caption>{title}</caption>" + "".join(rows) + "</table>")
+        return _key_value_html(f"{type(self).__name__}: low, high = "
+                               f"{self._difference_label}, 95% interval",
+                               self.summary().items())

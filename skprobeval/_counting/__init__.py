@@ -8,7 +8,6 @@ from ._counts import (
     ConfusionCounts,
     JointCodes,
     PairedCounts,
-    _format_array,
     _label_masks,
     joint_codes,
 )
@@ -22,7 +21,6 @@ __all__ = [
     "PairedCounts",
     "_check_labels_argument",
     "_check_pair",
-    "_format_array",
     "_label_masks",
     "_plain",
     "_square_table",

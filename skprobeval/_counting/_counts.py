@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._core import check_count_array, check_sample_weight, fail
+from .._core import _format_array, check_count_array, check_sample_weight, fail
 from ._dask import dask_indicator_sums, dask_paired, dask_tally, is_dask
 from ._data import resolve_columns
 from ._labels import (
@@ -236,24 +236,6 @@ def _frozen(array):
     array = np.array(array, dtype=np.float64)
     array.setflags(write=False)
     return array
-
-
-def _format_array(values, limit=6):
-    values = np.asarray(values)
-    if values.ndim == 0:
-        return _format_scalar(values.item())
-    items = [_format_scalar(v) for v in values.ravel()[:limit].tolist()]
-    if values.size > limit:
-        items.append("...")
-    return "[" + ", ".join(items) + "]"
-
-
-def _format_scalar(value):
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e15:
-            return str(int(value))
-        return f"{value:.6g}"
-    return repr(value)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -24,8 +24,8 @@ from scipy import special
 from scipy.special import digamma, zeta
 from scipy.stats import binom, hypergeom
 
-from .._core import check_confidence, check_random_state, fail, frozen_result
-from .._counting import ConfusionCounts, _format_array
+from .._core import _format_array, check_confidence, check_random_state, fail, frozen_result
+from .._counting import ConfusionCounts
 from ._ranking import _ap_from_groups, _check_ranking_input, _tie_groups
 
 __all__ = [

@@ -10,7 +10,6 @@ Derivations: the theory page ``docs/theory/thresholds.rst``.
 
 from __future__ import annotations
 
-import html
 import numbers
 from dataclasses import dataclass
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
+    _key_value_html,
     as_array,
     check_confidence,
     check_draws,
@@ -250,14 +250,9 @@ class ThresholdChoice:
         return int(np.flatnonzero(self.thresholds == self.threshold)[0])
 
     def _repr_html_(self):
-        rows = []
-        for key, value in self.to_dict().items():
-            shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-            rows.append(f"<tr><th style='text-align:left'>{html.escape(key)}</th>"
-                        f"<td>{html.escape(shown)}</td></tr>")
-        caption = html.escape(f"ThresholdChoice: {self._bound()} with posterior probability "
-                              f">= {self.confidence:g}, maximise {self.maximize}")
-        return f"<table><caption>{caption}</caption>" + "".join(rows) + "</table>"
+        return _key_value_html(f"ThresholdChoice: {self._bound()} with posterior probability "
+                               f">= {self.confidence:g}, maximise {self.maximize}",
+                               self.to_dict().items())
 
     def plot(self, ax=None):
         """Plot P(constraint holds) and the expected objective across thresholds.
