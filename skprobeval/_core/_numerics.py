@@ -69,6 +69,7 @@ __all__ = [
     "beta_var",
     "cornish_fisher",
     "dirichlet",
+    "dirichlet_scaled",
     "draw_chunks",
     "frozen_result",
     "golden_max",
@@ -873,28 +874,51 @@ def dirichlet(alpha, n_draws, rng):
         cells = np.exp(log_g, out=log_g)
         cells /= cells.sum(axis=-1, keepdims=True)
         return np.maximum(cells, _TINY, out=cells)
+    cells, scale = dirichlet_scaled(alpha, n_draws, rng)
+    if scale is not None:
+        cells *= scale[:, None]
+    return np.maximum(cells, _TINY, out=cells)
+
+
+def dirichlet_scaled(alpha, n_draws, rng, floor=False):
+    """One table's draws of `dirichlet` (``alpha`` 1-d) as ``(cells, scale)``.
+
+    The draws are ``cells * scale[:, None]``, or `cells` themselves where
+    `scale` is None (no concentration below 1), before `dirichlet`'s floor:
+    the same variates, without the two passes over every cell, for callers
+    that only need sums of cells (they scale the sums, fewer numbers, and
+    agree with sums of `dirichlet`'s draws to a few ulps).  With `floor`,
+    the cells with concentration below 1, the only ones that can underflow,
+    are floored so that scaled they stay at least the smallest normal float
+    (as `dirichlet` floors every cell).
+    """
     small = np.flatnonzero(alpha < 1)
     boosted = alpha.copy()
     boosted[small] += 1.0
     cells = rng.dirichlet(boosted, size=n_draws)
-    if small.size:
-        before = cells[:, small]
-        with np.errstate(divide="ignore", under="ignore"):
-            log_after = np.log(before)
-            log_after += np.log(rng.random((n_draws, small.size))) / alpha[small]
-            after = np.exp(log_after)
-        cells[:, small] = after
-        # Each draw's new sum from the changed cells only.
-        total = 1.0 - (before - after).sum(axis=1)
-        redo = np.flatnonzero(~(total >= 1e-2))
-        if redo.size:
-            with np.errstate(divide="ignore"):
-                log_rows = np.log(cells[redo])
-            log_rows[:, small] = log_after[redo]
-            log_rows -= log_rows.max(axis=1, keepdims=True)
-            rows = np.exp(log_rows, out=log_rows)
-            rows /= rows.sum(axis=1, keepdims=True)
-            cells[redo] = rows
-            total[redo] = 1.0
-        cells *= (1.0 / total)[:, None]
-    return np.maximum(cells, _TINY, out=cells)
+    if not small.size:
+        return cells, None
+    before = cells[:, small]
+    with np.errstate(divide="ignore", under="ignore"):
+        log_after = np.log(before)
+        log_after += np.log(rng.random((n_draws, small.size))) / alpha[small]
+        after = np.exp(log_after)
+    # Each draw's new sum from the changed cells only.
+    total = 1.0 - (before - after).sum(axis=1)
+    redo = np.flatnonzero(~(total >= 1e-2))
+    if floor:
+        # (Rows to redo get their floor below.)
+        np.maximum(after, _TINY * total[:, None], out=after)
+    cells[:, small] = after
+    if redo.size:
+        with np.errstate(divide="ignore"):
+            log_rows = np.log(cells[redo])
+        log_rows[:, small] = log_after[redo]
+        log_rows -= log_rows.max(axis=1, keepdims=True)
+        rows = np.exp(log_rows, out=log_rows)
+        rows /= rows.sum(axis=1, keepdims=True)
+        if floor:
+            np.maximum(rows, _TINY, out=rows)
+        cells[redo] = rows
+        total[redo] = 1.0
+    return cells, 1.0 / total

@@ -58,7 +58,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core import TINY as _TINY
-from .._core import dirichlet, draw_chunks, log_gamma, weighted_mean
+from .._core import dirichlet, dirichlet_scaled, draw_chunks, log_gamma, weighted_mean
 
 __all__ = [
     "JointTable",
@@ -224,7 +224,6 @@ class JointTable:
         cells, self.alpha, self._observed_counts = (
             cells[order], alpha[order], observed_counts[order])
         self.canonical = np.argsort(rank[:self.n_requested])
-        self._map_canonical = None
         digits = _digits(cells, size, n_digits)
         truth = digits[0]
         rows = np.arange(cells.shape[0])
@@ -337,23 +336,40 @@ class JointTable:
         order of sums that renaming the labels keeps): a dense table reads its
         per-label sums in that order directly.
         """
-        if canonical and self.kind != "multilabel" and self._kinds is None \
-                and not sp.issparse(self._map):
-            # The per-label sums straight in canonical order: one product with
-            # the map's columns permuted (no reordering of the draws' cells).
-            if self._map_canonical is None:
-                blocks = self._map.shape[1] // self.size
-                columns = np.concatenate([block * self.size + self.canonical
-                                          for block in range(blocks)])
-                self._map_canonical = np.ascontiguousarray(self._map[:, columns])
+        if canonical and self.n_systems == 1 and self.kind != "multilabel" \
+                and self._kinds is None:
+            # Every cell of the K x K table, in canonical order: a grid whose rows
+            # and columns are the labels in canonical order (`_grid_cells`).
             for chunk in draw_chunks(n_draws, self.alpha.size):
-                sums = dirichlet(self.alpha, chunk, rng) @ self._map_canonical
-                yield self._from_sums(sums, self.n_requested)
+                yield [self._grid_cells(*dirichlet_scaled(self.alpha, chunk, rng, floor=True))]
             return
         for systems in self._sample(n_draws, rng):
             if canonical:
                 systems = [tuple(c[:, self.canonical] for c in cells) for cells in systems]
             yield systems
+
+    def _grid_cells(self, cells, scale):
+        """The requested labels' cells, in canonical order, from one-system draws of
+        every cell in canonical order (`dirichlet_scaled`'s cells and scale).
+
+        The cells are sorted by the ranks of their (truth, prediction), and every
+        one of the K x K cells has prior mass: row r of the grid is the truth of
+        rank r, column r its prediction, and the requested labels hold the first
+        ranks.  The per-label sums are then sums along the grid's axes (einsum:
+        one pass each, neither a matrix product nor numpy's reductions over
+        short rows), each scaled once.
+        """
+        n_req = self.n_requested
+        grid = cells.reshape(-1, self.size, self.size)
+        true = np.einsum("sij->si", grid[:, :n_req])
+        pred = np.einsum("sij->sj", grid[:, :, :n_req])
+        tp = np.einsum("sii->si", grid[:, :n_req, :n_req]).copy()
+        if scale is not None:
+            scale = scale[:, None]
+            true *= scale
+            pred *= scale
+            tp *= scale
+        return _cells(tp, pred, true, 1.0)
 
     def _sample(self, n_draws, rng):
         if self.kind == "multilabel":
