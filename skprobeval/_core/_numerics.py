@@ -708,11 +708,33 @@ def weighted_mean(values, weights):
     """
     values = np.asarray(values, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
-    mean = np.sum(values * weights, axis=-1) / np.sum(weights)
+    # Unit weights (a macro average): the products are the values themselves.
+    products = values if np.all(weights == 1.0) else values * weights
+    mean = np.sum(products, axis=-1) / np.sum(weights)
     counted = weights > 0
-    low = np.min(np.where(counted, values, np.inf), axis=-1)
-    high = np.max(np.where(counted, values, -np.inf), axis=-1)
+    if np.all(counted):
+        low, high = _extremes(values, values)
+    else:
+        low, high = _extremes(np.where(counted, values, np.inf),
+                              np.where(counted, values, -np.inf))
     return np.minimum(np.maximum(mean, low), high)
+
+
+def _extremes(for_low, for_high):
+    """The minimum of `for_low` and the maximum of `for_high` along the last axis.
+
+    Many rows of a few columns (draws of labels): column by column, a pass
+    over all the rows each, four times faster than numpy's reductions over
+    short rows (the same values: a minimum does not depend on the order).
+    """
+    if for_low.ndim < 2 or for_low.shape[-1] > 32 or for_low.shape[-1] < 2:
+        return np.min(for_low, axis=-1), np.max(for_high, axis=-1)
+    low = for_low[..., 0].copy()
+    high = for_high[..., 0].copy()
+    for column in range(1, for_low.shape[-1]):
+        np.minimum(low, for_low[..., column], out=low)
+        np.maximum(high, for_high[..., column], out=high)
+    return low, high
 
 
 # ---------------------------------------------------------------------------

@@ -49,9 +49,11 @@ def _ratio(numerator, denominator):
     """``numerator / denominator`` with NaN (not a warning) where 0/0."""
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
+    positive = denominator > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0),
-                        np.nan)
+        if np.all(positive):
+            return np.asarray(numerator / denominator)
+        return np.where(positive, numerator / np.where(positive, denominator, 1.0), np.nan)
 
 
 def precision(tp, fp, fn, tn):
@@ -67,8 +69,9 @@ def recall(tp, fp, fn, tn):
 def fbeta(tp, fp, fn, tn, beta=1.0):
     """F-beta ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)``; 0/0 only when tp+fp+fn = 0."""
     weight = beta * beta
-    tp = np.asarray(tp, dtype=np.float64)
-    return _ratio((1 + weight) * tp, (1 + weight) * tp + weight * np.asarray(fn) + np.asarray(fp))
+    scaled = (1 + weight) * np.asarray(tp, dtype=np.float64)
+    fn = np.asarray(fn)
+    return _ratio(scaled, scaled + (fn if weight == 1 else weight * fn) + np.asarray(fp))
 
 
 def f1(tp, fp, fn, tn):

@@ -872,7 +872,7 @@ class SampledPosterior(_Posterior):
     (0.21, 0.91)
     """
 
-    __slots__ = ("_samples", "_sorted", "_mc_error")
+    __slots__ = ("_samples", "_ordered", "_mc_error")
 
     def __init__(self, samples):
         try:
@@ -887,11 +887,19 @@ class SampledPosterior(_Posterior):
                  shown=f"{int(np.sum(~np.isfinite(array)))} non-finite draw(s)")
         array.setflags(write=False)
         self._samples = array
-        ordered = np.sort(array, axis=0)
-        ordered.setflags(write=False)
-        self._sorted = ordered
+        self._ordered = None
         error = array.std(axis=0, ddof=1) / math.sqrt(array.shape[0])
         self._mc_error = _out(error)
+
+    @property
+    def _sorted(self):
+        """The draws sorted along the first axis (read-only), sorted on first use:
+        a posterior read only for its mean never sorts them."""
+        if self._ordered is None:
+            ordered = np.sort(self._samples, axis=0)
+            ordered.setflags(write=False)
+            self._ordered = ordered
+        return self._ordered
 
     @property
     def samples(self):
