@@ -218,8 +218,9 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     # Labels averaged in the table's canonical order: the same sums whatever their names.
     order = table.canonical
     ordered_weights = None if weights is None else weights[order]
-    bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
-    informedness = get_metric("informedness").function
+    if chance:
+        bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
+        informedness = get_metric("informedness").function
     parts, above = [], 0
     for (ordered,) in table.sample(n_draws, rng, canonical=True):
         parts.append(average_values(function, params, ordered, average, ordered_weights,

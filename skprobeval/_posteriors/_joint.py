@@ -369,7 +369,7 @@ class JointTable:
             true *= scale
             pred *= scale
             tp *= scale
-        return _cells(tp, pred, true, 1.0)
+        return _cells(tp, pred, true, 1.0, own=True)
 
     def _sample(self, n_draws, rng):
         if self.kind == "multilabel":
@@ -732,19 +732,20 @@ def _label_ranks(digits, counts, size, n_requested):
     return rank
 
 
-def _cells(tp, pred, true, total):
+def _cells(tp, pred, true, total, own=False):
     # Floored at the smallest normal float, in place on fresh arrays (a third of
     # the time of flooring at 0 and again at _TINY; the same values, as the
-    # floors differ by 2e-308).
-    fp = np.subtract(pred, tp)
+    # floors differ by 2e-308).  With `own` the three arrays are the caller's
+    # to overwrite: fp, fn and tp take the places of pred, true and tp.
+    fp = np.subtract(pred, tp, out=pred if own else None)
     np.maximum(fp, _TINY, out=fp)
-    fn = np.subtract(true, tp)
+    fn = np.subtract(true, tp, out=true if own else None)
     np.maximum(fn, _TINY, out=fn)
     tn = np.subtract(total, tp)
     tn -= fp
     tn -= fn
     np.maximum(tn, _TINY, out=tn)
-    return np.maximum(tp, _TINY), fp, fn, tn
+    return np.maximum(tp, _TINY, out=tp if own else None), fp, fn, tn
 
 
 def average_values(function, params, cells, average, weights=None, *, share_of_right=False):
