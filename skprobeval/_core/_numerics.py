@@ -1,44 +1,13 @@
-"""The numerics kernel: Beta functions, one quadrature rule, one root finder,
-one minimiser, one Dirichlet sampler and the Beta moments.
+"""The numerics kernel: Beta functions, quadrature, one root finder, one
+minimiser, one Dirichlet/Gamma sampler with its chunk policy, and the Beta moments.
 
-Pure numpy/scipy on flat float64 arrays; every posterior and comparison of
-the package computes through these functions.  Hand-written pieces are kept
-only where scipy measurably falls short, with the figure next to them:
-
-* ``scipy.special.betainc(a, a, x)`` is off by up to 1e-4 for ``a > ~1e10``
-  (``betaincc`` is not), so the symmetric case switches branches;
-  ``betaincinv`` is slow and rough for ``a + b > 1e6``, so those quantiles
-  start from a normal (Cornish-Fisher) or Gamma approximation and are
-  polished by Newton steps; the Beta log-density uses Loader's saddle-point
-  form for a + b > 1e4 (the direct form below), exact for counts up to 1e12.
-* Beta tails: ``betainc`` on the accurate argument and 1 minus it where
-  that keeps 13 digits; ``betaincc`` (5x slower, scipy 1.17) only beyond.
-  Beta quantiles: one inverse per element (of X or of 1 - X), as fast as
-  ``scipy.stats.beta.ppf``.
-* Quadrature: the 29-node normal-score rule (trapezoid in z of
-  ``h(Q(Phi(z))) phi(z)``) for integrands smooth over a Beta variable's
-  mass; fixed tanh-sinh nodes on the quantile (probability) scale of a
-  Beta variable, 103 nodes, on the whole support or on a tail
-  ``P(X > c)`` (conditional expectations) for the rest, with a
-  logit-scale trapezoid for the tiny-parameter case; accurate to about
-  1e-12 on the cases tested.  ``scipy.integrate.tanhsinh`` adapts per
-  element and is slower across many tables at once.  `beta_greater`
-  takes the pieces within 1e-100 of an end in closed form.
-* `solve_increasing`: vectorised safeguarded Newton or Halley (rtsafe rule), using the
-  density as the slope: 3.2x faster than ``scipy.optimize.elementwise.find_root``
-  (Chandrupatla, bracket [-1, 1]) on the 2.5% quantiles of 300 informedness
-  posteriors, the two answers 7e-15 apart (scipy 1.17); `cornish_fisher`
-  starting points from four cumulants.
-* `golden_max`: vectorised golden-section search for unimodal functions.
-* `weighted_mean`: one summation route for numerator and denominator, clipped
-  to the range of the values, so a mean of ones is 1 whatever BLAS the CPU has.
-* `log_gamma` and `dirichlet`: Gamma variates drawn in log space, exact for
-  shapes far below 1 (where numpy's Gamma variates underflow to 0), and
-  Dirichlet draws normalised from them; `draw_chunks` is the one chunk policy
-  of the samplers that hold draws x cells variates at once.
-* `frozen_result` and `result_entry`: the shape of a result's fields, a Python
-  float for one table and a read-only array for several, and the entry of one
-  label read back from either.
+Pure numpy and scipy on flat float64 arrays, through which every posterior and
+comparison of the package computes; a hand-written piece is kept only where
+scipy measurably falls short (large-count Beta tails and quantiles, quadrature
+over many tables at once, vectorised root finding, Gamma variates of shapes far
+below 1), and the developer guide (``docs/developer.rst``, "The numerics
+kernel") lists each with its figure.  Derivations: the theory page
+``docs/theory/numerics.rst``.
 """
 
 from __future__ import annotations

@@ -1,52 +1,16 @@
 """Joint Dirichlet models of multiclass and multilabel predictions.
 
-One system, single-label multiclass: the K x K table (true label x
-prediction) has cell probabilities ~ Dirichlet(counts + prior), the prior
-being d = 2λ/K on the diagonal and d / (K - 1) off it: the binary table's
-total mass 4λ, whatever K (a prior whose mass grew with K pulled every
-label's metric the same way, and averages over labels kept the pull).  By
-the aggregation property every label's one-vs-rest (TP, FP, FN) cells carry
-d each, and the share of items right is Beta(right + 2λ, wrong + 2λ) (its
-exact posterior, as the binary accuracy's, takes λ a side instead).  For
-K = 2, d = λ: the binary model.
-
-Two systems on the same items: the (true label, prediction A, prediction B)
-table.  Its prior is spread so that each system's K x K marginal is exactly
-the one-system prior above, and so that every "who is right" outcome has
-mass: d/2 on each (t, t, t) cell, d / (2(K - 1)) on each cell where only A is
-right (t, t, b), only B is right (t, a, t), or both make the same mistake
-(t, a, a); none on the K(K - 1)(K - 2) cells where both are wrong in
-different ways.  The total is 4λ, the same as one system's prior, and the
-support has 3K² - 2K cells instead of K³.  For K = 2 (a binary table) every
-one of the 8 cells gets λ/2.
-
-Multilabel indicator targets: each column is its own binary table (4 cells
-for one system, 8 for two), independent of the others.
-
-Large tables are sparse: a table whose prior spans more than
-`_SPARSE_PRIOR_CELLS` cells keeps only the cells holding data, and memory
-grows with those, not with K² or K³.  Each cell's Gamma variate is split by
-additivity into Gamma(count) (its data) plus Gamma(prior) (its share of the
-prior), independent.  The prior's shares of all the cells of one kind (same
-concentration α0, M cells) together are a Gamma(M α0) total times a
-symmetric Dirichlet(α0, ..., α0) split, and that split is the weights a
-Dirichlet process DP(M α0, uniform on the M cells) puts on them:
-Sethuraman's stick-breaking draws it exactly, sticks landing on cells drawn
-uniformly among the kind's (repeats add up), and every stick's mass goes to
-all the per-label sums of its cell (its row and its column or columns).
-Sticks are broken off until the kind's unallocated share is below 2^-100;
-what they leave is split exactly (a Dirichlet over classes of cells, by
-aggregation) over the cells touching per-label sums that hold less than one
-observed item, the sums whose values can be tiny (a label never predicted,
-never true, never right); elsewhere it would move sums holding data by less
-than their last bit.  When those classes are many (a table mostly prior),
-the sticks go on down to the smallest normal float instead, the level at
-which the dense route floors its cells.  A kind of prior mass c takes about
-69 c sticks per draw (708 c when deep), whatever K: c = 2λ for each of one
-system's two kinds, λ for each of two systems' four.
-
-Everything here is private; the public entry points live in ``_bayes.py``
-and the ``_compare`` stage.
+The K x K table of one system (true label x prediction) and the (true label,
+prediction A, prediction B) table of two, with the priors that give every
+label's one-vs-rest cells and every pair of systems the package's own priors
+(total mass 4λ whatever K), multilabel targets as independent binary tables,
+and the samplers of all of them: dense tables draw every cell, tables whose
+prior spans more than `_SPARSE_PRIOR_CELLS` cells keep only the cells holding
+data and draw the prior's share by truncated stick-breaking, in chunks, so
+memory grows with the observed cells.  Private; the public entry points are in
+``_bayes.py`` and the ``_compare`` stage.  Derivations: the theory pages
+``docs/theory/multiclass_prior.rst`` and ``docs/theory/paired.rst``; the
+memory model: ``docs/performance.rst``.
 """
 
 from __future__ import annotations
