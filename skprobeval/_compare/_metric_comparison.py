@@ -28,6 +28,7 @@ from .._core import (
     check_prior,
     check_random_state,
     check_rope,
+    dirichlet,
     draw_chunks,
     fail,
     frozen_result,
@@ -46,7 +47,6 @@ from .._posteriors import (
     SampledPosterior,
     average_values,
     check_target_metric,
-    dirichlet,
     exact_posterior,
 )
 from ._paired import PairedComparison

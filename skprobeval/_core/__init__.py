@@ -16,7 +16,7 @@ from ._drawing import (
     plot_rank_probabilities,
     plot_simplex,
 )
-from ._hdi import beta_hdi_newton, hdi_newton
+from ._hdi import beta_hdi_newton, hdi_from_draws, hdi_newton
 from ._numerics import (
     EPS,
     N_NODES,
@@ -82,8 +82,6 @@ from ._validation import (
 )
 
 __all__ = [
-    "_format_array",
-    "_key_value_html",
     "COUNT_COLUMNS",
     "ComparisonResult",
     "EPS",
@@ -93,6 +91,8 @@ __all__ = [
     "TINY",
     "_axes",
     "_fmt",
+    "_format_array",
+    "_key_value_html",
     "_pyplot",
     "as_array",
     "beta_cdf",
@@ -125,6 +125,7 @@ __all__ = [
     "fail",
     "frozen_result",
     "golden_max",
+    "hdi_from_draws",
     "hdi_newton",
     "keyword_only",
     "log_gamma",

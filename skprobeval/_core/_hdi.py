@@ -5,16 +5,19 @@ family's evaluation (log-density gap, mass gap, slopes, densities);
 `beta_hdi_newton` is the Beta family's evaluation.  The exact posteriors
 (F-beta, differences) give theirs in ``_posterior_exact``; an element that
 does not settle goes to the tail-mass solver of ``_posterior``.
+`hdi_from_draws` is the shortest window of sorted draws.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from scipy import special
 
 from ._numerics import EPS, beta_dlogpdf, beta_quantile
 
-__all__ = ["HDI_NEWTON_MAX", "beta_hdi_newton", "hdi_newton"]
+__all__ = ["HDI_NEWTON_MAX", "beta_hdi_newton", "hdi_from_draws", "hdi_newton"]
 
 
 # Parameters (a + b) up to which the two-end Newton solve of a Beta HDI is used;
@@ -136,3 +139,21 @@ def beta_hdi_newton(a, b, rest):
     low[index], high[index], done[index] = hdi_newton(
         evaluate, low[index], high[index], rest_s, low_c=low_c[index], high_c=high_c[index])
     return low, high, done
+
+
+def hdi_from_draws(sorted_draws, confidence):
+    """The shortest interval holding ``ceil(confidence * n)`` of ``n`` sorted draws
+    (per column), or the equal-tailed one where that is shorter: near
+    confidence 1 the shortest window of whole draws is all of them, longer than
+    the interpolated quantiles (``numpy.quantile``).  Returns ``(low, high)``."""
+    n = sorted_draws.shape[0]
+    count = min(n, max(2, math.ceil(confidence * n)))
+    widths = sorted_draws[count - 1:] - sorted_draws[: n - count + 1]
+    start = np.expand_dims(np.argmin(widths, axis=0), 0)
+    low = np.take_along_axis(sorted_draws, start, axis=0)[0]
+    high = np.take_along_axis(sorted_draws, start + count - 1, axis=0)[0]
+    tail = (1 - confidence) / 2
+    equal_low = np.quantile(sorted_draws, tail, axis=0)
+    equal_high = np.quantile(sorted_draws, 1 - tail, axis=0)
+    shorter = equal_high - equal_low < high - low
+    return np.where(shorter, equal_low, low), np.where(shorter, equal_high, high)

@@ -4,13 +4,7 @@ Label encoding and selection, pandas/Parquet columns, Dask inputs, and the
 immutable confusion and paired counts every metric and posterior reads.
 """
 
-from ._counts import (
-    ConfusionCounts,
-    JointCodes,
-    PairedCounts,
-    _label_masks,
-    joint_codes,
-)
+from ._counts import ConfusionCounts, JointCodes, PairedCounts, _label_masks, joint_codes
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
 from ._labels import _check_labels_argument, _check_pair, _plain, _square_table, _tally

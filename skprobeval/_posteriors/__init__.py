@@ -42,7 +42,6 @@ from ._joint import (
     _break_sticks,
     _cells,
     average_values,
-    dirichlet,
     label_concentration,
 )
 from ._losses import (
@@ -107,7 +106,6 @@ __all__ = [
     "check_counts_metric",
     "check_target_metric",
     "compare_losses",
-    "dirichlet",
     "exact_average_mean",
     "exact_posterior",
     "fbeta_posterior",

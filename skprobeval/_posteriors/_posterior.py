@@ -68,6 +68,7 @@ from .._core import (
     check_confidence,
     check_random_state,
     fail,
+    hdi_from_draws,
     log_gamma_variates,
     renamed_attribute,
     solve_increasing,
@@ -1004,20 +1005,7 @@ class SampledPosterior(_Posterior):
         return CredibleInterval(_out(low), _out(high))
 
     def hdi(self, confidence=0.95):
-        confidence = check_confidence(confidence)
-        n = self.n_draws
-        count = min(n, max(2, math.ceil(confidence * n)))
-        widths = self._sorted[count - 1:] - self._sorted[: n - count + 1]
-        start = np.argmin(widths, axis=0)
-        low = np.take_along_axis(self._sorted, np.expand_dims(start, 0), axis=0)[0]
-        high = np.take_along_axis(self._sorted, np.expand_dims(start + count - 1, 0), axis=0)[0]
-        # The equal-tailed interval of `interval` (interpolated quantiles) is a
-        # candidate too: near confidence 1 the shortest window of whole draws is
-        # all of them, longer than the interpolated quantiles.
-        equal_low, equal_high = self.interval(confidence)
-        shorter = (np.asarray(equal_high) - np.asarray(equal_low)) < high - low
-        low = np.where(shorter, equal_low, low)
-        high = np.where(shorter, equal_high, high)
+        low, high = hdi_from_draws(self._sorted, check_confidence(confidence))
         return CredibleInterval(_out(low), _out(high))
 
     def rvs(self, size=None, random_state=None):
