@@ -53,25 +53,26 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from .._core import EPS as _EPS
 from .._core import TINY as _TINY
 from .._core import (
     _fmt,
+    _take,
     beta_cdf,
     beta_dlogpdf,
     beta_hdi_newton,
     beta_logpdf,
     beta_mode,
-    beta_pdf,
     beta_quantile,
+    beta_scale_gap,
     beta_sf,
     check_confidence,
     check_random_state,
     fail,
     hdi_from_draws,
+    highest_density_interval,
     log_gamma_variates,
     renamed_attribute,
-    solve_increasing,
+    tail_mass_hdi,
 )
 
 __all__ = [
@@ -93,28 +94,6 @@ def _out(values):
     if values.ndim == 0:
         return float(values)
     return values
-
-
-def _hdi_tail_mass(gap, rest):
-    """The lower tail mass ``p`` in [0, rest] of a highest-density interval.
-
-    ``gap(p, index)`` returns ``(log f(Q(p)) - log f(Q_upper(rest - p)), slope)``,
-    increasing in p.  Where the gap keeps its sign down to the smallest
-    representable tail (a density such as ``x ** 0.001`` near 0 falls to the
-    other end's level only below 1e-300), the interval starts at the end of the
-    support: p is 0 (or rest), not wherever bisection stopped.
-    """
-    n = rest.shape[0]
-    # Relative tolerances only: a tail mass of 1e-10 needs its own digits.
-    prob = solve_increasing(gap, np.zeros(n), rest, 0.5 * rest)
-    with np.errstate(invalid="ignore"):
-        edge = np.flatnonzero((prob < 1e-9 * rest) | (rest - prob < 1e-9 * rest))
-    if edge.size:
-        value = np.asarray(gap(prob[edge], edge)[0], dtype=float)
-        near_low = prob[edge] < 1e-9 * rest[edge]
-        prob[edge[near_low & (value > 1e-8)]] = 0.0
-        prob[edge[~near_low & (value < -1e-8)]] = rest[edge[~near_low & (value < -1e-8)]]
-    return prob
 
 
 class CredibleInterval(NamedTuple):
@@ -208,11 +187,6 @@ def _frozen(array):
     array = np.array(array, dtype=np.float64)
     array.setflags(write=False)
     return array
-
-
-def _take(params, index):
-    """The elements ``index`` (last axis) of a dict of flat parameter arrays."""
-    return {key: value[..., index] for key, value in params.items()}
 
 
 def _check_size(size, shape):
@@ -365,188 +339,19 @@ class _Posterior:
         CredibleInterval
         """
         confidence = check_confidence(confidence)
-        params = self._params(self.shape)
-        n = next(iter(params.values())).shape[-1]
-        spiky = self._spiky(params)
-        equal = None
-        solve = np.arange(n)
-        if spiky.size:
-            sub = _take(params, spiky)
-            tail = np.full(spiky.size, (1 - confidence) / 2)
-            equal = (self._quantile_flat(sub, tail, False), self._quantile_flat(sub, tail, True))
-            # An equal-tailed interval already as short as float64 resolves (the
-            # mass of a spike at 0 within 1e-300 of it, say) is a highest-density
-            # one: the solver, whose densities there overflow, is not needed.
-            width = equal[1] - equal[0]
-            collapsed = width <= 2 * np.spacing(np.fmax(np.abs(equal[0]), np.abs(equal[1])))
-            solve = np.setdiff1d(solve, spiky[collapsed], assume_unique=True)
-        low, high = np.full(n, np.nan), np.full(n, np.nan)
-        if solve.size == n:
-            low, high = self._hdi_flat(params, confidence)
-        elif solve.size:
-            low[solve], high[solve] = self._hdi_flat(_take(params, solve), confidence)
-        if spiky.size:
-            low, high = self._shortest(_take(params, spiky), confidence, low, high, spiky,
-                                       equal)
+        low, high = highest_density_interval(self, self._params(self.shape), confidence)
         return CredibleInterval(_out(low.reshape(self.shape)), _out(high.reshape(self.shape)))
 
     # Names of the shape parameters (in ``_params``) whose values all >= 1 make the
     # density log-concave, hence unimodal: there the solvers' interval is the
     # highest-density one.  None: the solver is exact for every shape.
     _shape_params = None
-
-    def _spiky(self, params):
-        """Indices of the elements with a shape parameter below 1 (none if unlisted)."""
-        if self._shape_params is None:
-            return np.empty(0, dtype=np.intp)
-        smallest = np.minimum.reduce([params[name] for name in self._shape_params])
-        return np.flatnonzero(~(smallest >= 1))
-
-    def _shortest(self, sub, confidence, low, high, index, equal):
-        """The shortest of the solver's interval, the two one-sided intervals and
-        the equal-tailed one ``equal``, for the elements ``index`` (parameters
-        ``sub``), where the density may have several modes or spikes (a shape
-        parameter below 1).
-
-        A U-shaped density's equal-density ends enclose its trough; a difference
-        of two U-shaped Betas has spikes at -1, 0 and 1.  Elsewhere nothing is
-        recomputed.
-        """
-        lo, hi = self._support
-        mass = np.full(index.size, confidence)
-        candidates = [
-            (low[index], high[index]),
-            (np.full(index.size, lo), self._quantile_flat(sub, mass, False)),
-            (self._quantile_flat(sub, mass, True), np.full(index.size, hi)),
-            equal,
-        ]
-        lengths = np.stack([end - start for start, end in candidates])
-        # By a margin: where the solver's interval is right the others differ from
-        # it by rounding only.  Where the solver was skipped (its interval unset)
-        # the equal-tailed one is as short as float64 resolves.
-        lengths[1:] *= 1 + 1e-6
-        lengths[0] = np.where(np.isnan(lengths[0]), np.inf, lengths[0])
-        best = np.argmin(lengths, axis=0)
-        low, high = low.copy(), high.copy()
-        low[index] = np.choose(best, [start for start, _ in candidates])
-        high[index] = np.choose(best, [end for _, end in candidates])
-        return low, high
+    # The family's hooks of `highest_density_interval` (see ``_hdi``): none here.
+    _hdi_newton = _hdi_sides = _hdi_gap = _hdi_affine = None
 
     def _hdi_flat(self, params, confidence):
-        """Generic highest-density interval of a unimodal density (p-space solve)."""
-        lo_support, hi_support = self._support
-        n = next(iter(params.values())).shape[-1]
-        c = np.full(n, confidence)
-        rest = 1 - c
-        left_end = self._quantile_flat(params, c, False)       # [lo, Q(c)]
-        right_start = self._quantile_flat(params, c, True)     # [Q(1 - c), hi]
-        log_lo = self._logpdf_flat(params, np.full(n, lo_support))
-        log_hi = self._logpdf_flat(params, np.full(n, hi_support))
-        lower_sided = log_lo >= self._logpdf_flat(params, left_end)
-        upper_sided = log_hi >= self._logpdf_flat(params, right_start)
-        low = np.where(lower_sided, lo_support, right_start)
-        high = np.where(lower_sided, left_end, hi_support)
-        both = lower_sided & upper_sided
-        shorter_right = (hi_support - right_start) < (left_end - lo_support)
-        low = np.where(both & shorter_right, right_start, low)
-        high = np.where(both & shorter_right, hi_support, high)
-        interior = ~(lower_sided | upper_sided)
-        if np.any(interior):
-            index = np.flatnonzero(interior)
-            sub = _take(params, index)
-            tail = rest[index] / 2
-            scale = (self._quantile_flat(sub, tail, True) - self._quantile_flat(sub, tail, False))
-            scale = np.where(scale > 0, scale, _EPS * (hi_support - lo_support))
-
-            def gap(p, active):
-                part = _take(sub, active)
-                lower = self._quantile_flat(part, p, False)
-                upper = self._quantile_flat(part, rest[index][active] - p, True)
-                log_low = self._logpdf_flat(part, lower)
-                log_high = self._logpdf_flat(part, upper)
-                # d/dp log pdf(Q(p)) = (log pdf)'(Q(p)) / pdf(Q(p)), likewise at the top end.
-                slope_low = self._dlogpdf_flat(part, lower, scale[active])
-                slope_high = self._dlogpdf_flat(part, upper, scale[active])
-                with np.errstate(all="ignore"):
-                    slope = slope_low * np.exp(-log_low) - slope_high * np.exp(-log_high)
-                return log_low - log_high, slope
-
-            p = _hdi_tail_mass(gap, rest[index])
-            low[index] = self._quantile_flat(sub, p, False)
-            high[index] = self._quantile_flat(sub, rest[index] - p, True)
-            low[index], high[index] = self._hdi_polish(sub, low[index], high[index])
-        return low, high
-
-    def _hdi_polish(self, params, low, high, mass=1e-10):
-        """Equal end densities where the tail-mass solve cannot resolve an end.
-
-        An end where the density is huge but the end sits within 1e-20 of a
-        support end (a spike there) moves by 4% for a change of one float64
-        step in its tail mass: the two densities can then differ by 1e-2.  Where
-        they differ by more than 1e-7 (relative), one end alone moves (by
-        bisection on the logarithm of its offset) to the other's density, within a
-        distance that moves the mass by at most ``mass``: first the end with
-        the higher density outwards, else the other inwards.
-        """
-        with np.errstate(all="ignore"):
-            log_low = self._logpdf_flat(params, low)
-            log_high = self._logpdf_flat(params, high)
-            todo = np.flatnonzero(np.isfinite(log_low) & np.isfinite(log_high)
-                                  & (np.abs(log_low - log_high) > 1e-7))
-        if todo.size == 0:
-            return low, high
-        low, high = low.copy(), high.copy()
-        lo_support, hi_support = self._support
-        higher_is_low = log_low[todo] > log_high[todo]
-        for outwards in (True, False):
-            if todo.size == 0:
-                break
-            sub = _take(params, todo)
-            lows, highs = low[todo], high[todo]
-            # The end that moves, its direction (+1: right), the density aimed at.
-            move_low = higher_is_low if outwards else ~higher_is_low
-            end = np.where(move_low, lows, highs)
-            direction = np.where(move_low == outwards, -1.0, 1.0)
-            target = np.where(move_low, log_high[todo], log_low[todo])
-            with np.errstate(all="ignore"):
-                here = np.where(move_low, log_low[todo], log_high[todo])
-                budget = mass / np.exp(np.maximum(here, target))
-                room = np.where(direction > 0, hi_support - end, end - lo_support)
-                if not outwards:
-                    room = 0.5 * (highs - lows)
-                reach = np.fmin(budget, room)
-            # log f(end + direction * e^s) - target changes sign between s_lo and s_hi.
-            with np.errstate(all="ignore"):
-                s_hi = np.log(reach)     # NaN or -inf (no room): not moved
-            s_lo = s_hi - 80.0
-
-            def miss(s, rows, sub=sub, end=end, direction=direction, target=target):
-                x = end[rows] + direction[rows] * np.exp(s)
-                return self._logpdf_flat(_take(sub, rows), x) - target[rows]
-
-            sign = np.sign(here - target)          # > 0: the density must fall
-            rows = np.arange(todo.size)
-            with np.errstate(all="ignore"):
-                at_hi = miss(s_hi, rows)
-            found = np.isfinite(s_hi) & (np.sign(at_hi) != sign)
-            for _ in range(60):
-                mid = 0.5 * (s_lo + s_hi)
-                with np.errstate(all="ignore"):
-                    value = miss(mid, rows)
-                keep_low = np.sign(value) == sign
-                s_lo = np.where(keep_low, mid, s_lo)
-                s_hi = np.where(keep_low, s_hi, mid)
-                if np.all(s_hi - s_lo < 1e-6):
-                    break
-            s_root = 0.5 * (s_lo + s_hi)
-            moved = end + direction * np.exp(s_root)
-            with np.errstate(all="ignore"):
-                better = np.abs(miss(s_root, rows)) < np.abs(here - target)
-            done = found & better & np.isfinite(moved)
-            low[todo] = np.where(done & move_low, moved, lows)
-            high[todo] = np.where(done & ~move_low, moved, highs)
-            todo, higher_is_low = todo[~done], higher_is_low[~done]
-        return low, high
+        """The tail-mass route alone, without the family's hooks (a reference)."""
+        return tail_mass_hdi(self, params, confidence, generic=True)
 
     def _dlogpdf_flat(self, params, x, scale):
         """Derivative of the log density (central difference by default)."""
@@ -745,57 +550,29 @@ class BetaPosterior(_Posterior):
         log_y = log_gamma_variates(rng, p["b"], p["b"].shape)
         return special.expit(log_x - log_y)
 
-    def _hdi_flat(self, p, confidence):
+    def _hdi_newton(self, p, rest):
+        return beta_hdi_newton(p["a"], p["b"], rest)
+
+    def _hdi_sides(self, p, confidence):
+        """One-sided intervals by the parameters: ``[0, Q(c)]`` for a decreasing
+        density, ``[Q(1 - c), 1]`` for an increasing one, the shorter for a
+        U-shaped one; the uniform's is the equal-tailed one."""
         a, b = p["a"], p["b"]
-        n = a.shape[0]
-        c = np.full(n, confidence)
+        c = np.full(a.shape, confidence)
         rest = 1 - c
-        interior = (a > 1) & (b > 1)
-        # One-sided intervals [0, Q(c)] and [Q(1 - c), 1], for the monotone and
-        # U-shaped densities only (the interior ones do not need them).
-        left_end, right_start = np.zeros(n), np.ones(n)
-        edge = np.flatnonzero(~interior)
-        if edge.size:
-            left_end[edge] = beta_quantile(a[edge], b[edge], c[edge])[0]
-            right_start[edge] = beta_quantile(a[edge], b[edge], c[edge], upper=True)[0]
+        left_end = beta_quantile(a, b, c)[0]
+        right_start = beta_quantile(a, b, c, upper=True)[0]
         increasing = (a >= 1) & (b <= 1)
         u_shaped = (a < 1) & (b < 1)
         uniform = (a == 1) & (b == 1)
-        low = np.where(increasing, right_start, 0.0)
-        high = np.where(increasing, 1.0, left_end)
-        shorter_right = (1 - right_start) < left_end
-        low = np.where(u_shaped & shorter_right, right_start, low)
-        high = np.where(u_shaped & shorter_right, 1.0, high)
-        if np.any(uniform):
-            low = np.where(uniform, rest / 2, low)
-            high = np.where(uniform, 1 - rest / 2, high)
-        if np.any(interior):
-            index = np.flatnonzero(interior)
-            low[index], high[index], done = beta_hdi_newton(a[index], b[index], rest[index])
-            index = index[~done]
-        if np.any(interior) and index.size:
-            ai, bi, ri = a[index], b[index], rest[index]
+        right = increasing | (u_shaped & ((1 - right_start) < left_end))
+        low = np.where(uniform, rest / 2, np.where(right, right_start, 0.0))
+        high = np.where(uniform, 1 - rest / 2, np.where(right, 1.0, left_end))
+        return low, high, (a > 1) & (b > 1)
 
-            def gap(prob, active):
-                aa, bb = ai[active], bi[active]
-                lower, lower_c = beta_quantile(aa, bb, prob)
-                upper, upper_c = beta_quantile(aa, bb, ri[active] - prob, upper=True)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    # log pdf(lower) - log pdf(upper) without the normalising
-                    # constant: no cancellation for counts up to 1e12.
-                    diff = upper - lower
-                    value = ((aa - 1) * np.log1p(-diff / upper)
-                             + (bb - 1) * np.log1p(diff / upper_c))
-                    slope = (beta_dlogpdf(aa, bb, lower, lower_c)
-                             / beta_pdf(aa, bb, lower, lower_c)
-                             - beta_dlogpdf(aa, bb, upper, upper_c)
-                             / beta_pdf(aa, bb, upper, upper_c))
-                return value, slope
-
-            prob = _hdi_tail_mass(gap, ri)
-            low[index] = beta_quantile(ai, bi, prob)[0]
-            high[index] = beta_quantile(ai, bi, ri - prob, upper=True)[0]
-        return low, high
+    def _hdi_gap(self, p, rest):
+        index = np.flatnonzero((p["a"] > 1) & (p["b"] > 1))
+        return index, beta_scale_gap(p["a"][index], p["b"][index], rest[index])
 
 
 # ---------------------------------------------------------------------------

@@ -48,6 +48,7 @@ class AffinePosterior(_Posterior):
 
     __slots__ = ("_base", "_scale", "_shift")
     _shape_params = property(lambda self: self._base._shape_params)
+    _hdi_affine = property(lambda self: (self._base, self._scale, self._shift))
 
     def __init__(self, base, scale, shift):
         if not isinstance(base, (BetaPosterior, FBetaPosterior, DifferencePosterior)):
@@ -112,11 +113,6 @@ class AffinePosterior(_Posterior):
     def _quantile_flat(self, params, q, upper):
         base = self._base._quantile_flat(params, q, upper if self._scale > 0 else not upper)
         return self._shift + self._scale * base
-
-    def _hdi_flat(self, params, confidence):
-        low, high = self._base._hdi_flat(params, confidence)
-        ends = (self._shift + self._scale * low, self._shift + self._scale * high)
-        return np.minimum(*ends), np.maximum(*ends)
 
     def _rvs_flat(self, params, rng):
         return self._shift + self._scale * self._base._rvs_flat(params, rng)

@@ -3,7 +3,7 @@
 `DifferencePosterior`: informedness ``tpr - fpr`` and markedness
 ``ppv - (1 - npv)``, with ``cdf(j) = E_X[P(Y >= X - j)]`` by one-dimensional
 quadrature over the narrower variable.  Quantiles and highest-density
-intervals come from the shared solvers of ``_posterior_exact.py``.
+intervals come from the shared solvers of ``_posterior_exact.py`` and ``_hdi.py``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from .._core import (
     fail,
     golden_max,
     normal_score_rule,
+    parts_hdi_newton,
     quantile_nodes,
     unit_rule,
 )
 from ._posterior import BetaPosterior, _Posterior, _take
-from ._posterior_exact import _NEAR_NORMAL, _hdi_newton, _solve_quantile
+from ._posterior_exact import _NEAR_NORMAL, _solve_quantile
 
 __all__ = ["DifferencePosterior"]
 
@@ -550,8 +551,7 @@ class DifferencePosterior(_Posterior):
         return _solve_quantile(self, p, q, upper, guess, np.full_like(q, -1.0), np.ones_like(q),
                                scale, smallest >= _NEAR_NORMAL)
 
-    def _hdi_flat(self, params, confidence):
-        return _hdi_newton(self, params, confidence)
+    _hdi_newton = parts_hdi_newton
 
     def _mode_array(self):
         params = self._params(self.shape)

@@ -1,21 +1,21 @@
-"""Root finders shared by the exact posteriors defined through quadrature.
+"""The quantile solver shared by the exact posteriors defined through quadrature.
 
 `FBetaPosterior` (``_posterior_fbeta.py``) and `DifferencePosterior`
 (``_posterior_difference.py``) evaluate cdf, survival function, density and
 the density's derivative from one set of cached nodes (``_parts``); the
-solvers here work on any posterior that provides them: quantiles by
-safeguarded Halley steps (`_solve_quantile`) and highest-density intervals by
-the package's two-end Newton solver (`_hdi_newton`, through
-`skprobeval._core._hdi.hdi_newton`).  `AffinePosterior`, the
-affine maps of exact posteriors, is in ``_posterior_affine.py``.
+solver here works on any posterior that provides them: quantiles by
+safeguarded Halley steps (`_solve_quantile`).  Their highest-density
+intervals come from ``skprobeval._core._hdi`` (`parts_hdi_newton` on the
+same ``_parts``).  `AffinePosterior`, the affine maps of exact posteriors, is in
+``_posterior_affine.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._core import EPS, hdi_newton, solve_increasing
-from ._posterior import _Posterior, _take
+from .._core import EPS, solve_increasing
+from ._posterior import _take
 
 # Smallest parameter for which quantile steps stop early (see _solve_quantile).
 _NEAR_NORMAL = 10.0
@@ -52,33 +52,3 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
     return solve_increasing(func, lo, hi, np.clip(guess, lo, hi), xtol=xtol,
                             rtol=4 * EPS, newton_rtol=0.0, accept=accept,
                             accept_rel=accept_rel, near_zero=True)
-
-
-def _hdi_newton(post, params, confidence, start=None, fallback=True):
-    """Highest-density intervals by `hdi_newton`, the two-end Newton solver.
-
-    The density and its derivative at both ends come from ``post._parts``;
-    from the equal-tailed interval (or `start`) three to five steps settle a
-    smooth unimodal density.  An element settles after a step below 1e-5 of
-    its scale (the error is then near 1e-10 of it: one more step is not
-    needed).  Elements that do not settle inside the support (a monotone
-    density: the interval starts at an end) go to the generic solver.
-    """
-    n = next(iter(params.values())).shape[-1]
-    rest = np.full(n, 1.0 - confidence)
-    low, high = post._interval_start(params, rest / 2) if start is None else start
-
-    def evaluate(active, lo_a, _lc, hi_a, _uc):
-        part = _take(params, active)
-        cdf, _, f_lo, df_lo = post._parts(part, lo_a, (0, 2, 3))
-        _, sf, f_hi, df_hi = post._parts(part, hi_a, (1, 2, 3))
-        return (np.log(f_lo) - np.log(f_hi), rest[active] - cdf - sf, df_lo / f_lo,
-                df_hi / f_hi, f_lo, f_hi)
-
-    low, high, settled = hdi_newton(evaluate, low, high, rest, support=post._support,
-                                    rtol=1e-5)
-    unsettled = np.flatnonzero(~settled)
-    if fallback and unsettled.size:
-        lo_f, hi_f = _Posterior._hdi_flat(post, _take(params, unsettled), confidence)
-        low[unsettled], high[unsettled] = lo_f, hi_f
-    return low, high

@@ -3,9 +3,9 @@
 ``F1 = 2B / (1 + B)`` with ``B ~ Beta(tp, fp + fn)`` exactly; for
 ``beta != 1``, ``P(F_beta <= f) = E_v[I_{g(v)}(a, b + c)]`` with
 ``v ~ Beta(c, b)`` independent, a one-dimensional integral on the numerics
-kernel's nodes (the theory chapter derives both).  Quantiles and
-highest-density intervals come from the shared solvers of
-``_posterior_exact.py``; F1's interval is solved on the Beta scale.
+kernel's nodes (the theory chapter derives both).  Quantiles come from the
+shared solver of ``_posterior_exact.py``, highest-density intervals from
+``_hdi.py``; F1's interval is solved on the Beta scale.
 """
 
 from __future__ import annotations
@@ -23,15 +23,17 @@ from .._core import (
     beta_pdf,
     beta_quantile,
     beta_rule,
+    beta_scale_gap,
     beta_sf,
     beta_var,
     check_positive,
     golden_max,
     log_gamma_variates,
     normal_score_rule,
+    parts_hdi_newton,
 )
-from ._posterior import _check_parameter, _frozen, _hdi_tail_mass, _Posterior, _take
-from ._posterior_exact import _NEAR_NORMAL, _hdi_newton, _solve_quantile
+from ._posterior import _check_parameter, _frozen, _Posterior
+from ._posterior_exact import _NEAR_NORMAL, _solve_quantile
 
 __all__ = ["FBetaPosterior"]
 
@@ -345,58 +347,22 @@ class FBetaPosterior(_Posterior):
             ends.append(weight * y / (weight * y + yc * k))
         return tuple(ends)
 
-    def _hdi_flat(self, params, confidence):
+    def _hdi_newton(self, p, rest):
         if self._is_f1:
-            return self._f1_hdi(params, confidence)
-        start = _hdi_newton(self, self._coarse(params), confidence, fallback=False)
-        return _hdi_newton(self, params, confidence, start=start)
+            return None
+        # From the ends on the seven-node rule (a quarter of the cost), then on all.
+        start = parts_hdi_newton(self, self._coarse(p), rest)[:2]
+        return parts_hdi_newton(self, p, rest, start)
 
-    def _f1_hdi(self, p, confidence):
-        """F1's highest-density interval on the probability scale of B ~ Beta(tp, fp + fn).
-
-        With ``tp, fp + fn > 1`` the density of F1 is zero at both ends and
-        unimodal (log-concave in B), so the interval has equal density at
-        both ends: solved for the lower tail mass p as the Beta's, with the
-        Jacobian of ``F1 = 2B / (1 + B)`` (``log f_F = log f_B + 2 log(1 + B)
-        + const``), every difference taken on the accurate side of 1/2 so
-        that intervals within 1e-12 of 1 keep their digits.  Monotone or
-        unbounded densities take the generic route.
-        """
+    def _hdi_gap(self, p, rest):
+        """F1's gap on the probability scale of B ~ Beta(tp, fp + fn) where
+        ``tp, fp + fn > 1``: F1's density is then zero at both ends and unimodal
+        (log-concave in B).  Monotone or unbounded densities take the generic route."""
+        if not self._is_f1:
+            return None
         a, b2 = p["tp"], p["fp"] + p["fn"]
-        interior = (a > 1) & (b2 > 1)
-        low = np.empty(a.shape)
-        high = np.empty(a.shape)
-        other = np.flatnonzero(~interior)
-        if other.size:
-            low[other], high[other] = _Posterior._hdi_flat(self, _take(p, other), confidence)
-        index = np.flatnonzero(interior)
-        if index.size == 0:
-            return low, high
-        ai, bi = a[index], b2[index]
-        rest = np.full(index.size, 1.0 - confidence)
-
-        def log_slope(x, xc):
-            # d/dB log f_F(B): the Beta's log-density slope plus 2 / (1 + B).
-            return (ai_ - 1) / x - (bi_ - 1) / xc + 2.0 / (1.0 + x)
-
-        def gap(prob, active):
-            nonlocal ai_, bi_
-            ai_, bi_ = ai[active], bi[active]
-            lower, lower_c = beta_quantile(ai_, bi_, prob)
-            upper, upper_c = beta_quantile(ai_, bi_, rest[active] - prob, upper=True)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                diff = np.where(lower > 0.5, lower_c - upper_c, upper - lower)
-                value = ((ai_ - 1) * np.log1p(-diff / upper) + (bi_ - 1) * np.log1p(diff / upper_c)
-                         + 2.0 * np.log1p(-diff / (1.0 + upper)))
-                slope = (log_slope(lower, lower_c) / beta_pdf(ai_, bi_, lower, lower_c)
-                         - log_slope(upper, upper_c) / beta_pdf(ai_, bi_, upper, upper_c))
-            return value, slope
-
-        ai_, bi_ = ai, bi
-        prob = _hdi_tail_mass(gap, rest)
-        low[index] = _f1_of(*beta_quantile(ai, bi, prob))
-        high[index] = _f1_of(*beta_quantile(ai, bi, rest - prob, upper=True))
-        return low, high
+        index = np.flatnonzero((a > 1) & (b2 > 1))
+        return index, beta_scale_gap(a[index], b2[index], rest[index], f1=True)
 
     # -- moments --------------------------------------------------------------
 
