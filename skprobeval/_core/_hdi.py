@@ -155,12 +155,9 @@ def _one_sided(family, params, confidence):
     log_hi = family._logpdf_flat(params, np.full(n, hi_support))
     lower_sided = log_lo >= family._logpdf_flat(params, left_end)
     upper_sided = log_hi >= family._logpdf_flat(params, right_start)
-    low = np.where(lower_sided, lo_support, right_start)
-    high = np.where(lower_sided, left_end, hi_support)
-    shorter_right = lower_sided & upper_sided & ((hi_support - right_start)
-                                                 < (left_end - lo_support))
-    low = np.where(shorter_right, right_start, low)
-    high = np.where(shorter_right, hi_support, high)
+    right = ~lower_sided | (upper_sided & ((hi_support - right_start) < (left_end - lo_support)))
+    low = np.where(right, right_start, lo_support)
+    high = np.where(right, hi_support, left_end)
     return low, high, ~(lower_sided | upper_sided)
 
 
