@@ -105,10 +105,10 @@ from skprobeval import (
     posterior_roc_curve,
 )
 from skprobeval._posteriors._curves import (
-    _ap_from_cumulative,
-    _auc_from_shares,
-    _Cells,
+    CurveCells,
     _simultaneous_envelope,
+    ap_from_cumulative,
+    auc_from_shares,
 )
 from skprobeval._posteriors._joint import joint_prior
 from skprobeval._posteriors._posterior_fbeta import FBetaPosterior
@@ -500,7 +500,7 @@ def run_ranking(cell, reps, n_draws):
     band_two_sided_width = {"precision_recall": np.empty(reps), "roc": np.empty(reps)}
     for r in range(reps):
         score = rng.normal(size=n) + separation * relevant
-        cells = _Cells.from_items(relevant, score, np.ones(n))
+        cells = CurveCells.from_items(relevant, score, np.ones(n))
         g_pos = rng.standard_gamma(cells.positive, size=(n_draws, cells.positive.size))
         g_neg = rng.standard_gamma(cells.negative, size=(n_draws, cells.negative.size))
         for lam in lambdas:
@@ -508,8 +508,8 @@ def run_ranking(cell, reps, n_draws):
             gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
             gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
             tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
-            ap[lam][r] = _ap_from_cumulative(tp, fp, tp[:, -1:])
-            auc[lam][r] = _auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:])
+            ap[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:])
+            auc[lam][r] = auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:])
         # Item bootstrap: resampled multiplicities of the (untied) items.
         picks = rng.integers(0, n, size=(n_draws, n))
         weights = np.bincount((picks + n * np.arange(n_draws)[:, None]).ravel(),

@@ -472,12 +472,12 @@ def _compare(args, out):
     import pandas as pd
 
     from ._core import check_rope
-    from ._workflow import _check_options, compare_predictions
+    from ._workflow import check_report_options, compare_predictions
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
     # The options first: a bad one must not wait for the data to be read.
-    _check_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
+    check_report_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
     # The report's rope serves the share-right comparison too: [0, 1) whatever the metric.
     check_rope(args.rope)
     truth, predictions, weight, groups = _read_table(args)

@@ -352,13 +352,13 @@ def test_merged_cells_keep_the_cumulative_shapes():
     # Runs of levels summed into their last level: the cumulative Gamma shapes
     # at the kept levels (the parameters of the drawn shares there) are those
     # of the full cells, so the draws at those levels have the same law.
-    from skprobeval._posteriors._curves import _Cells
+    from skprobeval._posteriors._curves import CurveCells
 
     rng = np.random.default_rng(6)
     y = rng.integers(0, 2, 5000).astype(bool)
     score = rng.normal(0, 1, 5000) + y
     weight = rng.uniform(0.1, 2.0, 5000)
-    cells = _Cells.from_items(y, score, weight)
+    cells = CurveCells.from_items(y, score, weight)
     merged = cells.merged(300)
     assert merged.levels.shape[0] <= 300
     kept = np.searchsorted(-cells.levels, -merged.levels)
@@ -457,17 +457,17 @@ def test_average_precision_draws_equal_a_log_space_route():
     # scale; precision reads the negatives in the positives' scale from the logs.
     # Reference: the same variates, cumulated and divided in log space.
     from skprobeval._core._numerics import log_gamma
-    from skprobeval._posteriors._curves import _ap_from_cumulative, _Cells
+    from skprobeval._posteriors._curves import CurveCells, ap_from_cumulative
 
     relevant = np.array([1, 0, 1, 0, 0, 1], bool)
-    cells = _Cells.from_items(relevant, np.arange(6.0, 0, -1), np.full(6, 1e-4))
+    cells = CurveCells.from_items(relevant, np.arange(6.0, 0, -1), np.full(6, 1e-4))
     k, lam = cells.levels.shape[0], 1e-3
     shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
     positive = np.arange(shapes.shape[0]) < k + 2
     log_g = log_gamma(shapes, 20_000, np.random.default_rng(0))
     shares, by_positives = _class_shares(log_g.copy(), positive)
     tp = np.cumsum(shares[:, :k + 2], axis=1)
-    mine = _ap_from_cumulative(tp, np.cumsum(by_positives, axis=1), tp[:, -1:])
+    mine = ap_from_cumulative(tp, np.cumsum(by_positives, axis=1), tp[:, -1:])
     log_tp = np.logaddexp.accumulate(log_g[:, :k + 2], axis=1)
     log_fp = np.logaddexp.accumulate(log_g[:, k + 2:], axis=1)
     with np.errstate(all="ignore"):

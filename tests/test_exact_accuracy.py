@@ -91,7 +91,7 @@ TAIL = 0.025                     # each tail of the 95% equal-tailed interval
 CONFIDENCE = 0.95
 
 
-def _cells(entries):
+def label_cells(entries):
     """(n, 4) array of Dirichlet concentrations TP, FP, FN, TN (counts + prior)."""
     return np.array([[count + lam for count in table] for table, lam in entries])
 
@@ -876,7 +876,7 @@ def _reference_metric(name, cells):
 @functools.cache
 def _grid(name):
     """Library intervals and the reference over the whole grid (one vectorised call each)."""
-    cells = _cells(GRID)
+    cells = label_cells(GRID)
     posterior = _library_posterior(name, cells)
     interval, hdi = posterior.interval(CONFIDENCE), posterior.hdi(CONFIDENCE)
     return {"interval": tuple(np.asarray(v, dtype=float) for v in interval),
@@ -1090,7 +1090,7 @@ def test_reference_f1_equals_mpmath_on_the_grid():
     # Reference: mpmath.betainc(tp, fp + fn, 0, y) at 30 digits with y = f / (2 - f) at
     # the mean of B (where the cdf moves fastest), wherever one parameter is at most
     # 1e3 (mpmath does not finish otherwise).
-    cells = _cells(GRID)
+    cells = label_cells(GRID)
     a, b = cells[:, 0], cells[:, 1] + cells[:, 2]
     idx = np.flatnonzero(np.minimum(a, b) <= 1e3)
     m, mc = a[idx] / (a[idx] + b[idx]), b[idx] / (a[idx] + b[idx])
@@ -1405,8 +1405,8 @@ def _beta_comparisons(metric):
 
 def _nested_reference(kind, entries):
     """The reference posteriors of both tables of each entry."""
-    a = _cells([(pair[0], lam) for pair, lam in entries])
-    b = _cells([(pair[1], lam) for pair, lam in entries])
+    a = label_cells([(pair[0], lam) for pair, lam in entries])
+    b = label_cells([(pair[1], lam) for pair, lam in entries])
     if kind == "fbeta":
         return tuple(_FBeta(c[:, 0], c[:, 1], c[:, 2], COMPARE_BETA) for c in (a, b))
     order = (0, 2, 1, 3) if kind == "informedness" else (0, 1, 2, 3)

@@ -39,7 +39,7 @@ def _points(frame):
     return frame.by_group.xs("point", axis=1, level=1)
 
 
-def _cells(mask):
+def label_cells(mask):
     """TP, FP, FN, TN of the items in `mask`, counted here with numpy."""
     t, p = Y_TRUE[mask] == 1, Y_PRED[mask] == 1
     return (float(np.sum(t & p)), float(np.sum(~t & p)), float(np.sum(t & ~p)),
@@ -193,7 +193,7 @@ def test_intersections_are_fairlearns_groups_less_the_empty_ones():
 def test_group_posteriors_are_the_groups_own_tables():
     frame = _frame(metrics="recall")
     for key in ("x", "y", "z"):
-        tp, fp, fn, tn = _cells(RACE == key)
+        tp, fp, fn, tn = label_cells(RACE == key)
         posterior = frame.by_group_posteriors[key]
         assert isinstance(posterior, BetaPosterior)
         assert (posterior.a, posterior.b) == (tp + LAM, fn + LAM)
@@ -208,7 +208,7 @@ def test_group_posteriors_are_the_groups_own_tables():
 def test_two_group_difference_is_the_exact_difference_posterior(metric):
     frame = _frame(SEX, metric)
     gap = frame.difference()
-    tables = {key: _cells(SEX == key) for key in ("F", "M")}
+    tables = {key: label_cells(SEX == key) for key in ("F", "M")}
     # The Beta of each group from its own counts (the selection rate takes λ a side).
     beta = {"recall": lambda t: (t[0] + LAM, t[2] + LAM),
             "fallout": lambda t: (t[1] + LAM, t[3] + LAM),
@@ -243,8 +243,8 @@ def test_two_group_difference_of_a_sampled_metric_is_sampled():
 def _brute_force_draws(features, cells, n_draws, rng):
     """Independent numpy Beta draws of every group, shape (n_draws, n_groups)."""
     groups = np.unique(features)
-    a = np.array([cells(_cells(features == key))[0] for key in groups])
-    b = np.array([cells(_cells(features == key))[1] for key in groups])
+    a = np.array([cells(label_cells(features == key))[0] for key in groups])
+    b = np.array([cells(label_cells(features == key))[1] for key in groups])
     return rng.beta(a, b, size=(n_draws, groups.size))
 
 
@@ -336,7 +336,7 @@ def test_several_metrics_layout():
 def test_counts_by_group():
     frame = _frame(SEX, "recall")
     for key in ("F", "M"):
-        assert tuple(frame.by_group_counts.loc[key]) == _cells(SEX == key)
+        assert tuple(frame.by_group_counts.loc[key]) == label_cells(SEX == key)
 
 
 # ---------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def _draws(joint, route, monkeypatch, seed, lam=LAM):
     """
     monkeypatch.setattr(_joint, "_SPARSE_PRIOR_CELLS", 10 ** 12 if route == "dense" else 0)
     if route == "sparse-deep":
-        monkeypatch.setattr(_joint, "_LOG_COARSE", _joint._LOG_TINY)
+        monkeypatch.setattr(_joint, "LOG_COARSE", _joint._LOG_TINY)
     table = _joint.JointTable(joint, lam)
     assert (table._kinds is not None) == (route != "dense")
     if route == "sparse":

@@ -10,7 +10,7 @@ from strategies import as_kind, indicator_pairs, label_pairs
 from skprobeval import ConfusionCounts, PairedCounts, confusion_count
 
 
-def _cells(counts):
+def label_cells(counts):
     return np.stack([counts.tp, counts.fp, counts.fn, counts.tn])
 
 
@@ -22,7 +22,7 @@ def _tolerance(sample_weight):
 
 
 def _assert_same(a, b, sample_weight):
-    np.testing.assert_allclose(_cells(a), _cells(b), rtol=1e-12,
+    np.testing.assert_allclose(label_cells(a), label_cells(b), rtol=1e-12,
                                atol=_tolerance(sample_weight))
 
 
@@ -43,7 +43,7 @@ def test_per_label_counts_equal_sklearn(case):
         sample_weight=case["sample_weight"])
     expected = _sklearn_cells(case["y_true"], case["y_pred"], case["classes"],
                               case["sample_weight"])
-    np.testing.assert_allclose(_cells(counts), expected, rtol=1e-12,
+    np.testing.assert_allclose(label_cells(counts), expected, rtol=1e-12,
                                atol=_tolerance(case["sample_weight"]))
     assert list(counts.labels) == list(case["classes"])
     # Without labels=: the labels that occur, sorted, and nothing else.
@@ -61,10 +61,10 @@ def test_indicator_counts_equal_sklearn(case):
                                               sample_weight=weight)
     labels = list(range(y_true.shape[1]))
     expected = _sklearn_cells(y_true, y_pred, labels, weight)
-    np.testing.assert_allclose(_cells(counts), expected, rtol=1e-12, atol=_tolerance(weight))
+    np.testing.assert_allclose(label_cells(counts), expected, rtol=1e-12, atol=_tolerance(weight))
     micro = ConfusionCounts.from_predictions(y_true, y_pred, average="micro",
                                              sample_weight=weight)
-    np.testing.assert_allclose(_cells(micro), expected.sum(axis=1), rtol=1e-12,
+    np.testing.assert_allclose(label_cells(micro), expected.sum(axis=1), rtol=1e-12,
                                atol=_tolerance(weight))
 
 

@@ -20,7 +20,6 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._core import (
     N_DRAWS,
-    _fmt,
     check_confidence,
     check_draws,
     check_positive,
@@ -28,10 +27,11 @@ from .._core import (
     check_random_state,
     fail,
     renamed_keyword,
+    rounded,
     warn_user,
 )
 from .._counting import ConfusionCounts, joint_codes
-from .._metrics import SIGNED_METRICS, _check_zero_division, get_metric
+from .._metrics import SIGNED_METRICS, check_zero_division, get_metric
 from .._posteriors import (
     BetaPosterior,
     CredibleInterval,
@@ -350,7 +350,7 @@ class GroupDisparity:
 
     def __repr__(self):
         return (f"GroupDisparity(metric={self.metric!r}, kind={self.kind!r}, "
-                f"point={_fmt(self.point)}, mean={_fmt(self.mean())}, "
+                f"point={rounded(self.point)}, mean={rounded(self.mean())}, "
                 f"n_groups={self.n_groups}, exact={self.exact})")
 
 
@@ -492,7 +492,7 @@ class PosteriorMetricFrame:
         self._single, self._specs = _check_metrics(metrics)
         self._lam = check_prior(prior)
         self._beta = check_positive(beta, "beta")
-        self._zero_division = _check_zero_division(zero_division)
+        self._zero_division = check_zero_division(zero_division)
         self._n_draws = check_draws(n_draws)
         rng = check_random_state(random_state)
         self._random_state = random_state

@@ -20,7 +20,6 @@ from scipy import special
 from .._core import (
     N_DRAWS,
     ComparisonResult,
-    _fmt,
     beta_greater,
     check_confidence,
     check_draws,
@@ -34,6 +33,7 @@ from .._core import (
     frozen_result,
     renamed_attribute,
     renamed_keyword,
+    rounded,
 )
 from .._counting import ConfusionCounts, PairedCounts, joint_codes
 from .._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
@@ -139,7 +139,7 @@ class MetricComparison(ComparisonResult):
         parts = [f"metric={self.metric!r}", f"paired={self.paired}", f"method={self.method!r}"]
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
                      "rope"):
-            parts.append(f"{name}={_fmt(getattr(self, name))}")
+            parts.append(f"{name}={rounded(getattr(self, name))}")
         parts.append(f"n_draws={self.n_draws}")
         return f"MetricComparison({', '.join(parts)})"
 

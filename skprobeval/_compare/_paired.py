@@ -20,8 +20,6 @@ from scipy import special
 
 from .._core import (
     ComparisonResult,
-    _fmt,
-    _format_array,
     beta_cdf,
     beta_pdf,
     beta_sd,
@@ -31,11 +29,13 @@ from .._core import (
     check_prior,
     check_rope,
     fail,
+    format_array,
     frozen_result,
+    rounded,
     solve_increasing,
     warn_future,
 )
-from .._counting import PairedCounts, _check_pair
+from .._counting import PairedCounts, check_pair
 from .._posteriors import CredibleInterval
 
 __all__ = ["PairedComparison", "compare_paired", "pairwise_comparison"]
@@ -477,22 +477,22 @@ class PairedComparison(ComparisonResult):
         c = self.counts
         parts = []
         if c.labels is not None:
-            parts.append(f"labels={_format_array(c.labels)}")
-        parts += [f"first_better={_format_array(c.first_better)}",
-                  f"second_better={_format_array(c.second_better)}",
-                  f"ties={_format_array(c.ties)}",
-                  f"prior=({', '.join(_fmt(a) for a in self.prior)})",
-                  f"rope={_fmt(self.rope)}",
-                  f"prob_first_better={_fmt(self.prob_first_better)}",
-                  f"prob_equivalent={_fmt(self.prob_equivalent)}",
-                  f"prob_second_better={_fmt(self.prob_second_better)}"]
+            parts.append(f"labels={format_array(c.labels)}")
+        parts += [f"first_better={format_array(c.first_better)}",
+                  f"second_better={format_array(c.second_better)}",
+                  f"ties={format_array(c.ties)}",
+                  f"prior=({', '.join(rounded(a) for a in self.prior)})",
+                  f"rope={rounded(self.rope)}",
+                  f"prob_first_better={rounded(self.prob_first_better)}",
+                  f"prob_equivalent={rounded(self.prob_equivalent)}",
+                  f"prob_second_better={rounded(self.prob_second_better)}"]
         return f"PairedComparison({', '.join(parts)})"
 
 
 def _paired_counts(y_true, y_pred_a, y_pred_b, sample_weight):
     """PairedCounts with errors naming this module's arguments."""
-    _check_pair(y_true, y_pred_a, "y_true", "y_pred_a")
-    _check_pair(y_true, y_pred_b, "y_true", "y_pred_b")
+    check_pair(y_true, y_pred_a, "y_true", "y_pred_a")
+    check_pair(y_true, y_pred_b, "y_true", "y_pred_b")
     return PairedCounts.from_predictions(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
 
 

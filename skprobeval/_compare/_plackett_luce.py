@@ -20,13 +20,13 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
-    _fmt,
     check_confidence,
     check_draws,
     check_positive,
     check_random_state,
     fail,
     renamed_keyword,
+    rounded,
 )
 from .._counting import as_pandas_frame
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series
@@ -313,7 +313,7 @@ class PlackettLuceRanking(RankingMixin):
     def __repr__(self):
         return (f"PlackettLuceRanking(prob_best={limited(self.prob_best)}, "
                 f"expected_rank={limited(self.expected_rank, 3)}, "
-                f"max_mc_error={_fmt(self.mc_error.max())}, prior={_fmt(self.prior)}, "
+                f"max_mc_error={rounded(self.mc_error.max())}, prior={rounded(self.prior)}, "
                 f"n_datasets={self.n_datasets}, n_draws={self.n_draws})")
 
     def _caption(self):

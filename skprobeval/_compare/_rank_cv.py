@@ -21,13 +21,13 @@ from scipy import special
 
 from .._core import (
     N_DRAWS,
-    _fmt,
     check_confidence,
     check_draws,
     check_random_state,
     check_rope,
     fail,
     renamed_keyword,
+    rounded,
 )
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 from ._ttest import prob_mean_above
@@ -275,8 +275,8 @@ class CVResultsRanking(RankingMixin):
     def __repr__(self):
         return (f"CVResultsRanking(prob_best={limited(self.prob_best)}, "
                 f"expected_rank={limited(self.expected_rank, 3)}, "
-                f"max_mc_error={_fmt(self.mc_error.max())}, rope={_fmt(self.rope)}, "
-                f"test_fraction={_fmt(self.test_fraction)}, n_splits={self.n_splits}, "
+                f"max_mc_error={rounded(self.mc_error.max())}, rope={rounded(self.rope)}, "
+                f"test_fraction={rounded(self.test_fraction)}, n_splits={self.n_splits}, "
                 f"n_draws={self.n_draws})")
 
     def _caption(self):

@@ -22,7 +22,6 @@ import scipy.sparse as sp
 
 from .._core import (
     N_DRAWS,
-    _fmt,
     check_confidence,
     check_draws,
     check_positive,
@@ -33,26 +32,27 @@ from .._core import (
     fail,
     log_gamma,
     renamed_keyword,
+    rounded,
 )
-from .._counting import _label_masks, as_pandas_frame, is_dask, joint_codes, resolve_columns
+from .._counting import as_pandas_frame, is_dask, joint_codes, label_masks, resolve_columns
 from .._metrics import (
     SHARE_OF_RIGHT,
-    _check_real_array,
-    _check_same_length,
     check_average,
+    check_real_array,
+    check_same_length,
     get_metric,
     label_weights,
     range_width,
 )
 from .._posteriors import (
-    _LOG_COARSE,
+    LOG_COARSE,
     RANKING_PRIOR,
-    _break_sticks,
-    _cells,
-    _check_input,
-    _share_chunks,
     average_values,
+    break_sticks,
+    check_curve_input,
     check_target_metric,
+    label_cells,
+    share_chunks,
 )
 from ._pooling import partial_pooling
 from ._ranking_posteriors import _paired_metric, _ranking_order
@@ -289,8 +289,8 @@ class SystemRanking(RankingMixin):
     def __repr__(self):
         return (f"SystemRanking(metric={self.metric!r}, prob_best={limited(self.prob_best)}, "
                 f"expected_rank={limited(self.expected_rank, 3)}, "
-                f"max_mc_error={_fmt(self.mc_error.max())}, prior={_fmt(self.prior)}, "
-                f"rope={_fmt(self.rope)}, n_draws={self.n_draws})")
+                f"max_mc_error={rounded(self.mc_error.max())}, prior={rounded(self.prior)}, "
+                f"rope={rounded(self.rope)}, n_draws={self.n_draws})")
 
     def _caption(self):
         return (
@@ -397,7 +397,7 @@ class _JointSystems:
         """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
         n_cells = self.counts.shape[0]
         concentration = 4.0 * self.lam
-        sticks = -_LOG_COARSE * concentration + 4.0 * math.sqrt(-_LOG_COARSE * concentration)
+        sticks = -LOG_COARSE * concentration + 4.0 * math.sqrt(-LOG_COARSE * concentration)
         per_draw = n_cells + self.n_blocks * int(sticks + 8) * (2 * self.n_systems + 2)
         for size in draw_chunks(n_draws, per_draw):
             sums = self._data_sums(size, rng)
@@ -428,8 +428,8 @@ class _JointSystems:
         n_draws, n_sums = sums.shape
         size, n_sys, n_req = self.size, self.n_systems, self.n_requested
         log_total = log_gamma(np.array([concentration]), n_draws, rng)[:, 0]
-        draw, log_left, fraction, last = _break_sticks(concentration, n_draws, rng,
-                                                       _LOG_COARSE)
+        draw, log_left, fraction, last = break_sticks(concentration, n_draws, rng,
+                                                       LOG_COARSE)
         # What the sticks leave goes to one more atom per draw.
         draw = np.concatenate([draw, np.arange(n_draws)])
         with np.errstate(divide="ignore"):
@@ -489,7 +489,7 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     share = every and spec.name in SHARE_OF_RIGHT | {"error"}
     n_sys = len(joint.codes) - 1
-    masks = _label_masks(joint, labels, average)
+    masks = label_masks(joint, labels, average)
     if combine == "binary" or (share and combine == "micro"):
         masks = [None] * n_sys
     masks = [slice(None) if mask is None else mask for mask in masks]
@@ -501,7 +501,7 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
     for true, systems in table.sample(n_draws, rng):
         chunk = np.empty((true.shape[0], n_sys))
         for j, (pred, tp) in enumerate(systems):
-            cells = _cells(tp, pred, true, 1.0)
+            cells = label_cells(tp, pred, true, 1.0)
             if combine == "binary":
                 with np.errstate(all="ignore"):
                     values = spec.function(*(c[:, 0] for c in cells), **params)
@@ -519,12 +519,12 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
 def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, lam, n_draws,
                         rng):
     """(n_draws, n_systems) AP or AUC draws, every system weighed by the same draw."""
-    relevant, first, weight = _check_input(y_true, scores[0], pos_label, sample_weight,
+    relevant, first, weight = check_curve_input(y_true, scores[0], pos_label, sample_weight,
                                            f"predictions[{names[0]!r}]")
     arrays = [first]
     for values, name in zip(scores[1:], names[1:]):
-        array = _check_real_array(values, f"predictions[{name!r}]")
-        _check_same_length(relevant, array, "y_true", f"predictions[{name!r}]")
+        array = check_real_array(values, f"predictions[{name!r}]")
+        check_same_length(relevant, array, "y_true", f"predictions[{name!r}]")
         arrays.append(array)
     keep = weight > 0
     rel, w = relevant[keep], weight[keep]
@@ -532,7 +532,7 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
     shapes = np.concatenate([w, np.full(4, lam)])
     positive = np.r_[rel, True, False, True, False]
     out = []
-    for gammas, by_positives in _share_chunks(shapes, positive, n_draws, rng):
+    for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
         cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
         negatives = None
         if metric == "average_precision" and by_positives is not None:

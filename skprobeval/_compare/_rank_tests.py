@@ -19,7 +19,6 @@ import numpy as np
 from .._core import (
     N_DRAWS,
     ComparisonResult,
-    _fmt,
     check_confidence,
     check_draws,
     check_positive,
@@ -30,6 +29,7 @@ from .._core import (
     draw_chunks,
     renamed_attribute,
     renamed_keyword,
+    rounded,
 )
 from .._posteriors import CredibleInterval
 
@@ -135,7 +135,7 @@ class DatasetsComparison(ComparisonResult):
         parts = [f"test={self.test!r}"]
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better", "mc_error",
                      "rope", "prior_strength"):
-            parts.append(f"{name}={_fmt(getattr(self, name))}")
+            parts.append(f"{name}={rounded(getattr(self, name))}")
         parts += [f"n={self.n}", f"n_draws={self.n_draws}"]
         return f"DatasetsComparison({', '.join(parts)})"
 

@@ -17,24 +17,24 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
-    _fmt,
     check_draws,
     check_prior,
     check_random_state,
     check_rope,
     fail,
     renamed_keyword,
+    rounded,
 )
-from .._metrics import _check_real_array, _check_same_length
+from .._metrics import check_real_array, check_same_length
 from .._posteriors import (
     RANKING_PRIOR,
+    CurveCells,
     SampledPosterior,
-    _ap_from_cumulative,
-    _auc_from_shares,
-    _Cells,
-    _check_input,
-    _draw_cumulative,
-    _share_chunks,
+    ap_from_cumulative,
+    auc_from_shares,
+    check_curve_input,
+    draw_cumulative,
+    share_chunks,
 )
 from ._metric_comparison import MetricComparison, _draws_posterior
 
@@ -90,20 +90,20 @@ class RankingPosterior(SampledPosterior):
         return self._metric
 
     def __repr__(self):
-        return (f"RankingPosterior(metric={self._metric!r}, point={_fmt(self._point)}, "
-                f"n_draws={self.n_draws}, mean={_fmt(self._mean_array())}, "
-                f"mc_error={_fmt(self.mc_error)})")
+        return (f"RankingPosterior(metric={self._metric!r}, point={rounded(self._point)}, "
+                f"n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "
+                f"mc_error={rounded(self.mc_error)})")
 
 
 def _metric_draws(cells, lam, metric, n_draws, rng):
     out = []
-    for tp, fp, pos, neg, fp_by_tp in _draw_cumulative(cells, lam, n_draws, rng):
+    for tp, fp, pos, neg, fp_by_tp in draw_cumulative(cells, lam, n_draws, rng):
         if metric == "average_precision":
-            out.append(_ap_from_cumulative(tp, fp_by_tp, pos))
+            out.append(ap_from_cumulative(tp, fp_by_tp, pos))
         else:
             gp = np.diff(tp, prepend=0.0, axis=1)
             gn = np.diff(fp, prepend=0.0, axis=1)
-            out.append(_auc_from_shares(gp, gn, pos, neg))
+            out.append(auc_from_shares(gp, gn, pos, neg))
     return np.concatenate(out)
 
 
@@ -111,8 +111,8 @@ def _observed_metric(cells, metric):
     tp, fp = np.cumsum(cells.positive), np.cumsum(cells.negative)
     pos, neg = np.array([[tp[-1]]]), np.array([[fp[-1]]])
     if metric == "average_precision":
-        return float(_ap_from_cumulative(tp[None], fp[None], pos)[0])
-    return float(_auc_from_shares(cells.positive[None], cells.negative[None], pos, neg)[0])
+        return float(ap_from_cumulative(tp[None], fp[None], pos)[0])
+    return float(auc_from_shares(cells.positive[None], cells.negative[None], pos, neg)[0])
 
 
 def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_draws,
@@ -120,7 +120,7 @@ def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior,
     lam = check_prior(prior)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
-    cells = _Cells.from_items(*_check_input(y_true, y_score, pos_label, sample_weight))
+    cells = CurveCells.from_items(*check_curve_input(y_true, y_score, pos_label, sample_weight))
     samples = _metric_draws(cells, lam, metric, n_draws, rng)
     return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
 
@@ -266,8 +266,8 @@ def _paired_metric(metric, gammas, relevant, order, starts, pseudo, negatives=No
     if metric == "average_precision":
         fp_by_tp = fp if negatives is None else _ranked_cumulative(
             negatives[0], rel, order, starts, negatives[1])[1]
-        return _ap_from_cumulative(tp, fp_by_tp, pos)
-    return _auc_from_shares(gp, gn, pos, neg)
+        return ap_from_cumulative(tp, fp_by_tp, pos)
+    return auc_from_shares(gp, gn, pos, neg)
 
 
 def _ranked_cumulative(gammas, rel, order, starts, pseudo):
@@ -329,10 +329,10 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     lam = check_prior(prior)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
-    relevant, score_a, weight = _check_input(y_true, y_score_a, pos_label, sample_weight,
+    relevant, score_a, weight = check_curve_input(y_true, y_score_a, pos_label, sample_weight,
                                              "y_score_a")
-    score_b = _check_real_array(y_score_b, "y_score_b")
-    _check_same_length(relevant, score_b, "y_true", "y_score_b")
+    score_b = check_real_array(y_score_b, "y_score_b")
+    check_same_length(relevant, score_b, "y_true", "y_score_b")
     # One cell per item, in input order: swapping the systems reuses the same
     # variates, so the result mirrors exactly.
     keep = weight > 0
@@ -342,7 +342,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     shapes = np.concatenate([w, np.full(4, lam)])
     positive = np.r_[rel, True, False, True, False]
     differences = []
-    for gammas, by_positives in _share_chunks(shapes, positive, n_draws, rng):
+    for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
         cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
         negatives = None
         if metric == "average_precision" and by_positives is not None:

@@ -15,14 +15,14 @@ import html
 
 import numpy as np
 
-from .._core import _fmt
+from .._core import rounded
 
 __all__ = ["RankingMixin", "limited", "plain_frame", "plain_series"]
 
 
 def limited(mapping, digits=4, most=6):
     """``{name: value, ...}`` of the first `most` entries, for a ``repr``."""
-    items = [f"{name!r}: {_fmt(value, digits)}" for name, value in list(mapping.items())[:most]]
+    items = [f"{name!r}: {rounded(value, digits)}" for name, value in list(mapping.items())[:most]]
     if len(mapping) > most:
         items.append("...")
     return "{" + ", ".join(items) + "}"

@@ -18,7 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from .._core import ComparisonResult, _fmt, check_confidence, check_rope, check_score_pair, fail
+from .._core import (
+    ComparisonResult,
+    check_confidence,
+    check_rope,
+    check_score_pair,
+    fail,
+    rounded,
+)
 from .._posteriors import CredibleInterval
 
 __all__ = ["CorrelatedTTestResult", "correlated_ttest", "prob_mean_above"]
@@ -136,10 +143,10 @@ class CorrelatedTTestResult(ComparisonResult):
         return CredibleInterval(float(low), float(high))
 
     def __repr__(self):
-        parts = [f"mean={_fmt(self.mean)}", f"scale={_fmt(self.scale)}", f"df={self.df}",
-                 f"rope={_fmt(self.rope)}"]
+        parts = [f"mean={rounded(self.mean)}", f"scale={rounded(self.scale)}", f"df={self.df}",
+                 f"rope={rounded(self.rope)}"]
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
-            parts.append(f"{name}={_fmt(getattr(self, name))}")
+            parts.append(f"{name}={rounded(getattr(self, name))}")
         return f"CorrelatedTTestResult({', '.join(parts)})"
 
 

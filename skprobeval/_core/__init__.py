@@ -8,8 +8,8 @@ methods use.
 """
 
 from ._drawing import (
-    _axes,
-    _pyplot,
+    axes_or_new,
+    import_pyplot,
     plot_mean_ranks,
     plot_pairwise,
     plot_posteriors,
@@ -17,13 +17,13 @@ from ._drawing import (
     plot_simplex,
 )
 from ._hdi import (
-    _take,
     beta_hdi_newton,
     beta_scale_gap,
     hdi_from_draws,
     highest_density_interval,
     parts_hdi_newton,
     tail_mass_hdi,
+    take_params,
 )
 from ._numerics import (
     EPS,
@@ -60,12 +60,12 @@ from ._numerics import (
 )
 from ._render import (
     COUNT_COLUMNS,
-    _fmt,
-    _format_array,
-    _key_value_html,
+    format_array,
+    key_value_html,
     render_html,
     render_markdown,
     render_text,
+    rounded,
     whole_counts,
 )
 from ._results import ComparisonResult
@@ -97,13 +97,8 @@ __all__ = [
     "N_DRAWS",
     "N_NODES",
     "TINY",
-    "_axes",
-    "_fmt",
-    "_format_array",
-    "_key_value_html",
-    "_pyplot",
-    "_take",
     "as_array",
+    "axes_or_new",
     "beta_cdf",
     "beta_cumulants",
     "beta_dlogpdf",
@@ -133,10 +128,14 @@ __all__ = [
     "dirichlet_scaled",
     "draw_chunks",
     "fail",
+    "format_array",
+    "rounded",
     "frozen_result",
     "golden_max",
     "hdi_from_draws",
     "highest_density_interval",
+    "import_pyplot",
+    "key_value_html",
     "keyword_only",
     "log_gamma",
     "log_gamma_variates",
@@ -156,6 +155,7 @@ __all__ = [
     "result_entry",
     "solve_increasing",
     "tail_mass_hdi",
+    "take_params",
     "unit_rule",
     "warn_future",
     "warn_user",

@@ -15,7 +15,7 @@ __all__ = ["plot_mean_ranks", "plot_pairwise", "plot_posteriors", "plot_rank_pro
            "plot_simplex"]
 
 
-def _pyplot():
+def import_pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError as error:  # pragma: no cover - exercised without matplotlib only
@@ -26,10 +26,10 @@ def _pyplot():
     return plt
 
 
-def _axes(ax):
+def axes_or_new(ax):
     if ax is not None:
         return ax
-    _, ax = _pyplot().subplots()
+    _, ax = import_pyplot().subplots()
     return ax
 
 
@@ -86,7 +86,7 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
         low_end, high_end = (float(v) for v in support)
         if not low_end < high_end:
             fail("support", "an increasing pair (low, high)", support)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     grid = np.linspace(low_end, high_end, n_points)
     inner = grid[1:-1]
     for name, posterior in posteriors.items():
@@ -146,7 +146,7 @@ def plot_pairwise(pairwise, *, title="P(row better than column)", ax=None, cmap=
         fail("pairwise", "a square table of probabilities", pairwise, error=TypeError)
     if values.ndim != 2 or values.shape[0] != values.shape[1]:
         fail("pairwise", "a square table of probabilities", pairwise)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=cmap)
     names = [str(name) for name in getattr(table, "index", range(values.shape[0]))]
     ax.set_xticks(range(len(names)), labels=names, rotation=30, ha="right")
@@ -207,7 +207,7 @@ def plot_simplex(samples, *, names=("first", "second"), ax=None, gridsize=40, cm
         fail("samples", "draws of shape (n_draws, 3)", samples,
              shown=f"shape {values.shape}")
     first_name, second_name = (str(n) for n in names)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     height = np.sqrt(3) / 2
     # Barycentric coordinates: first -> (0, 0), second -> (1, 0), equivalent -> (1/2, h).
     x = values[:, 2] + 0.5 * values[:, 1]
@@ -278,7 +278,7 @@ def plot_mean_ranks(mean_ranks, *, interval=None, ax=None, xlabel="mean rank (1 
                  interval, shown=f"shape {bounds.shape}")
     names = [str(n) for n in getattr(mean_ranks, "index", range(ranks.shape[0]))]
     order = np.argsort(ranks, kind="stable")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     positions = np.arange(ranks.shape[0])
     if bounds is None:
         ax.hlines(positions, 1, ranks[order], color="lightgrey")
@@ -334,7 +334,7 @@ def plot_rank_probabilities(rank_probabilities, *, ax=None, cmap="Blues", colorb
     rows = [str(n) for n in getattr(rank_probabilities, "index", range(values.shape[0]))]
     columns = [str(n) for n in getattr(rank_probabilities, "columns",
                                        range(1, values.shape[1] + 1))]
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=cmap, aspect="auto")
     ax.set_xticks(range(len(columns)), labels=columns)
     ax.set_yticks(range(len(rows)), labels=rows)

@@ -34,7 +34,7 @@ __all__ = ["HDI_NEWTON_MAX", "beta_hdi_newton", "beta_scale_gap", "hdi_from_draw
 HDI_NEWTON_MAX = 1e6
 
 
-def _take(params, index):
+def take_params(params, index):
     """The elements ``index`` (last axis) of a dict of flat parameter arrays."""
     return {key: value[..., index] for key, value in params.items()}
 
@@ -58,7 +58,7 @@ def highest_density_interval(family, params, confidence):
         else np.empty(0, dtype=np.intp)
     if spiky.size == 0:
         return _equal_density(family, params, confidence)
-    sub = _take(params, spiky)
+    sub = take_params(params, spiky)
     tail = np.full(spiky.size, (1 - confidence) / 2)
     equal = (family._quantile_flat(sub, tail, False), family._quantile_flat(sub, tail, True))
     width = equal[1] - equal[0]
@@ -68,7 +68,7 @@ def highest_density_interval(family, params, confidence):
     if solve.size == n:
         low, high = _equal_density(family, params, confidence)
     elif solve.size:
-        low[solve], high[solve] = _equal_density(family, _take(params, solve), confidence)
+        low[solve], high[solve] = _equal_density(family, take_params(params, solve), confidence)
     # A U-shaped density's equal-density ends enclose its trough; a difference of
     # two U-shaped Betas has spikes at -1, 0 and 1.
     lo, hi = family._support
@@ -107,7 +107,7 @@ def _equal_density(family, params, confidence):
     low, high, done = newton
     undone = np.flatnonzero(~done)
     if undone.size:
-        low[undone], high[undone] = tail_mass_hdi(family, _take(params, undone), confidence)
+        low[undone], high[undone] = tail_mass_hdi(family, take_params(params, undone), confidence)
     return low, high
 
 
@@ -127,16 +127,16 @@ def tail_mass_hdi(family, params, confidence, generic=False):
     own = None if generic or family._hdi_gap is None else family._hdi_gap(params, rest)
     index, gap = own or (np.empty(0, dtype=np.intp), None)
     if index.size:
-        low[index], high[index] = _tail_mass(family, _take(params, index), rest[index], gap)
+        low[index], high[index] = _tail_mass(family, take_params(params, index), rest[index], gap)
     others = np.setdiff1d(np.arange(n), index, assume_unique=True)
     if others.size:
-        sub = params if others.size == n else _take(params, others)
+        sub = params if others.size == n else take_params(params, others)
         sides = None if generic else family._hdi_sides
         low[others], high[others], interior = (_one_sided(family, sub, confidence)
                                                if sides is None else sides(sub, confidence))
         index = others[interior]
         if index.size:
-            part = _take(params, index)
+            part = take_params(params, index)
             low[index], high[index] = _tail_mass(
                 family, part, rest[index], _density_gap(family, part, rest[index]), polish=True)
     return low, high
@@ -170,7 +170,7 @@ def _density_gap(family, params, rest):
     scale = np.where(scale > 0, scale, EPS * (hi_support - lo_support))
 
     def gap(p, active):
-        part = _take(params, active)
+        part = take_params(params, active)
         lower = family._quantile_flat(part, p, False)
         upper = family._quantile_flat(part, rest[active] - p, True)
         log_low = family._logpdf_flat(part, lower)
@@ -234,7 +234,7 @@ def _polish(family, params, low, high, mass=1e-10):
     for outwards in (True, False):
         if todo.size == 0:
             break
-        sub = _take(params, todo)
+        sub = take_params(params, todo)
         lows, highs = low[todo], high[todo]
         # The end that moves, its direction (+1: right), the density aimed at.
         move_low = higher_is_low if outwards else ~higher_is_low
@@ -255,7 +255,7 @@ def _polish(family, params, low, high, mass=1e-10):
 
         def miss(s, rows, sub=sub, end=end, direction=direction, target=target):
             x = end[rows] + direction[rows] * np.exp(s)
-            return family._logpdf_flat(_take(sub, rows), x) - target[rows]
+            return family._logpdf_flat(take_params(sub, rows), x) - target[rows]
 
         sign = np.sign(here - target)          # > 0: the density must fall
         rows = np.arange(todo.size)
@@ -441,7 +441,7 @@ def parts_hdi_newton(family, params, rest, start=None):
     low, high = family._interval_start(params, rest / 2) if start is None else start
 
     def evaluate(active, lo_a, _lc, hi_a, _uc):
-        part = _take(params, active)
+        part = take_params(params, active)
         cdf, _, f_lo, df_lo = family._parts(part, lo_a, (0, 2, 3))
         _, sf, f_hi, df_hi = family._parts(part, hi_a, (1, 2, 3))
         return (np.log(f_lo) - np.log(f_hi), rest[active] - cdf - sf, df_lo / f_lo,

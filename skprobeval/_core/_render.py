@@ -3,10 +3,10 @@
 Report tables render as text, Markdown and HTML (`render_text`,
 `render_markdown`, `render_html`) with four decimals and whole-number counts
 (`whole_counts` gives CSV and JSON exports the same integer counts); result
-reprs round to four decimals (`_fmt`); count objects show whole counts as
-integers and other values to six significant digits (`_format_array`); and
+reprs round to four decimals (`rounded`); count objects show whole counts as
+integers and other values to six significant digits (`format_array`); and
 the notebooks' key-value tables show four significant digits
-(`_key_value_html`).  The styles differ on purpose: each is read where its
+(`key_value_html`).  The styles differ on purpose: each is read where its
 numbers appear.  pandas is imported lazily.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["COUNT_COLUMNS", "_fmt", "_format_array", "_key_value_html", "render_html",
+__all__ = ["COUNT_COLUMNS", "rounded", "format_array", "key_value_html", "render_html",
            "render_markdown", "render_text", "whole_counts"]
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
@@ -158,7 +158,7 @@ def _markdown_table(frame, index):
     return "\n".join(lines)
 
 
-def _fmt(value, digits=4):
+def rounded(value, digits=4):
     """Rounded, readable text for a float or an array (no ``np.float64(...)``).
 
     A value that rounds to zero prints as ``0.0``, never ``-0.0``.
@@ -172,7 +172,7 @@ def _fmt(value, digits=4):
     return "[" + ", ".join(items) + "]"
 
 
-def _format_array(values, limit=6):
+def format_array(values, limit=6):
     values = np.asarray(values)
     if values.ndim == 0:
         return _format_scalar(values.item())
@@ -190,7 +190,7 @@ def _format_scalar(value):
     return repr(value)
 
 
-def _key_value_html(caption, items):
+def key_value_html(caption, items):
     """A two-column HTML table (notebooks' ``_repr_html_``) of ``(name, value)`` pairs:
     floats to 4 significant digits, arrays to 4 decimals, anything else as text."""
     import html

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._render import _key_value_html
+from ._render import key_value_html
 from ._validation import check_confidence
 
 __all__ = ["ComparisonResult"]
@@ -111,6 +111,6 @@ class ComparisonResult:
                 "confidence": confidence}
 
     def _repr_html_(self):
-        return _key_value_html(f"{type(self).__name__}: low, high = "
+        return key_value_html(f"{type(self).__name__}: low, high = "
                                f"{self._difference_label}, 95% interval",
                                self.summary().items())

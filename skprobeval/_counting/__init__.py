@@ -4,25 +4,25 @@ Label encoding and selection, pandas/Parquet columns, Dask inputs, and the
 immutable confusion and paired counts every metric and posterior reads.
 """
 
-from ._counts import ConfusionCounts, JointCodes, PairedCounts, _label_masks, joint_codes
+from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes, label_masks
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
-from ._labels import _check_labels_argument, _check_pair, _plain, _square_table, _tally
+from ._labels import check_labels_argument, check_pair, plain_labels, square_table, tally_labels
 
 __all__ = [
     "ConfusionCounts",
     "JointCodes",
     "PairedCounts",
-    "_check_labels_argument",
-    "_check_pair",
-    "_label_masks",
-    "_plain",
-    "_square_table",
-    "_tally",
     "as_pandas_frame",
+    "check_labels_argument",
+    "check_pair",
     "frame_column",
     "frame_matrix",
     "is_dask",
     "joint_codes",
+    "label_masks",
+    "plain_labels",
     "resolve_columns",
+    "square_table",
+    "tally_labels",
 ]

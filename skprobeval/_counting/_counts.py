@@ -14,24 +14,24 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._core import _format_array, check_count_array, check_sample_weight, fail
+from .._core import check_count_array, check_sample_weight, fail, format_array
 from ._dask import dask_indicator_sums, dask_paired, dask_tally, is_dask
 from ._data import resolve_columns
 from ._labels import (
     _array_kind,
     _check_average,
-    _check_labels_argument,
-    _check_pair,
     _encode,
     _fast_path_size,
     _indicator_columns,
     _label_in,
     _label_kind,
-    _plain,
     _positions,
     _select_labels,
-    _tally,
+    check_labels_argument,
+    check_pair,
     mixed_kinds_error,
+    plain_labels,
+    tally_labels,
 )
 
 __all__ = ["ConfusionCounts", "JointCodes", "PairedCounts", "joint_codes"]
@@ -135,7 +135,7 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
     the data; otherwise an absent label is a class with no items.
     """
     names = names or ["y_true"] + [f"y_pred_{i}" for i in range(len(y_preds))]
-    checked = [_check_pair(y_true, y_pred, names[0], name)
+    checked = [check_pair(y_true, y_pred, names[0], name)
                for y_pred, name in zip(y_preds, names[1:])]
     truth = checked[0][0]
     preds = [pred for _, pred, _ in checked]
@@ -151,7 +151,7 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
         if labels is None:
             requested = columns
         else:
-            requested = _check_labels_argument(labels, columns)
+            requested = check_labels_argument(labels, columns)
             if requested.dtype.kind not in "iu" or np.any(
                     (requested < 0) | (requested >= n_labels)):
                 fail("labels", f"column indices of the indicator matrix (0 to {n_labels - 1})",
@@ -183,10 +183,10 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
             fail("average", "'micro', 'macro', 'weighted' or None for multiclass targets "
                  "('binary' compares one positive class)", average,
                  shown=f"'binary' with {classes.shape[0]} labels "
-                       f"{_plain(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
+                       f"{plain_labels(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
         found = _label_in(pos_label, classes)
         if not found and classes.shape[0] == 2:
-            fail("pos_label", f"one of the labels {_plain(classes)}", pos_label)
+            fail("pos_label", f"one of the labels {plain_labels(classes)}", pos_label)
         if _label_kind(np.asarray([pos_label])) != _label_kind(classes):
             fail("pos_label", f"a label of the data's kind ({_label_kind(classes)})",
                  pos_label)
@@ -199,12 +199,12 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
         return JointCodes("binary", binary, out, 1, weight)
     if labels is None:
         return JointCodes("multiclass", codes, classes, int(classes.shape[0]), weight)
-    requested = _check_labels_argument(labels, classes)
+    requested = check_labels_argument(labels, classes)
     positions, found = _positions(classes, requested)
     if not np.all(found):
         if labels_present:
-            missing = _plain(requested[~found])
-            fail("labels", f"labels that occur in the data {_plain(classes[:10])}"
+            missing = plain_labels(requested[~found])
+            fail("labels", f"labels that occur in the data {plain_labels(classes[:10])}"
                  f"{' ...' if classes.shape[0] > 10 else ''}", labels,
                  shown=f"{missing} absent")
         # An absent label is a class with no items (an all-negative table).
@@ -405,13 +405,14 @@ class ConfusionCounts:
             data, [y_true, y_pred], ["y_true", "y_pred"], sample_weight)
         if is_dask(y_true, y_pred, sample_weight):
             return cls._from_dask(y_true, y_pred, labels, pos_label, average, sample_weight)
-        y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
+        y_true, y_pred, multilabel = check_pair(y_true, y_pred)
         weight = check_sample_weight(sample_weight, y_true.shape[0])
         if multilabel:
             _refuse_binary_multilabel(average)
             counts = cls._from_indicator(y_true, y_pred, weight, labels)
         else:
-            counts = cls._from_tally(_tally(y_true, y_pred, weight), labels, pos_label, average)
+            tally = tally_labels(y_true, y_pred, weight)
+            counts = cls._from_tally(tally, labels, pos_label, average)
         if average == "micro":
             return counts.sum()
         return counts
@@ -421,7 +422,7 @@ class ConfusionCounts:
         """The table of `pos_label` ("binary") or one table per label, from a tally."""
         if average == "binary":
             return cls._binary(tally, pos_label)
-        chosen = _check_labels_argument(labels, tally.classes[tally.present])
+        chosen = check_labels_argument(labels, tally.classes[tally.present])
         tp, fp, fn, tn, out_labels = _select_labels(tally, chosen)
         return cls(tp, fp, fn, tn, labels=out_labels)
 
@@ -655,8 +656,8 @@ class ConfusionCounts:
     def __repr__(self):
         parts = []
         if self.labels is not None:
-            parts.append(f"labels={_format_array(self.labels)}")
-        parts += [f"{name}={_format_array(getattr(self, name))}"
+            parts.append(f"labels={format_array(self.labels)}")
+        parts += [f"{name}={format_array(getattr(self, name))}"
                   for name in ("tp", "fp", "fn", "tn")]
         return f"ConfusionCounts({', '.join(parts)})"
 
@@ -764,8 +765,8 @@ class PairedCounts:
                 y_true, y_pred_first, y_pred_second, sample_weight)
             return cls(n_first, n_second, ties,
                        labels=np.arange(np.shape(n_first)[0]) if multilabel else None)
-        y_true_, y_first, first_ml = _check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
-        _, y_second, second_ml = _check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
+        y_true_, y_first, first_ml = check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
+        _, y_second, second_ml = check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
         weight = check_sample_weight(sample_weight, y_true_.shape[0])
         if first_ml:
             def dense(y):
@@ -863,13 +864,13 @@ class PairedCounts:
     def __repr__(self):
         parts = []
         if self.labels is not None:
-            parts.append(f"labels={_format_array(self.labels)}")
-        parts += [f"{name}={_format_array(getattr(self, name))}"
+            parts.append(f"labels={format_array(self.labels)}")
+        parts += [f"{name}={format_array(getattr(self, name))}"
                   for name in ("first_better", "second_better", "ties")]
         return f"PairedCounts({', '.join(parts)})"
 
 
-def _label_masks(joint, labels, average):
+def label_masks(joint, labels, average):
     """Per system, the labels its average runs over, or None for all requested labels.
 
     With ``labels=None`` scikit-learn averages a system over the labels of

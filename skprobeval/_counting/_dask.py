@@ -16,12 +16,12 @@ import numpy as np
 from .._core import fail
 from ._labels import (
     _MAX_TABLE_CELLS,
-    _check_labels_argument,
     _check_object_labels,
     _indicator_columns,
     _joint_bincount,
     _label_kind,
     _Tally,
+    check_labels_argument,
 )
 
 __all__ = ["dask_distinct", "dask_distinct_arrays", "dask_indicator_sums", "dask_paired",
@@ -320,7 +320,7 @@ def dask_tally(y_true, y_pred, sample_weight, labels):
         classes = _classes(dask, [true, pred], names[:2])
     else:
         data_kind = np.array(["a"] if true.dtype.kind in "US" else [0])
-        classes = np.unique(_check_labels_argument(
+        classes = np.unique(check_labels_argument(
             labels, None if true.dtype.kind == "O" else data_kind))
     if classes.shape[0] and _label_kind(classes) == "string":
         classes = classes.astype(object)

@@ -119,7 +119,7 @@ def _kind_values(array):
         values = np.array(sorted({repr(v) for v in array.ravel()[:1000]}), dtype=object)
         shown = values[:5].tolist()
         return ", ".join(shown) + (", ..." if values.shape[0] > 5 else "")
-    shown = ", ".join(repr(v) for v in _plain(values[:5]))
+    shown = ", ".join(repr(v) for v in plain_labels(values[:5]))
     return shown + (", ..." if values.shape[0] > 5 else "")
 
 
@@ -154,7 +154,7 @@ def _is_indicator(array):
     return bool(np.all((array == 0) | (array == 1)))
 
 
-def _check_pair(y_true, y_pred, name_true="y_true", name_pred="y_pred"):
+def check_pair(y_true, y_pred, name_true="y_true", name_pred="y_pred"):
     """Validate a pair of label arrays; return (y_true, y_pred, is_multilabel)."""
     y_true = _as_label_array(y_true, name_true)
     y_pred = _as_label_array(y_pred, name_pred)
@@ -340,7 +340,7 @@ class _Tally:
     table: np.ndarray | None  # K x K joint table (rows true), None when K is huge
 
 
-def _tally(y_true, y_pred, sample_weight):
+def tally_labels(y_true, y_pred, sample_weight):
     """Count a 1-d prediction once: fast path for 0..K-1 integers, else encode."""
     size = _fast_path_size(y_true, y_pred)
     if size is not None:
@@ -400,7 +400,7 @@ def _select_labels(tally, labels):
     return tp, fp, fn, tn, out_labels
 
 
-def _square_table(tally, labels):
+def square_table(tally, labels):
     """The K x K table (rows true, columns predicted) restricted to ``labels``."""
     if tally.table is None:
         raise ValueError(
@@ -416,7 +416,7 @@ def _square_table(tally, labels):
     return matrix, labels
 
 
-def _check_labels_argument(labels, classes):
+def check_labels_argument(labels, classes):
     if labels is None:
         return None
     array = np.asarray(labels)
@@ -468,19 +468,19 @@ def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=No
     labels : ndarray of shape (K,)
         The labels indexing rows and columns.
     """
-    y_true, y_pred, multilabel = _check_pair(y_true, y_pred)
+    y_true, y_pred, multilabel = check_pair(y_true, y_pred)
     if multilabel:
         raise ValueError(
             "A K x K confusion matrix needs 1-d multiclass labels; got multilabel "
             "indicator matrices."
         )
     weight = check_sample_weight(sample_weight, y_true.shape[0])
-    tally = _tally(y_true, y_pred, weight)
-    labels = _check_labels_argument(labels, tally.classes[tally.present])
-    return _square_table(tally, labels)
+    tally = tally_labels(y_true, y_pred, weight)
+    labels = check_labels_argument(labels, tally.classes[tally.present])
+    return square_table(tally, labels)
 
 
-def _plain(values):
+def plain_labels(values):
     """Labels as plain Python values (no ``np.str_('cat')`` in messages)."""
     return [value.item() if isinstance(value, np.generic) else value for value in values]
 

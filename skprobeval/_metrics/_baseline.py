@@ -24,7 +24,7 @@ from scipy import special
 from scipy.special import digamma, zeta
 from scipy.stats import binom, hypergeom
 
-from .._core import _format_array, check_confidence, check_random_state, fail, frozen_result
+from .._core import check_confidence, check_random_state, fail, format_array, frozen_result
 from .._counting import ConfusionCounts
 from ._ranking import _ap_from_groups, _check_ranking_input, _tie_groups
 
@@ -623,13 +623,13 @@ class ChanceBaseline:
     labels: np.ndarray | None = None
 
     def __repr__(self):
-        parts = [] if self.labels is None else [f"labels={_format_array(self.labels)}"]
+        parts = [] if self.labels is None else [f"labels={format_array(self.labels)}"]
         for name in ("precision", "recall", "f1", "accuracy", "informedness", "expected_tp",
                      "p_value"):
             value = getattr(self, name)
             value = _round(value) if isinstance(value, float) else np.array(
                 [_round(v) for v in np.ravel(value)])
-            parts.append(f"{name}={_format_array(value)}")
+            parts.append(f"{name}={format_array(value)}")
         return f"ChanceBaseline({', '.join(parts)})"
 
 
@@ -706,7 +706,7 @@ def chance_baseline(counts):
         if not np.all(cell == np.floor(cell)):
             fail("counts", "whole-number counts (the hypergeometric chance model counts "
                  "items; weighted, fractional counts are not supported)", counts,
-                 shown=f"fractional {name} {_format_array(cell)}")
+                 shown=f"fractional {name} {format_array(cell)}")
     n = tp + fp + fn + tn
     relevant = tp + fn
     predicted = tp + fp

@@ -19,7 +19,13 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._core import check_positive, check_sample_weight, fail, warn_user, weighted_mean
-from .._counting import ConfusionCounts, _check_labels_argument, _check_pair, _square_table, _tally
+from .._counting import (
+    ConfusionCounts,
+    check_labels_argument,
+    check_pair,
+    square_table,
+    tally_labels,
+)
 
 __all__ = [
     "MetricSpec",
@@ -363,7 +369,7 @@ def get_metric(name):
 _AVERAGE_OPTIONS = ("binary", "micro", "macro", "weighted", None)
 
 
-def _check_zero_division(zero_division):
+def check_zero_division(zero_division):
     if isinstance(zero_division, str):
         if zero_division == "warn":
             return zero_division
@@ -394,7 +400,7 @@ def _apply_zero_division(values, spec, zero_division):
     return np.where(undefined, fill, values)
 
 
-def _weighted_mean(values, weights):
+def nan_skipping_mean(values, weights):
     """Average skipping NaN entries (zero_division=np.nan), as scikit-learn does."""
     keep = ~np.isnan(values)
     if not keep.any():
@@ -471,7 +477,7 @@ def averaged_value(spec, counts, average, params, *, kind="multiclass", every_la
     values = _apply_zero_division(values, spec, zero_division)
     if average is None:
         return values
-    return _weighted_mean(values, label_weights(counts, average, spec.name))
+    return nan_skipping_mean(values, label_weights(counts, average, spec.name))
 
 
 def _score(spec, y_true, y_pred, *, labels, pos_label, average, sample_weight, zero_division,
@@ -480,7 +486,7 @@ def _score(spec, y_true, y_pred, *, labels, pos_label, average, sample_weight, z
     if average not in _AVERAGE_OPTIONS + tuple(extra_averages):
         options = ", ".join(repr(a) for a in _AVERAGE_OPTIONS + tuple(extra_averages))
         fail("average", f"one of {options}", average)
-    zero_division = _check_zero_division(zero_division)
+    zero_division = check_zero_division(zero_division)
     counts = ConfusionCounts.from_predictions(
         y_true, y_pred, labels=labels, pos_label=pos_label,
         average="binary" if average == "binary" else None, sample_weight=sample_weight)
@@ -985,22 +991,22 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
     """
     if average not in ("micro", "macro", "weighted", None):
         fail("average", "one of 'micro', 'macro', 'weighted' or None", average)
-    zero_division = _check_zero_division(zero_division)
-    y_true_, y_pred_, multilabel = _check_pair(y_true, y_pred)
+    zero_division = check_zero_division(zero_division)
+    y_true_, y_pred_, multilabel = check_pair(y_true, y_pred)
     if multilabel:
         raise ValueError("distance_weighted_precision_recall needs 1-d class labels; got "
                          "multilabel indicator matrices.")
     weight = check_sample_weight(sample_weight, y_true_.shape[0])
-    tally = _tally(y_true_, y_pred_, weight)
+    tally = tally_labels(y_true_, y_pred_, weight)
     present_labels = tally.classes[tally.present]
-    chosen = _check_labels_argument(labels, present_labels)
+    chosen = check_labels_argument(labels, present_labels)
     if chosen is None:
         chosen = present_labels
     missing = np.setdiff1d(present_labels, chosen)
     if missing.size:
         fail("labels", "a list of every class in the data", labels,
              shown=f"{labels!r}, missing {missing.tolist()!r}")
-    matrix, _ = _square_table(tally, chosen)
+    matrix, _ = square_table(tally, chosen)
     dist = np.asarray(distance, dtype=np.float64)
     if dist.shape != matrix.shape:
         fail("distance", f"an array of shape {matrix.shape} (one row and column per label)",
@@ -1024,4 +1030,4 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
     if average is None:
         return p, r
     weights = matrix.sum(axis=1) if average == "weighted" else None
-    return _weighted_mean(p, weights), _weighted_mean(r, weights)
+    return nan_skipping_mean(p, weights), nan_skipping_mean(r, weights)

@@ -19,7 +19,7 @@ from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from .._core import as_array, check_sample_weight, fail, warn_user, weighted_mean
-from ._point import _check_zero_division
+from ._point import check_zero_division
 
 __all__ = ["average_precision", "d_measure_score", "d_measure_weights", "precision_at_k_score"]
 
@@ -45,7 +45,7 @@ def _as_1d(values, name):
     return array
 
 
-def _check_real_array(values, name):
+def check_real_array(values, name):
     """Return ``values`` as a non-empty, finite, 1-d float64 array."""
     array = _as_1d(values, name)
     if array.dtype.kind == "c":
@@ -63,9 +63,9 @@ def _check_real_array(values, name):
     return array
 
 
-def _check_probabilities(y_prob, name="y_prob"):
+def check_probabilities(y_prob, name="y_prob"):
     """``y_prob`` as a non-empty, finite, 1-d float64 array of values in [0, 1]."""
-    prob = _check_real_array(y_prob, name)
+    prob = check_real_array(y_prob, name)
     outside = (prob < 0) | (prob > 1)
     if outside.any():
         fail(name, "probabilities in [0, 1]", y_prob,
@@ -74,7 +74,7 @@ def _check_probabilities(y_prob, name="y_prob"):
     return prob
 
 
-def _check_same_length(first, second, name_first, name_second):
+def check_same_length(first, second, name_first, name_second):
     if first.shape[0] != second.shape[0]:
         raise ValueError(
             f"`{name_first}` and `{name_second}` must have the same number of samples; "
@@ -134,8 +134,8 @@ def positive_mask(y_true, pos_label, *, name="y_true", multiclass=False):
 
 def _check_ranking_input(y_true, y_score, pos_label):
     relevant = positive_mask(y_true, pos_label)
-    score = _check_real_array(y_score, "y_score")
-    _check_same_length(relevant, score, "y_true", "y_score")
+    score = check_real_array(y_score, "y_score")
+    check_same_length(relevant, score, "y_true", "y_score")
     return relevant, score
 
 
@@ -262,7 +262,7 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None,
     """
     relevant, score = _check_ranking_input(y_true, y_score, pos_label)
     weight = check_sample_weight(sample_weight, score.shape[0])
-    zero_division = _check_zero_division(zero_division)
+    zero_division = check_zero_division(zero_division)
     if weight is None:
         weight = np.ones(score.shape[0])
     order, ends = _tie_groups(score)
@@ -473,7 +473,7 @@ def d_measure_score(pertinence, *, k=15.0, l=0.7):  # noqa: E741 (the paper's na
     >>> d_measure_score([1.0, 1.0, 1.0])
     1.0
     """
-    pertinence = _check_real_array(pertinence, "pertinence")
+    pertinence = check_real_array(pertinence, "pertinence")
     if np.any((pertinence < 0) | (pertinence > 1)):
         bad = pertinence[(pertinence < 0) | (pertinence > 1)]
         fail("pertinence", "in [0, 1]", pertinence,

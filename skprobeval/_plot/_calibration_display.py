@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import _pyplot, fail
+from .._core import fail, import_pyplot
 from .._posteriors import CalibrationCurve, CurveBand, posterior_calibration_curve
 from ._curve_display import _estimator_scores
 
@@ -114,7 +114,7 @@ class PosteriorCalibrationDisplay:
             Itself, with ``line_``, ``band_``, ``ref_line_``, ``ax_`` and
             ``figure_`` set.
         """
-        plt = _pyplot()
+        plt = import_pyplot()
         if ax is None:
             _, ax = plt.subplots()
         name = self.estimator_name if name is None else name

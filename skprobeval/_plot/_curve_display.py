@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._compare import average_precision_posterior, roc_auc_posterior
-from .._core import N_DRAWS, _pyplot, fail, renamed_keyword
+from .._core import N_DRAWS, fail, import_pyplot, renamed_keyword
 from .._posteriors import posterior_precision_recall_curve, posterior_roc_curve
 from .._workflow import SCORE_METHODS, estimator_responses
 
@@ -206,7 +206,7 @@ class _PosteriorCurveDisplay:
             ``chance_level_`` (a Line2D, or None) and, for precision-recall,
             ``baseline_band_`` (the random ranking's band, or None) set.
         """
-        plt = _pyplot()
+        plt = import_pyplot()
         if ax is None:
             _, ax = plt.subplots()
         name = self.name if name is None else name

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._compare import PosteriorMetricFrame
-from .._core import N_DRAWS, _pyplot, check_confidence, fail, renamed_keyword
+from .._core import N_DRAWS, check_confidence, fail, import_pyplot, renamed_keyword
 
 __all__ = ["GroupIntervalDisplay"]
 
@@ -184,7 +184,7 @@ class GroupIntervalDisplay:
         GroupIntervalDisplay
             Itself, with the artists, ``ax_`` and ``figure_`` set.
         """
-        plt = _pyplot()
+        plt = import_pyplot()
         if ax is None:
             _, ax = plt.subplots()
         rows = np.arange(len(self.groups))[::-1]        # the first group at the top

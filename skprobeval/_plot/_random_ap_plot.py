@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import _axes, fail
+from .._core import axes_or_new, fail
 from .._metrics import random_average_precision
 
 __all__ = ["plot_random_ap_baseline"]
@@ -51,7 +51,7 @@ def plot_random_ap_baseline(n_items=None, *, prevalences=(0.05, 0.1, 0.2, 0.4), 
     for prevalence in prevalences:
         if not 0 < prevalence < 1:
             fail("prevalences", "shares in the open interval (0, 1)", prevalences)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     for prevalence in prevalences:
         sizes, gaps = [], []
         for n in n_items:

@@ -27,7 +27,7 @@ from .._core import (
     renamed_keyword,
     warn_future,
 )
-from .._counting import ConfusionCounts, _plain, joint_codes
+from .._counting import ConfusionCounts, joint_codes, plain_labels
 from .._metrics import SHARE_OF_RIGHT, MetricSpec, get_metric, label_weights
 from ._joint import JointTable, average_values, dirichlet, label_concentration, label_prior
 from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
@@ -155,7 +155,7 @@ def exact_average_mean(counts, metric, lam, beta, average, weights):
 # ---------------------------------------------------------------------------
 
 
-def _sample_cells(counts, lam, n_draws, rng):
+def sample_cells(counts, lam, n_draws, rng):
     """(tp, fp, fn, tn) probabilities drawn from each table's 4-cell Dirichlet.
 
     `lam` is the concentration of every cell, or four, one per cell.
@@ -171,7 +171,7 @@ def _evaluate(function, cells, params, name):
     return _finite(values, name)
 
 
-def _metric_function(metric, beta):
+def metric_function(metric, beta):
     """(callable(tp, fp, fn, tn), its keyword params, registered name or None)."""
     if callable(metric) and not isinstance(metric, MetricSpec):
         return metric, {}, None
@@ -196,7 +196,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     posterior is sampled, from the same table draws (one pass over the
     table instead of two).
     """
-    function, params, name = _metric_function(metric, beta)
+    function, params, name = metric_function(metric, beta)
     check_target_metric(joint, name, average)
     counts = joint.counts(system)
     if joint.kind == "binary" or average is None:
@@ -208,7 +208,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
             exact = metric_posterior(counts.sum(), metric=name, prior=lam, beta=beta,
                                      n_draws=n_draws, random_state=random_state)
             return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
-        exact = _micro_multiclass(joint, counts, name, lam)
+        exact = micro_multiclass(joint, counts, name, lam)
         if exact is not None:
             return _with_chance(exact, chance, joint, lam, n_draws, random_state, system)
     rng = check_random_state(random_state)
@@ -256,7 +256,7 @@ def _sampled_average(samples, counts, name, lam, beta, average, weights, joint):
 
 
 
-def _micro_multiclass(joint, counts, name, lam):
+def micro_multiclass(joint, counts, name, lam):
     """Exact micro posteriors of single-label multiclass data, or None.
 
     Under the K x K prior (d = 2λ/K on the diagonal, d/(K-1) off it) sums of
@@ -306,7 +306,7 @@ def check_target_metric(joint, metric, average):
                  "accuracies count true negatives", average)
         if joint.n_requested != joint.n_classes:
             fail("labels", f"None (every label) for metric {metric!r} with average='micro': it "
-                 "is the share of items right", _plain(joint.classes[:joint.n_requested]))
+                 "is the share of items right", plain_labels(joint.classes[:joint.n_requested]))
     if metric == "balanced_accuracy" and joint.kind == "multiclass":
         fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
              "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
@@ -487,11 +487,11 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
     lam = check_prior(prior)
     beta = check_positive(beta, "beta")
     n_draws = check_draws(n_draws)
-    function, params, name = _metric_function(metric, beta)
+    function, params, name = metric_function(metric, beta)
     if name is not None:
         exact = exact_posterior(counts, name, lam, beta)
         if exact is not None:
             return exact
     rng = check_random_state(random_state)
-    cells = _sample_cells(counts, lam, n_draws, rng)
+    cells = sample_cells(counts, lam, n_draws, rng)
     return SampledPosterior(_evaluate(function, cells, params, "metric"))

@@ -20,7 +20,6 @@ from scipy import special
 
 from .._core import (
     N_DRAWS,
-    _fmt,
     check_confidence,
     check_draws,
     check_prior,
@@ -30,8 +29,9 @@ from .._core import (
     fail,
     frozen_result,
     renamed_keyword,
+    rounded,
 )
-from .._metrics import _check_probabilities, _check_same_length
+from .._metrics import check_probabilities, check_same_length
 from ._curves import CurveBand, _relevant
 from ._posterior import BetaPosterior, SampledPosterior
 
@@ -105,8 +105,8 @@ def _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight):
     if strategy not in _STRATEGIES:
         fail("strategy", f"one of {list(_STRATEGIES)!r}", strategy)
     relevant = _relevant(y_true, pos_label)
-    prob = _check_probabilities(y_prob)
-    _check_same_length(relevant, prob, "y_true", "y_prob")
+    prob = check_probabilities(y_prob)
+    check_same_length(relevant, prob, "y_true", "y_prob")
     weight = check_sample_weight(sample_weight, relevant.shape[0])
     if weight is not None and not np.any(weight > 0):
         fail("sample_weight", "positive for some items", sample_weight,
@@ -196,7 +196,7 @@ class CalibrationCurve:
 
     def __repr__(self):
         return (f"CalibrationCurve(bins={self.prob_true.shape[0]}, strategy={self.strategy!r}, "
-                f"prior={_fmt(self.prior)})")
+                f"prior={rounded(self.prior)})")
 
     def __len__(self):
         return self.prob_true.shape[0]
@@ -386,9 +386,9 @@ class CalibrationErrorPosterior(SampledPosterior):
         return self._expected
 
     def __repr__(self):
-        return (f"CalibrationErrorPosterior(norm={self._norm!r}, point={_fmt(self._point)}, "
-                f"expected_if_calibrated={_fmt(self._expected)}, n_draws={self.n_draws}, "
-                f"mean={_fmt(self._mean_array())}, mc_error={_fmt(self.mc_error)})")
+        return (f"CalibrationErrorPosterior(norm={self._norm!r}, point={rounded(self._point)}, "
+                f"expected_if_calibrated={rounded(self._expected)}, n_draws={self.n_draws}, "
+                f"mean={rounded(self._mean_array())}, mc_error={rounded(self.mc_error)})")
 
 
 @renamed_keyword("n_samples", "n_draws")

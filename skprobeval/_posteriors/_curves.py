@@ -32,7 +32,7 @@ from .._core import (
     renamed_keyword,
 )
 from .._counting import ConfusionCounts
-from .._metrics import _check_real_array, _check_same_length, positive_mask
+from .._metrics import check_real_array, check_same_length, positive_mask
 from ._posterior import BetaPosterior
 
 __all__ = [
@@ -66,10 +66,10 @@ def _relevant(y_true, pos_label):
     return relevant
 
 
-def _check_input(y_true, y_score, pos_label, sample_weight, name_score="y_score"):
+def check_curve_input(y_true, y_score, pos_label, sample_weight, name_score="y_score"):
     relevant = _relevant(y_true, pos_label)
-    score = _check_real_array(y_score, name_score)
-    _check_same_length(relevant, score, "y_true", name_score)
+    score = check_real_array(y_score, name_score)
+    check_same_length(relevant, score, "y_true", name_score)
     weight = check_sample_weight(sample_weight, relevant.shape[0])
     if weight is None:
         weight = np.ones(relevant.shape[0])
@@ -89,7 +89,7 @@ RANKING_PRIOR = 0.1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Cells:
+class CurveCells:
     """Weights of the positives and negatives at each distinct score, highest first."""
 
     levels: np.ndarray       # distinct scores, decreasing
@@ -133,7 +133,7 @@ class _Cells:
         ends = np.unique(np.minimum(np.searchsorted(cumulative, targets, side="left"),
                                     cumulative.shape[0] - 1))
         starts = np.r_[0, ends[:-1] + 1]
-        return _Cells(self.levels[ends], np.add.reduceat(self.positive, starts),
+        return CurveCells(self.levels[ends], np.add.reduceat(self.positive, starts),
                       np.add.reduceat(self.negative, starts))
 
 
@@ -166,7 +166,7 @@ def _class_shares(log_g, positive):
 _DIRECT_SHAPE = 0.05
 
 
-def _share_chunks(shapes, positive, n_draws, rng):
+def share_chunks(shapes, positive, n_draws, rng):
     """Yield ``(g, negatives)`` for chunks of draws: ``g`` the shares of the
     cells, and ``negatives`` None when ``g`` is in one common scale, else the
     negative cells in the positives' scale (`_class_shares`)."""
@@ -179,7 +179,7 @@ def _share_chunks(shapes, positive, n_draws, rng):
             yield _class_shares(log_gamma(shapes, size, rng), positive)
 
 
-def _draw_cumulative(cells, lam, n_draws, rng):
+def draw_cumulative(cells, lam, n_draws, rng):
     """Posterior draws of the cumulative positive and negative shares.
 
     Yields chunks ``(tp, fp, pos, neg, fp_by_tp)``: ``tp`` and ``fp`` of shape
@@ -194,14 +194,14 @@ def _draw_cumulative(cells, lam, n_draws, rng):
     # Columns: above, levels..., below; positives then negatives.
     shapes = np.concatenate([[lam], cells.positive, [lam], [lam], cells.negative, [lam]])
     positive = np.arange(shapes.shape[0]) < k + 2
-    for gammas, negatives in _share_chunks(shapes, positive, n_draws, rng):
+    for gammas, negatives in share_chunks(shapes, positive, n_draws, rng):
         tp = np.cumsum(gammas[:, : k + 2], axis=1)
         fp = np.cumsum(gammas[:, k + 2:], axis=1)
         yield (tp, fp, tp[:, -1:], fp[:, -1:],
                fp if negatives is None else np.cumsum(negatives, axis=1))
 
 
-def _ap_from_cumulative(tp, fp_by_tp, pos):
+def ap_from_cumulative(tp, fp_by_tp, pos):
     """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis, the
     negatives' cumulative shares ``fp_by_tp`` in the scale of ``tp``."""
     gained = np.diff(tp, prepend=0.0, axis=-1)
@@ -211,7 +211,7 @@ def _ap_from_cumulative(tp, fp_by_tp, pos):
     return np.clip(np.sum(gained * precision, axis=-1) / pos[..., 0], 0.0, 1.0)
 
 
-def _auc_from_shares(gp, gn, pos, neg):
+def auc_from_shares(gp, gn, pos, neg):
     """ROC AUC (Mann-Whitney, ties count 1/2) from per-level shares, last axis
     ordered by decreasing score."""
     below = neg - np.cumsum(gn, axis=-1)             # negative share strictly below
@@ -476,7 +476,7 @@ class PosteriorCurve:
                 # (the curve reaches recall 1 only below every score).
                 return np.linspace(0.01, 0.99, 99)
             return np.linspace(0.0, 1.0, 101)
-        array = _check_real_array(grid, "grid")
+        array = check_real_array(grid, "grid")
         if np.any(array < 0) or np.any(array > 1):
             fail("grid", "values in [0, 1]", grid,
                  shown=f"values from {array.min()!r} to {array.max()!r}")
@@ -508,7 +508,7 @@ class PosteriorCurve:
         out = np.empty((n_draws, grid.shape[0]))
         row = 0
         cells = self._cells.merged(int(max_cells))
-        for tp, fp, pos, neg, fp_by_tp in _draw_cumulative(cells, self._prior, n_draws, rng):
+        for tp, fp, pos, neg, fp_by_tp in draw_cumulative(cells, self._prior, n_draws, rng):
             for d in range(tp.shape[0]):
                 out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid,
                                        fp_by_tp[d])
@@ -600,7 +600,7 @@ def _cumulative_as_scikit_learn(relevant, score, weight):
     score, from the highest down, summed item by item in the order of
     scikit-learn before 1.9 (ties reversed: ``argsort(score,
     kind="mergesort")[::-1]``; from 1.9 ties keep input order, the order of
-    `_Cells.from_items`): with float weights the sums then round as
+    `CurveCells.from_items`): with float weights the sums then round as
     scikit-learn's do, and its test for collinear points
     (``drop_intermediate``) keeps the same thresholds.  Items of positive
     weight only.
@@ -616,8 +616,8 @@ def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_in
     lam = check_prior(prior)
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         fail("drop_intermediate", "True or False", drop_intermediate, error=TypeError)
-    relevant, score, weight = _check_input(y_true, y_score, pos_label, sample_weight)
-    cells, (tps, fps) = _Cells.from_items(relevant, score, weight, cumulative=True)
+    relevant, score, weight = check_curve_input(y_true, y_score, pos_label, sample_weight)
+    cells, (tps, fps) = CurveCells.from_items(relevant, score, weight, cumulative=True)
     # Below each threshold, summed from the bottom (no cancellation in total - tps).
     fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
     tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]

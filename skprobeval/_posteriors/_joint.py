@@ -51,7 +51,7 @@ _LOG_TINY = float(np.log(_TINY))
 # items are few, below 2^-100: the rest then only moves sums holding data, by less
 # than their last bit unless such a sum's Gamma(>= 1) variate is below 2^-47 (odds
 # 1e-14), and those few cells get it exactly (see `_plan`).  10 times fewer sticks.
-_LOG_COARSE = -100.0 * math.log(2.0)
+LOG_COARSE = -100.0 * math.log(2.0)
 _FEW = 1.0
 
 
@@ -333,7 +333,7 @@ class JointTable:
             true *= scale
             pred *= scale
             tp *= scale
-        return _cells(tp, pred, true, 1.0, own=True)
+        return label_cells(tp, pred, true, 1.0, own=True)
 
     def _sample(self, n_draws, rng):
         if self.kind == "multilabel":
@@ -387,7 +387,7 @@ class JointTable:
         sticks, residuals = [], []
         for kind, plan in zip(self._kinds, self._plans):
             log_total = log_gamma(np.array([kind.concentration]), n_draws, rng)[:, 0]
-            draw, log_share, fraction, last = _break_sticks(kind.concentration, n_draws, rng,
+            draw, log_share, fraction, last = break_sticks(kind.concentration, n_draws, rng,
                                                             plan.log_floor)
             log_share += log_total[draw]
             truth_rank = rng.integers(0, size, draw.shape[0])
@@ -480,7 +480,7 @@ class JointTable:
             for pred_mask in self._ml_pred:
                 tp = draws[..., self._ml_truth & pred_mask].sum(axis=-1)
                 pred = draws[..., pred_mask].sum(axis=-1)
-                out.append(_cells(tp, pred, true, 1.0))
+                out.append(label_cells(tp, pred, true, 1.0))
             return out
         # draws: (S, C) over the whole table; one product sums the cells per label.
         if sp.issparse(self._map):
@@ -500,7 +500,7 @@ class JointTable:
             start = size * (1 + 2 * system)
             pred = sums[:, start:start + n_req]
             tp = sums[:, start + size:start + size + n_req]
-            out.append(_cells(tp, pred, true, 1.0))
+            out.append(label_cells(tp, pred, true, 1.0))
         return out
 
 
@@ -578,7 +578,7 @@ def _plan(kind, few, by_rank, size):
     empty = np.zeros(0, dtype=np.int64)
     full = _Plan(_LOG_TINY, np.zeros(0), empty, empty)
     saved = (_expected_sticks(kind.concentration, _LOG_TINY)
-             - _expected_sticks(kind.concentration, _LOG_COARSE))
+             - _expected_sticks(kind.concentration, LOG_COARSE))
     at_truth = np.flatnonzero(few[list(kind.at_truth)].any(axis=0)[by_rank])
     if kind.diagonal:
         alpha0 = kind.concentration / size
@@ -588,7 +588,7 @@ def _plan(kind, few, by_rank, size):
         counts = np.append(np.ones(at_truth.size), size - at_truth.size)
         labels = np.append(by_rank[at_truth], -1)
         keep = counts > 0
-        return _Plan(_LOG_COARSE, alpha0 * counts[keep], labels[keep], labels[keep])
+        return _Plan(LOG_COARSE, alpha0 * counts[keep], labels[keep], labels[keep])
     at_other = np.flatnonzero(few[list(kind.at_other)].any(axis=0)[by_rank])
     if at_truth.size * at_other.size + at_truth.size + at_other.size > saved:
         return full
@@ -606,16 +606,16 @@ def _plan(kind, few, by_rank, size):
     truth = np.concatenate([by_rank[truth], by_rank[at_truth], np.full(at_other.size + 1, -1)])
     other = np.concatenate([by_rank[other], np.full(at_truth.size, -1), by_rank[at_other], [-1]])
     keep = counts > 0
-    return _Plan(_LOG_COARSE, alpha0 * counts[keep], truth[keep], other[keep])
+    return _Plan(LOG_COARSE, alpha0 * counts[keep], truth[keep], other[keep])
 
 
 def _expected_sticks(concentration, log_floor):
-    """About how many sticks `_break_sticks` breaks per draw (a few sd above the mean)."""
+    """About how many sticks `break_sticks` breaks per draw (a few sd above the mean)."""
     mean = -log_floor * concentration
     return int(mean + 4.0 * math.sqrt(mean) + 8)
 
 
-def _break_sticks(concentration, n_draws, rng, log_floor):
+def break_sticks(concentration, n_draws, rng, log_floor):
     """Sethuraman's stick-breaking of GEM(`concentration`), for each of `n_draws` draws.
 
     Sticks V_j ~ Beta(1, c) are broken off the unallocated share until it is
@@ -696,7 +696,7 @@ def _label_ranks(digits, counts, size, n_requested):
     return rank
 
 
-def _cells(tp, pred, true, total, own=False):
+def label_cells(tp, pred, true, total, own=False):
     # Floored at the smallest normal float, in place on fresh arrays (a third of
     # the time of flooring at 0 and again at _TINY; the same values, as the
     # floors differ by 2e-308).  With `own` the three arrays are the caller's

@@ -18,7 +18,6 @@ import numpy as np
 from .._core import (
     N_DRAWS,
     ComparisonResult,
-    _fmt,
     check_confidence,
     check_draws,
     check_random_state,
@@ -28,8 +27,9 @@ from .._core import (
     fail,
     log_gamma,
     renamed_keyword,
+    rounded,
 )
-from .._metrics import _check_probabilities, _check_real_array, _check_same_length, positive_mask
+from .._metrics import check_probabilities, check_real_array, check_same_length, positive_mask
 from ._posterior import ExactMeanPosterior, SampledPosterior
 
 __all__ = [
@@ -48,7 +48,7 @@ _DIRECT_SHAPE = 0.05
 
 
 def _check_losses(losses, name="losses"):
-    return _check_real_array(losses, name)
+    return check_real_array(losses, name)
 
 
 def _item_weights(sample_weight, n):
@@ -129,8 +129,8 @@ class MeanLossPosterior(ExactMeanPosterior):
         return self._loss
 
     def __repr__(self):
-        return (f"MeanLossPosterior(loss={self._loss!r}, point={_fmt(self._exact_mean)}, "
-                f"std={_fmt(self.std())}, n_draws={self.n_draws})")
+        return (f"MeanLossPosterior(loss={self._loss!r}, point={rounded(self._exact_mean)}, "
+                f"std={rounded(self.std())}, n_draws={self.n_draws})")
 
 
 def _mean_loss(losses, sample_weight, n_draws, random_state, loss):
@@ -212,8 +212,8 @@ def mean_loss_posterior(losses, *, sample_weight=None, n_draws=N_DRAWS, random_s
 
 def _binary_input(y_true, y_prob, pos_label):
     relevant = positive_mask(y_true, pos_label)
-    prob = _check_probabilities(y_prob)
-    _check_same_length(relevant, prob, "y_true", "y_prob")
+    prob = check_probabilities(y_prob)
+    check_same_length(relevant, prob, "y_true", "y_prob")
     return relevant, prob
 
 
@@ -386,9 +386,9 @@ class LossComparison(ComparisonResult):
         return {"n_draws": self.n_draws, "point_difference": self.point_difference}
 
     def __repr__(self):
-        parts = [f"{name}={_fmt(getattr(self, name))}" for name in (
+        parts = [f"{name}={rounded(getattr(self, name))}" for name in (
             "prob_first_better", "prob_equivalent", "prob_second_better", "mc_error", "rope")]
-        parts += [f"n_draws={self.n_draws}", f"point_difference={_fmt(self.point_difference)}"]
+        parts += [f"n_draws={self.n_draws}", f"point_difference={rounded(self.point_difference)}"]
         return f"LossComparison({', '.join(parts)})"
 
 
@@ -453,7 +453,7 @@ def compare_losses(losses_a, losses_b, *, rope=0.0, sample_weight=None, n_draws=
     """
     a = _check_losses(losses_a, "losses_a")
     b = _check_losses(losses_b, "losses_b")
-    _check_same_length(a, b, "losses_a", "losses_b")
+    check_same_length(a, b, "losses_a", "losses_b")
     rope = check_rope(rope, width=math.inf)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)

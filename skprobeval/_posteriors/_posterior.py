@@ -55,8 +55,6 @@ from scipy import special, stats
 
 from .._core import TINY as _TINY
 from .._core import (
-    _fmt,
-    _take,
     beta_cdf,
     beta_dlogpdf,
     beta_hdi_newton,
@@ -72,7 +70,9 @@ from .._core import (
     highest_density_interval,
     log_gamma_variates,
     renamed_attribute,
+    rounded,
     tail_mass_hdi,
+    take_params,
 )
 
 __all__ = [
@@ -115,7 +115,7 @@ class CredibleInterval(NamedTuple):
     high: float | np.ndarray
 
     def __repr__(self):
-        return f"CredibleInterval(low={_fmt(self.low)}, high={_fmt(self.high)})"
+        return f"CredibleInterval(low={rounded(self.low)}, high={rounded(self.high)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +163,7 @@ class PosteriorSummary:
         parts = []
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            parts.append(f"{name}={'None' if value is None else _fmt(value)}")
+            parts.append(f"{name}={'None' if value is None else rounded(value)}")
         return f"PosteriorSummary({', '.join(parts)})"
 
 
@@ -297,7 +297,7 @@ class _Posterior:
         out[q == 1] = lo if upper else hi
         if np.any(inside):
             index = np.flatnonzero(inside)
-            out[index] = self._quantile_flat(_take(params, index), q[index], upper)
+            out[index] = self._quantile_flat(take_params(params, index), q[index], upper)
         return out
 
     def prob_greater(self, x):
@@ -506,7 +506,7 @@ class BetaPosterior(_Posterior):
         return BetaPosterior(self._a[index], self._b[index])
 
     def __repr__(self):
-        return f"BetaPosterior(a={_fmt(self._a)}, b={_fmt(self._b)})"
+        return f"BetaPosterior(a={rounded(self._a)}, b={rounded(self._b)})"
 
     def _params(self, shape):
         return {"a": np.broadcast_to(self._a, shape).ravel(),
@@ -707,8 +707,8 @@ class SampledPosterior(_Posterior):
         return SampledPosterior(self._samples[:, index])
 
     def __repr__(self):
-        return (f"SampledPosterior(n_draws={self.n_draws}, mean={_fmt(self._mean_array())}, "
-                f"mc_error={_fmt(self._mc_error)})")
+        return (f"SampledPosterior(n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "
+                f"mc_error={rounded(self._mc_error)})")
 
     def _columns(self, x, function):
         """Apply ``function(sorted_column, x_column)`` over the label columns."""

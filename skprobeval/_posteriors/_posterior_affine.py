@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .._core import _fmt, fail
+from .._core import fail, rounded
 from ._posterior import BetaPosterior, _Posterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
@@ -90,7 +90,7 @@ class AffinePosterior(_Posterior):
         return AffinePosterior(self._base[index], self._scale, self._shift)
 
     def __repr__(self):
-        return (f"AffinePosterior(scale={_fmt(self._scale)}, shift={_fmt(self._shift)}, "
+        return (f"AffinePosterior(scale={rounded(self._scale)}, shift={rounded(self._shift)}, "
                 f"base={self._base!r})")
 
     def _inverse(self, x):

@@ -28,7 +28,7 @@ from .._core import (
     quantile_nodes,
     unit_rule,
 )
-from ._posterior import BetaPosterior, _Posterior, _take
+from ._posterior import BetaPosterior, _Posterior, take_params
 from ._posterior_exact import _NEAR_NORMAL, _solve_quantile
 
 __all__ = ["DifferencePosterior"]
@@ -261,7 +261,7 @@ class DifferencePosterior(_Posterior):
         if off.size:
             index = off[~self._parts_full(p, x, which, off, out)]
             if index.size:
-                values = self._parts_split(_take(p, index), x[index], which)
+                values = self._parts_split(take_params(p, index), x[index], which)
                 for part in which:
                     out[part][index] = values[part]
             # At 0 (better than chance or not) both tails directly, exact also
@@ -290,7 +290,7 @@ class DifferencePosterior(_Posterior):
         if not np.any(done):
             return done
         rows = np.flatnonzero(done)
-        part = _take(p, index[rows])
+        part = take_params(p, index[rows])
         (ao, bo), (ai, bi), sign = self._split(part)
         xs = x[index[rows]]
         o_lo, o_lo_c, o_hi, o_hi_c = self._outer_range(sign, xs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import EPS, solve_increasing
-from ._posterior import _take
+from ._posterior import take_params
 
 # Smallest parameter for which quantile steps stop early (see _solve_quantile).
 _NEAR_NORMAL = 10.0
@@ -38,7 +38,7 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
     scale = np.maximum(scale, 1e-300)
 
     def func(x, active):
-        part = _take(p, active)
+        part = take_params(p, active)
         cdf, sf, density, slope = post._parts(part, x, (1, 2, 3) if upper else (0, 2, 3))
         value = (q[active] - sf) if upper else (cdf - q[active])
         # Newton steps where parameters below 1 make the density's slope unreliable.

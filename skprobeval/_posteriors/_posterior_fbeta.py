@@ -18,7 +18,6 @@ from scipy import special
 from .._core import (
     N_NODES,
     NS_NODES,
-    _fmt,
     beta_cdf,
     beta_pdf,
     beta_quantile,
@@ -31,6 +30,7 @@ from .._core import (
     log_gamma_variates,
     normal_score_rule,
     parts_hdi_newton,
+    rounded,
 )
 from ._posterior import _check_parameter, _frozen, _Posterior
 from ._posterior_exact import _NEAR_NORMAL, _solve_quantile
@@ -155,8 +155,8 @@ class FBetaPosterior(_Posterior):
         return FBetaPosterior(self._tp[index], self._fp[index], self._fn[index], beta=self._beta)
 
     def __repr__(self):
-        return (f"FBetaPosterior(beta={_fmt(self._beta)}, tp={_fmt(self._tp)}, "
-                f"fp={_fmt(self._fp)}, fn={_fmt(self._fn)})")
+        return (f"FBetaPosterior(beta={rounded(self._beta)}, tp={rounded(self._tp)}, "
+                f"fp={rounded(self._fp)}, fn={rounded(self._fn)})")
 
     @property
     def _is_f1(self):

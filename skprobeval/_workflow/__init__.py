@@ -5,7 +5,7 @@ cross-validation, and threshold choice.
 """
 
 from ._crossval import (
-    _check_options,
+    check_report_options,
     compare_cv_results,
     compare_estimators,
     compare_estimators_across_datasets,
@@ -31,7 +31,7 @@ __all__ = [
     "SCORE_METHODS",
     "ThresholdChoice",
     "ThresholdUtility",
-    "_check_options",
+    "check_report_options",
     "choose_threshold",
     "compare_cv_results",
     "compare_estimators",

@@ -41,7 +41,7 @@ __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 # ---------------------------------------------------------------------------
 
 
-def _check_options(metric, beta, prior, confidence, n_draws):
+def check_report_options(metric, beta, prior, confidence, n_draws):
     """The options of every report but the averaging (checked once labels are known)."""
     spec = get_metric(metric)
     beta = check_positive(beta, "beta")
@@ -52,7 +52,7 @@ def _check_options(metric, beta, prior, confidence, n_draws):
 
 
 def _check_common(metric, average, beta, prior, confidence, n_draws):
-    spec, beta, lam, confidence, n_draws = _check_options(metric, beta, prior, confidence,
+    spec, beta, lam, confidence, n_draws = check_report_options(metric, beta, prior, confidence,
                                                             n_draws)
     average = check_average(average, spec.name)
     return spec, average, beta, lam, confidence, n_draws

@@ -29,7 +29,7 @@ from .._core import (
     warn_user,
     whole_counts,
 )
-from .._counting import ConfusionCounts, _plain
+from .._counting import ConfusionCounts, plain_labels
 from .._metrics import averaged_value, get_metric
 from .._posteriors import check_counts_metric, metric_posterior
 
@@ -293,7 +293,7 @@ class ComparisonReport:
         import json
 
         out = {"metric": self.metric, "average": self.average,
-               "labels": None if self.labels is None else _plain(self.labels),
+               "labels": None if self.labels is None else plain_labels(self.labels),
                "confidence": self.confidence, "rope": self.rope,
                "n_repeats": self.n_repeats, "n_draws": self.n_draws}
         for name, (frame, index) in self._tables().items():
@@ -516,7 +516,7 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
                         n_draws, rng):
     """A summary row from counts alone (labels' tables independent for averages)."""
     from .._metrics import label_weights
-    from .._posteriors import _sample_cells, average_values
+    from .._posteriors import average_values, sample_cells
 
     if average in ("binary", "micro"):
         table = counts if average == "binary" else counts.sum()
@@ -526,12 +526,12 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
         from .._posteriors import (
             ExactMeanPosterior,
             SampledPosterior,
-            _metric_function,
             exact_average_mean,
+            metric_function,
         )
 
-        function, _, _ = _metric_function(spec.name, beta)
-        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
+        function, _, _ = metric_function(spec.name, beta)
+        cells = tuple(np.asarray(c) for c in sample_cells(counts, lam, n_draws, rng))
         over_labels = average if average is not None else "macro"
         weights = label_weights(counts, average, spec.name)
         samples = average_values(function, params, cells, over_labels, weights)
@@ -545,7 +545,7 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
     if average == "binary":
         chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
     else:
-        cells = tuple(np.asarray(c) for c in _sample_cells(counts, lam, n_draws, rng))
+        cells = tuple(np.asarray(c) for c in sample_cells(counts, lam, n_draws, rng))
         informedness = get_metric("informedness").function
         chance = float(np.mean(average_values(
             informedness, {}, cells, "powers",

@@ -19,8 +19,13 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._compare import PairedComparison, paired_metric_from_codes
 from .._core import COUNT_COLUMNS, check_random_state, check_sample_weight, fail, result_entry
-from .._counting import JointCodes, PairedCounts, _label_masks, _plain, joint_codes
-from .._metrics import _weighted_mean, average_precision, averaged_value, random_average_precision
+from .._counting import JointCodes, PairedCounts, joint_codes, label_masks, plain_labels
+from .._metrics import (
+    average_precision,
+    averaged_value,
+    nan_skipping_mean,
+    random_average_precision,
+)
 from .._posteriors import check_target_metric, metric_posterior, posterior_from_codes
 from ._report import _PAIR_COLUMNS, _TTEST_COLUMNS, ComparisonReport, _summary_frame, _ttest_table
 
@@ -51,7 +56,7 @@ def _fold_average_precision(relevant, scores, average):
                 random_average_precision(flat_relevant.shape[0],
                                          int(flat_relevant.sum())).mean)
     weights = None if average in ("macro", "micro") else relevant.sum(axis=0).astype(float)
-    return _weighted_mean(ap, weights), _weighted_mean(chance, weights)
+    return nan_skipping_mean(ap, weights), nan_skipping_mean(chance, weights)
 
 
 @dataclass
@@ -127,8 +132,8 @@ class _ReportBuilder:
             names=[truth_name] + [f"predictions of {name!r}" for name in self.names])
         check_target_metric(joint, spec.name, average)
         self.requested = joint.classes[:joint.n_requested]
-        self.label_names = [pos_label] if joint.kind == "binary" else _plain(self.requested)
-        self.masks = _label_masks(joint, labels, average)
+        self.label_names = [pos_label] if joint.kind == "binary" else plain_labels(self.requested)
+        self.masks = label_masks(joint, labels, average)
         # average=None on labels: the summary, pair, t-test and fold tables have
         # one row per label.
         self.per_label = average is None and joint.kind != "binary"
@@ -160,7 +165,7 @@ class _ReportBuilder:
             rope=float(self.rope), n_repeats=self.n_repeats,
             predictions=self.stored_predictions() if store_predictions else {},
             average=self.average,
-            labels=None if self.labels is None else _plain(self.requested),
+            labels=None if self.labels is None else plain_labels(self.requested),
             per_label=per_label, pairs=pairs, n_draws=self.n_draws, posteriors=posteriors)
 
     # -- summary and per-label rows -------------------------------------------
@@ -302,7 +307,7 @@ class _ReportBuilder:
                 ap = np.nanmean(np.vstack(values), axis=0)
                 chance = np.nanmean(np.vstack(chances), axis=0)
             if self.per_label:
-                for i, label in enumerate(_plain(requested)):
+                for i, label in enumerate(plain_labels(requested)):
                     summary.loc[(name, label), "average_precision"] = ap[i]
                     summary.loc[(name, label), "random_average_precision"] = chance[i]
             else:
@@ -332,7 +337,7 @@ class _ReportBuilder:
                                        average=average, pos_label=self.pos_label,
                                        sample_weight=joint.weight)
                     pair_masks = [np.ones(pair.n_requested, bool) if mask is None else mask
-                                  for mask in _label_masks(pair, None, average)]
+                                  for mask in label_masks(pair, None, average)]
                 metric = paired_metric_from_codes(pair, self.spec, average=average, lam=self.lam,
                                                   rope=self.rope, beta=self.beta,
                                                   n_draws=self.n_draws, rng=self.rng,

@@ -31,15 +31,15 @@ from .._metrics import check_average, get_metric, label_weights
 from .._posteriors import (
     ExactMeanPosterior,
     SampledPosterior,
-    _metric_function,
-    _micro_multiclass,
-    _sample_cells,
     average_values,
     check_counts_metric,
     exact_average_mean,
     label_concentration,
+    metric_function,
     metric_posterior,
+    micro_multiclass,
     posterior_from_codes,
+    sample_cells,
 )
 
 __all__ = [
@@ -821,12 +821,12 @@ class PosteriorRefit:
                 # Every one of the K labels: the label set of single-label data.
                 size = counts.tp.shape[0]
                 every_label = JointCodes("multiclass", [], np.arange(size), size, None)
-                exact = _micro_multiclass(every_label, counts, name, lam)
+                exact = micro_multiclass(every_label, counts, name, lam)
                 if exact is not None:
                     return exact
             return metric_posterior(counts.sum(), metric=name, prior=lam, beta=beta,
                                     n_draws=n_draws, random_state=random_state)
-        function, params, _ = _metric_function(name, beta)
+        function, params, _ = metric_function(name, beta)
         prior = lam
         if every_item:
             # Single-label data: each label's cells get the masses the K x K
@@ -841,7 +841,7 @@ class PosteriorRefit:
         counts = ConfusionCounts(counts.tp[order], counts.fp[order], counts.fn[order],
                                  counts.tn[order])
         weights = None if weights is None else weights[order]
-        draws = _sample_cells(counts, prior, n_draws, check_random_state(random_state))
+        draws = sample_cells(counts, prior, n_draws, check_random_state(random_state))
         samples = average_values(function, params, draws, average, weights)
         # The average's mean is the average of the labels' exact means (where exact).
         mean = exact_average_mean(counts, name, prior, beta, average, weights)

@@ -17,18 +17,24 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
-    _key_value_html,
     as_array,
     check_confidence,
     check_draws,
     check_prior,
     check_random_state,
     fail,
+    key_value_html,
     renamed_keyword,
     warn_user,
 )
 from .._counting import ConfusionCounts
-from .._posteriors import BetaPosterior, SampledPosterior, _Cells, _check_input, _draw_cumulative
+from .._posteriors import (
+    BetaPosterior,
+    CurveCells,
+    SampledPosterior,
+    check_curve_input,
+    draw_cumulative,
+)
 
 __all__ = ["ThresholdChoice", "ThresholdUtility", "choose_threshold", "threshold_utility"]
 
@@ -79,8 +85,8 @@ def _check_max_thresholds(max_thresholds):
 def _candidate_cells(y_true, y_score, pos_label, sample_weight, max_thresholds):
     """The cells at the candidate thresholds (distinct scores, highest first, runs
     merged beyond `max_thresholds`) and the confusion counts at each."""
-    relevant, score, weight = _check_input(y_true, y_score, pos_label, sample_weight)
-    cells = _Cells.from_items(relevant, score, weight).merged(max_thresholds)
+    relevant, score, weight = check_curve_input(y_true, y_score, pos_label, sample_weight)
+    cells = CurveCells.from_items(relevant, score, weight).merged(max_thresholds)
     tp, fp = np.cumsum(cells.positive), np.cumsum(cells.negative)
     fn = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
     tn = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
@@ -107,7 +113,7 @@ def _drawn_metric(metric, tp, fp, pos, neg, fp_by_tp):
 def _curve_draws(cells, lam, n_draws, rng):
     """Chunks of curve draws at the candidate thresholds: ``(tp, fp, pos, neg, fp_by_tp)``."""
     k = cells.levels.shape[0]
-    for tp, fp, pos, neg, fp_by_tp in _draw_cumulative(cells, lam, n_draws, rng):
+    for tp, fp, pos, neg, fp_by_tp in draw_cumulative(cells, lam, n_draws, rng):
         # Column 0 lies above every score; columns 1..k at or above each level.
         yield tp[:, 1:k + 1], fp[:, 1:k + 1], pos, neg, fp_by_tp[:, 1:k + 1]
 
@@ -250,7 +256,7 @@ class ThresholdChoice:
         return int(np.flatnonzero(self.thresholds == self.threshold)[0])
 
     def _repr_html_(self):
-        return _key_value_html(f"ThresholdChoice: {self._bound()} with posterior probability "
+        return key_value_html(f"ThresholdChoice: {self._bound()} with posterior probability "
                                f">= {self.confidence:g}, maximise {self.maximize}",
                                self.to_dict().items())
 
@@ -266,9 +272,9 @@ class ThresholdChoice:
         -------
         matplotlib.axes.Axes
         """
-        from .._core import _axes
+        from .._core import axes_or_new
 
-        ax = _axes(ax)
+        ax = axes_or_new(ax)
         ax.step(self.thresholds, self.prob_constraint, where="post",
                 label=f"P({self._bound()})")
         ax.plot(self.thresholds, self.expected_objective, linestyle="--",
