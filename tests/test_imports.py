@@ -7,8 +7,9 @@ results, formatting, drawing) < ``_counting`` (labels to counts) <
 with the public modules (``cli``, ``plotting``, ``__init__``) on top.  Every
 module's imports (top-level and inside functions, read from the source with
 `ast`) are checked: a module imports its own stage's modules directly and
-lower stages only through their ``__init__``, never a higher stage; no two
-modules import each other, directly or around a loop.
+lower stages only through their ``__init__``, and only names without a leading
+underscore, never from a higher stage; no two modules import each other,
+directly or around a loop.
 """
 
 import ast
@@ -97,6 +98,20 @@ def test_other_stages_only_through_their_init(module):
     inside = sorted(f"{other[0]}.{other[1]}" for other in _imports(module)
                     if other[0] and other[0] != module[0] and other[1] != "__init__")
     assert not inside, f"{module} reaches into {inside}"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: "/".join(filter(None, m)))
+def test_no_private_name_crosses_a_stage(module):
+    # What a stage's __init__ hands to the others is that stage's interface: its
+    # names carry no leading underscore (the stage itself is private).
+    stage, name = module
+    tree = ast.parse((PACKAGE / (stage or "") / f"{name}.py").read_text())
+    crossing = sorted(
+        alias.name for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module
+        and node.module.split(".")[0] in STAGES and node.module.split(".")[0] != stage
+        for alias in node.names if alias.name.startswith("_"))
+    assert not crossing, f"{module} imports private names {crossing} from another stage"
 
 
 def _find_cycle(modules, package=None):
