@@ -153,8 +153,15 @@ def _result(test, samples, rope, prior_strength, n_datasets):
     # A draw whose largest mass is shared (all differences 0 with rope = 0: half
     # and half) counts for each tied region in equal parts, so that swapping
     # the systems mirrors the result (baycomp gives such draws to the first).
-    top = samples == samples.max(axis=1, keepdims=True)
-    probs = (top / top.sum(axis=1, keepdims=True)).sum(axis=0) / n_draws
+    # Column by column: a reduction along rows of three is the slow direction.
+    columns = [samples[:, k] for k in range(3)]
+    largest = np.maximum(np.maximum(columns[0], columns[1]), columns[2])
+    top = [column == largest for column in columns]
+    ties = top[0].astype(np.int8) + top[1] + top[2]
+    if np.all(ties == 1):
+        probs = np.array([np.count_nonzero(t) for t in top], dtype=float) / n_draws
+    else:
+        probs = np.array([np.sum(t / ties) for t in top]) / n_draws
     error = max(math.sqrt(p * (1.0 - p) / n_draws) for p in probs)
     means = samples.mean(axis=0)
     samples.setflags(write=False)
@@ -334,8 +341,10 @@ def bayesian_sign_test(scores_a, scores_b, *, rope=0.0, prior_strength=1.0, n_dr
     first = float(np.sum(z > rope))
     second = float(np.sum(z < -rope))
     alpha = np.array([first, z.shape[0] - first - second + prior, second])
-    samples = np.zeros((n_draws, 3))
     live = alpha > 0
+    if live.all():
+        return _result("sign", rng.dirichlet(alpha, n_draws), rope, prior, z.shape[0])
+    samples = np.zeros((n_draws, 3))
     if live.sum() == 1:
         samples[:, live] = 1.0
     else:
