@@ -5,6 +5,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -70,6 +71,18 @@ def test_bad_plot_input():
         plot_posteriors({"per label": per_label})
     with pytest.raises(ValueError, match="`support` must be an increasing pair"):
         plot_posteriors(_posteriors(), support=(1.0, 0.0))
+    with pytest.raises(ValueError, match="got ndarray for 'posterior 2'"):
+        plot_posteriors([_posteriors()["a"], np.zeros(3)])
+    with pytest.raises(ValueError, match="`posteriors` must be at least one posterior"):
+        plot_posteriors([])
+
+
+def test_plot_posteriors_takes_a_list():
+    # A list is named by position, as a dict would be by its keys.
+    ax = plot_posteriors(list(_posteriors().values()))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == \
+        ["posterior 1", "posterior 2", "posterior 3"]
+    plt.close(ax.figure)
     with pytest.raises(ValueError, match="`pairwise` must be a square table"):
         plot_pairwise(pd.DataFrame([[0.5, 0.5, 0.5]]))
     with pytest.raises(ValueError, match="`prevalences` must be"):

@@ -39,8 +39,9 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
 
     Parameters
     ----------
-    posteriors : dict of str to posterior, or a posterior
-        Exact posteriors (with a ``pdf``) of single tables, by name.
+    posteriors : dict of str to posterior, list of posteriors, or a posterior
+        Exact posteriors (with a ``pdf``) of single tables, by name (a list
+        names them by position).
     confidence : float, default=0.95
         Level of the shaded interval.
     support : (float, float), default=None
@@ -70,11 +71,16 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
     'precision'
     """
     confidence = check_confidence(confidence)
-    if not isinstance(posteriors, dict):
+    if isinstance(posteriors, (list, tuple)):
+        posteriors = {f"posterior {i}": posterior for i, posterior in enumerate(posteriors, 1)}
+    elif not isinstance(posteriors, dict):
         posteriors = {"posterior": posteriors}
+    if not posteriors:
+        fail("posteriors", "at least one posterior", posteriors)
     for name, posterior in posteriors.items():
         if not hasattr(posterior, "pdf"):
-            fail("posteriors", "posteriors with a pdf", name)
+            fail("posteriors", "posteriors with a pdf (exact posteriors of single tables)",
+                 f"{type(posterior).__name__} for {name!r}")
         if np.ndim(posterior.mean()) != 0:
             fail("posteriors", "posteriors of single tables (0-d parameters)", name)
     if support is None:
