@@ -80,7 +80,7 @@ def plot_posteriors(posteriors, *, confidence=0.95, support=None, n_points=401, 
     for name, posterior in posteriors.items():
         if not hasattr(posterior, "pdf"):
             fail("posteriors", "posteriors with a pdf (exact posteriors of single tables)",
-                 f"{type(posterior).__name__} for {name!r}")
+                 posterior, shown=f"{type(posterior).__name__} for {name!r}")
         if np.ndim(posterior.mean()) != 0:
             fail("posteriors", "posteriors of single tables (0-d parameters)", name)
     if support is None:
