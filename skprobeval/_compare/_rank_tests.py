@@ -30,6 +30,7 @@ from .._core import (
     renamed_attribute,
     renamed_keyword,
     rounded,
+    row_reduce,
 )
 from .._posteriors import CredibleInterval
 
@@ -153,10 +154,8 @@ def _result(test, samples, rope, prior_strength, n_datasets):
     # A draw whose largest mass is shared (all differences 0 with rope = 0: half
     # and half) counts for each tied region in equal parts, so that swapping
     # the systems mirrors the result (baycomp gives such draws to the first).
-    # Column by column: a reduction along rows of three is the slow direction.
-    columns = [samples[:, k] for k in range(3)]
-    largest = np.maximum(np.maximum(columns[0], columns[1]), columns[2])
-    top = [column == largest for column in columns]
+    largest = row_reduce(np.maximum, samples)
+    top = [samples[:, k] == largest for k in range(3)]
     ties = top[0].astype(np.int8) + top[1] + top[2]
     if np.all(ties == 1):
         probs = np.array([np.count_nonzero(t) for t in top], dtype=float) / n_draws

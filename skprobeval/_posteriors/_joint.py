@@ -489,12 +489,12 @@ class JointTable:
             sums = draws @ self._map
         return self._from_sums(sums)
 
-    def _from_sums(self, sums, size=None):
+    def _from_sums(self, sums):
         """Every system's per-label cells from the per-label sums of a draw (blocks
-        of `size` columns, the table's size by default)."""
+        of the table's size)."""
         n_req = self.n_requested
         out = []
-        size = self.size if size is None else size
+        size = self.size
         true = sums[:, :n_req]
         for system in range(self.n_systems):
             start = size * (1 + 2 * system)
