@@ -69,7 +69,8 @@ def _build_parser():
     compare.add_argument("--metric", default="f1", help="metric name (default: f1)")
     compare.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
                          help="how labels are combined, as scikit-learn's f1_score(average=) "
-                              "(default: binary for two labels, macro otherwise)")
+                              "(default: binary for two labels; otherwise micro for accuracy "
+                              "and error, macro for the rest)")
     compare.add_argument("--labels", default=None,
                          help="comma-separated labels to average over (default: all)")
     compare.add_argument("--beta", type=float, default=1.0,
@@ -120,10 +121,16 @@ def _estimators(random_state):
     }
 
 
-def _average(choice, n_labels):
-    """The average a CLI choice stands for ("auto": binary for two labels, macro otherwise)."""
+def _average(choice, n_labels, metric="f1"):
+    """The average a CLI choice stands for ("auto": binary for two labels; otherwise
+    micro for accuracy and error, the share of items right as scikit-learn's
+    accuracy_score, and macro for every other metric)."""
     if choice == "auto":
-        return "binary" if n_labels <= 2 else "macro"
+        if n_labels <= 2:
+            return "binary"
+        from ._metrics import get_metric
+
+        return "micro" if get_metric(metric).name in ("accuracy", "error") else "macro"
     return None if choice == "none" else choice
 
 
@@ -484,7 +491,7 @@ def _compare(args, out):
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
     n_labels = len({label for values in (truth, *predictions.values())
                     for label in pd.unique(np.asarray(values).ravel()).tolist()})
-    average = _average(args.average, n_labels)
+    average = _average(args.average, n_labels, args.metric)
     if groups is not None and average != "binary":
         raise _UsageError(f"--group needs binary targets (--average binary); got --average "
                           f"{average}")

@@ -188,6 +188,17 @@ def test_compare_labels_and_per_label_csv(three_class_csv):
     assert [line.split(",")[0] for line in lines[1:]] == ["dog", "cat"]
 
 
+@pytest.mark.parametrize("metric, average", [("accuracy", "micro"), ("error", "micro"),
+                                             ("f1", "macro"), ("precision", "macro")])
+def test_compare_multiclass_default_average_follows_the_metric(three_class_csv, metric, average):
+    # Accuracy of multiclass data is the share of items right (scikit-learn's
+    # accuracy_score): the default average is micro for it, macro for the rest.
+    result = run("compare", str(three_class_csv), "--truth", "gold", "--metric", metric,
+                 "--format", "json", "--n-draws", "1000")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["average"] == average
+
+
 @pytest.mark.parametrize("args, words", [
     (("--average", "binary"), "--average must be 'micro', 'macro', 'weighted' or 'none'"),
     (("--average", "powers"), "--average must be"),
