@@ -507,8 +507,7 @@ def test_comparison_report_by_group_is_the_metric_frame():
 def test_spread_of_more_groups_takes_anchored_interval():
     # Three groups: the simultaneous bounds of the spread are built from each group's
     # equal-tailed interval at 0.95 ** (1 / 3) (computed here from BetaPosterior
-    # directly), the default takes their end toward parity and the posterior's other
-    # quantile; kind="posterior" is the spread posterior's own interval; two groups
+    # directly); kind="posterior" is the spread posterior's own interval; two groups
     # keep the exact signed difference's interval by default.
     from skprobeval import BetaPosterior, PosteriorMetricFrame
 
@@ -523,22 +522,82 @@ def test_spread_of_more_groups_takes_anchored_interval():
     np.testing.assert_allclose(gap.interval(0.95, kind="simultaneous"), expected, rtol=1e-12)
     np.testing.assert_allclose(gap.interval(0.95, kind="posterior"),
                                gap.posterior.interval(0.95), rtol=1e-12)
-    # Default (anchored): the simultaneous lower end, the posterior's upper quantile.
-    np.testing.assert_allclose(gap.interval(0.95), (expected[0], gap.posterior.ppf(0.975)),
+    # Default (anchored): the posterior's upper quantile, and a lower end at parity
+    # here (groups of 30 items whose intervals overlap).
+    np.testing.assert_allclose(gap.interval(0.95), (0.0, gap.posterior.ppf(0.975)),
                                rtol=1e-12)
     ratio = PosteriorMetricFrame(metrics="recall", y_true=y_true, y_pred=y_pred,
                                  sensitive_features=group, random_state=0).ratio()
     np.testing.assert_allclose(ratio.interval(0.95, kind="simultaneous"),
                                (low.min() / high.max(), min(1.0, high.min() / low.max())),
                                rtol=1e-12)
-    np.testing.assert_allclose(ratio.interval(0.95),
-                               (ratio.posterior.ppf(0.025), min(1.0, high.min() / low.max())),
-                               rtol=1e-12)
+    assert ratio.interval(0.95)[0] == pytest.approx(ratio.posterior.ppf(0.025), rel=1e-12)
     two = PosteriorMetricFrame(metrics="recall", y_true=y_true[:60], y_pred=y_pred[:60],
                                sensitive_features=group[:60]).difference()
     np.testing.assert_allclose(two.interval(0.9), two.posterior.interval(0.9), rtol=1e-12)
     with pytest.raises(ValueError, match="kind"):
         gap.interval(0.95, kind="hdi")
+
+
+def _anchored_by_brute_force(draws, tail, ratio=False):
+    # The anchored end by its definition, with scipy's ranks and plain loops: the
+    # unordered pairs that are the (largest, smallest) pair in the most draws, up to
+    # 99% of them, both orientations; every pair's quantile at the one level k where
+    # a share >= 1 - tail of the draws has every pair at or above its k-th value.
+    from scipy.stats import rankdata
+
+    n, g = draws.shape
+    counts = {}
+    for row in draws:
+        hi, lo = int(row.argmax()), int(row.argmin())
+        if hi != lo:
+            key = (min(hi, lo), max(hi, lo))
+            counts[key] = counts.get(key, 0) + 1
+    ordered = sorted(counts, key=lambda k: (-counts[k], k[0] * g + k[1]))
+    kept, total = [], 0
+    for key in ordered:
+        kept.append(key)
+        total += counts[key]
+        if total >= 0.99 * sum(counts.values()):
+            break
+    pairs = kept + [(b, a) for a, b in kept]
+    if ratio:
+        values = np.column_stack([-(draws[:, a] / draws[:, b]) for a, b in pairs])
+    else:
+        values = np.column_stack([draws[:, a] - draws[:, b] for a, b in pairs])
+    ranks = np.column_stack([rankdata(values[:, j], method="ordinal") - 1
+                             for j in range(values.shape[1])])
+    least = np.sort(ranks.min(axis=1))
+    k = least[int(np.floor(tail * n))]
+    assert np.mean(ranks.min(axis=1) >= k) >= 1 - tail
+    bound = max(np.sort(values[:, j])[k] for j in range(values.shape[1]))
+    return min(1.0, -bound) if ratio else max(0.0, bound)
+
+
+def test_anchored_end_from_pairwise_bounds():
+    # Four groups of 200 positives with recall 0.95, 0.85, 0.75, 0.6 (well apart): the
+    # anchored lower end of the spread is the largest pairwise lower bound at a common
+    # level (brute force above), above parity and above the simultaneous bounds' lower
+    # end, which adds two groups' separate errors; the ratio's upper end likewise.
+    from skprobeval import PosteriorMetricFrame
+
+    rates = (0.95, 0.85, 0.75, 0.6)
+    y_pred = np.concatenate([np.r_[np.ones(round(200 * r)), np.zeros(200 - round(200 * r))]
+                             for r in rates]).astype(int)
+    frame = PosteriorMetricFrame(metrics="recall", y_true=np.ones(800, dtype=int),
+                                 y_pred=y_pred, sensitive_features=np.repeat(list("abcd"), 200),
+                                 n_draws=4000, random_state=0)
+    gap, ratio = frame.difference(), frame.ratio()
+    for confidence in (0.95, 0.8):
+        tail = (1 - confidence) / 2
+        low = gap.interval(confidence)[0]
+        assert low == pytest.approx(_anchored_by_brute_force(gap.draws[0], tail), abs=1e-15)
+        assert 0.2 < low < 0.35
+        assert low > gap.interval(confidence, kind="simultaneous")[0]
+        high = ratio.interval(confidence)[1]
+        assert high == pytest.approx(_anchored_by_brute_force(ratio.draws[0], tail, True),
+                                     abs=1e-15)
+        assert 0.6 / 0.95 < high < ratio.interval(confidence, kind="simultaneous")[1]
 
 
 def test_spread_bounds_cover_equal_groups():
