@@ -955,15 +955,16 @@ def main(quick=False, argv=None):
                                        na_values=[""]).to_dict("records")]
     else:
         rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs)
+    if args.csv:
+        # Written first: a long run's rows are kept whatever the report does.
+        import pandas as pd
+
+        pd.DataFrame(rows).to_csv(args.csv, index=False)
     print_report(rows)
     if args.docs:
         write_docs(rows, args.docs)
     print(f"\n{len(rows)} rows in {time.perf_counter() - start:.0f} s "
           f"(quick={quick}, jobs={args.jobs})")
-    if args.csv:
-        import pandas as pd
-
-        pd.DataFrame(rows).to_csv(args.csv, index=False)
     return rows
 
 

@@ -36,6 +36,11 @@ def test_quick_mode_reports_every_section(quick_rows):
             assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
     methods = {row["method"] for row in quick_rows}
     assert {"skprobeval", "Wilson", "Jeffreys", "bootstrap", "bootstrap BCa", "DeLong"} <= methods
+    # The thresholds section also measures the library at the stricter confidences,
+    # their result in the 95 columns and nothing in the 90 ones.
+    strict = [row for row in quick_rows if "confidence=0.995" in row["method"]]
+    assert len(strict) == 1 and math.isnan(strict[0]["coverage_90"])
+    assert 0.0 <= strict[0]["recall_95"] <= strict[0]["oracle_recall"] + 0.1
 
 
 def test_verdicts_flag_an_interval_that_misses():
