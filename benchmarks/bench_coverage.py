@@ -110,13 +110,16 @@ from skprobeval._posteriors._curves import (
     ap_from_cumulative,
     auc_from_shares,
 )
-from skprobeval._posteriors._joint import joint_prior
+from skprobeval._posteriors._joint import f_score_extra, joint_prior
 from skprobeval._posteriors._posterior_fbeta import FBetaPosterior
 
 LIBRARY = "skprobeval"
 HDI = "skprobeval, highest-density interval"
 TWO_SIDED = "two-sided in every column (former rule)"
 EQUAL_TAILED = "equal-tailed at zero counts too (former rule)"
+# The K x K table's prior with the F-scores' TP at the table's own 2λ/K (the default
+# until the F-scores took λ on TP).
+FORMER_TABLE = "F-scores at the table's 2λ/K on TP (former default)"
 POOLED_PRIOR = "2λ a side (the pooled cells' prior, former default)"
 LEVELS = (0.95, 0.90)
 TOLERANCE = 1e-6
@@ -296,18 +299,20 @@ def _proportion_counts(table, metric):
 
 
 def _table_priors(k):
-    """Candidate K x K priors (concentration matrices), library default first."""
+    """Candidate K x K priors, library default first: name -> (concentration matrix, the
+    extra Gamma mass a label's F-score adds to its TP)."""
     off = ~np.eye(k, dtype=bool)
 
     def spread(diagonal, rest):
         return np.where(off, rest, diagonal)
 
     return {
-        LIBRARY: joint_prior(k, DEFAULT_PRIOR),
-        "1/2 per label (mass K)": spread(0.5, 0.5 / (k - 1)),
-        "mass 2 (1/K per label)": spread(1 / k, 1 / (k * (k - 1))),
-        "mass 1 (1/2K per label)": spread(1 / (2 * k), 1 / (2 * k * (k - 1))),
-        "Perks (1/K^2 per cell)": np.full((k, k), 1 / k ** 2),
+        LIBRARY: (joint_prior(k, DEFAULT_PRIOR), f_score_extra(k, DEFAULT_PRIOR)),
+        FORMER_TABLE: (joint_prior(k, DEFAULT_PRIOR), 0.0),
+        "1/2 per label (mass K)": (spread(0.5, 0.5 / (k - 1)), 0.0),
+        "mass 2 (1/K per label)": (spread(1 / k, 1 / (k * (k - 1))), 0.0),
+        "mass 1 (1/2K per label)": (spread(1 / (2 * k), 1 / (2 * k * (k - 1))), 0.0),
+        "Perks (1/K^2 per cell)": (np.full((k, k), 1 / k ** 2), 0.0),
     }
 
 
@@ -342,9 +347,9 @@ def run_multiclass(cell, reps, n_draws):
     tables = rng.multinomial(n, p.ravel(), size=reps).reshape(reps, k, k)
     name = f"K={k} n={n} accuracy={accuracy:g} {balance}"
     rows = []
-    for prior_name, alpha in _table_priors(k).items():
+    for prior_name, (alpha, extra) in _table_priors(k).items():
         kind = "library" if prior_name == LIBRARY else "candidate"
-        draws = _joint_draws(tables, alpha, n_draws, rng)
+        draws = _joint_draws(tables, alpha, n_draws, rng, extra)
         right = np.trace(tables, axis1=1, axis2=2)
         marginal = (right + np.trace(alpha), n - right + alpha.sum() - np.trace(alpha))
         if prior_name == LIBRARY:
@@ -373,7 +378,7 @@ def run_multiclass(cell, reps, n_draws):
         diagonal = np.diagonal(alpha)
         tp = np.diagonal(tables, axis1=1, axis2=2)
         per_label = FBetaPosterior(
-            (tp + diagonal).ravel(),
+            (tp + diagonal + extra).ravel(),
             (tables.sum(axis=1) - tp + alpha.sum(0) - diagonal).ravel(),
             (tables.sum(axis=2) - tp + alpha.sum(1) - diagonal).ravel())
         rows.append(_coverage_row("multiclass", name, "per-label F1",
@@ -392,13 +397,17 @@ def run_multiclass(cell, reps, n_draws):
     return rows
 
 
-def _joint_draws(tables, alpha, n_draws, rng):
-    """Macro and weighted F1 draws ``(reps, n_draws)`` of the K x K Dirichlet posterior."""
+def _joint_draws(tables, alpha, n_draws, rng, extra=0.0):
+    """Macro and weighted F1 draws ``(reps, n_draws)`` of the K x K Dirichlet posterior,
+    each label's TP with a Gamma(`extra`) mass more (the F-score's own prior on TP)."""
     reps, k, _ = tables.shape
     macro, weighted = np.empty((reps, n_draws)), np.empty((reps, n_draws))
     for r in range(reps):
         shape = (tables[r] + alpha).ravel()
         gammas = rng.standard_gamma(shape, size=(n_draws, shape.size)).reshape(n_draws, k, k)
+        if extra:
+            # Unnormalised cells: the extra mass is a diagonal cell of F's own.
+            gammas[:, np.arange(k), np.arange(k)] += rng.standard_gamma(extra, (n_draws, k))
         f1 = _f1_from_tables(gammas)
         support = tables[r].sum(axis=1)
         macro[r] = f1.mean(axis=1)

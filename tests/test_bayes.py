@@ -242,8 +242,14 @@ def test_micro_of_multilabel_is_the_pooled_table():
 def test_macro_and_weighted_are_sampled_and_consistent(make, metric):
     # Each label's marginal of the joint K x K table is its exact one-vs-rest posterior with
     # the table's per-label mass d = 2 lam / K = 1/3 on TP, FP and FN, so the macro mean is
-    # the mean of those exact per-label means (linearity): computed so, exactly.
+    # the mean of those exact per-label means (linearity): computed so, exactly.  A label's
+    # F-score takes lam = 1/2 on its TP instead (its own prior, added to the table's draws
+    # as an independent Gamma mass): its exact per-label posterior is FBetaPosterior with
+    # TP + 1/2, FP + 1/3, FN + 1/3, built here from the counts directly.
     per_label = make(Y_TRUE, Y_PRED, average=None, prior=1 / 3)
+    if metric == "f1":
+        counts = ConfusionCounts.from_predictions(Y_TRUE, Y_PRED, average=None)
+        per_label = FBetaPosterior(counts.tp + 0.5, counts.fp + 1 / 3, counts.fn + 1 / 3)
     support = np.array([3.0, 3.0, 4.0])
     macro = make(Y_TRUE, Y_PRED, average="macro", n_draws=40_000, random_state=0)
     weighted = make(Y_TRUE, Y_PRED, average="weighted", n_draws=40_000, random_state=0)
@@ -414,12 +420,16 @@ def test_report_shape_and_rows_agree_with_single_posteriors():
         assert report.loc["micro avg", f"{name}_mean"] == pytest.approx(micro.mean(), rel=1e-14)
         assert report.loc["micro avg", f"{name}_low"] == pytest.approx(micro.interval(0.9).low)
         # The joint table's label marginals carry d = 2 lam / K = 1/3 (the per-label rows
-        # are the one-vs-rest posteriors with lam itself).
+        # are the one-vs-rest posteriors with lam itself); an F-score lam on TP.
         # Their macro mean is exact, the same as the macro posterior's.
         macro = make(Y_TRUE, Y_PRED, average="macro", random_state=0)
         assert report.loc["macro avg", f"{name}_mean"] == macro.mean()
+        labels = make(Y_TRUE, Y_PRED, average=None, prior=1 / 3)
+        if name == "f1":
+            counts = ConfusionCounts.from_predictions(Y_TRUE, Y_PRED, average=None)
+            labels = FBetaPosterior(counts.tp + 0.5, counts.fp + 1 / 3, counts.fn + 1 / 3)
         assert report.loc["macro avg", f"{name}_mean"] == pytest.approx(
-            np.mean(make(Y_TRUE, Y_PRED, average=None, prior=1 / 3).mean()), rel=1e-12)
+            np.mean(labels.mean()), rel=1e-12)
     np.testing.assert_array_equal(report["support"], [3, 3, 4, 10, 10, 10])
 
 

@@ -68,12 +68,20 @@ def _paired_prior(k, lam):
     return prior
 
 
-def _macro_f1_of_tables(tables):
-    """Macro F1 of K x K probability tables (draws, K, K), rows true."""
+def _macro_f1_of_tables(tables, extra=None):
+    """Macro F1 of K x K tables (draws, K, K), rows true; `extra` (draws, K) added to each
+    label's TP, in the tables' units (an F-score's own prior mass on TP)."""
     tp = np.diagonal(tables, axis1=1, axis2=2)
     pred = tables.sum(axis=1)
     true = tables.sum(axis=2)
+    if extra is not None:
+        tp, pred, true = tp + extra, pred + extra, true + extra
     return (2 * tp / (pred + true)).mean(axis=1)
+
+
+def _f_score_extra(k, rng, size):
+    """Gamma variates of an F-score's own TP mass beyond the table's: lam - 2 lam / K."""
+    return rng.standard_gamma(LAM - 2 * LAM / k, size=(size, k))
 
 
 def _monte_carlo_paired_macro_f1(truth, a, b, k, n_draws, seed):
@@ -85,11 +93,14 @@ def _monte_carlo_paired_macro_f1(truth, a, b, k, n_draws, seed):
     rng = np.random.default_rng(seed)
     wins = 0
     for _ in range(n_draws // 10_000):
+        # Unnormalised Gamma cells (a Dirichlet draw times its Gamma total), and the
+        # F-score's own TP mass, the same for both systems (the cell both are right in).
         draws = np.zeros((10_000, k ** 3))
-        draws[:, keep] = rng.dirichlet(alpha[keep], size=10_000)
+        draws[:, keep] = rng.standard_gamma(alpha[keep], size=(10_000, int(keep.sum())))
         cubes = draws.reshape(-1, k, k, k)
-        wins += np.sum(_macro_f1_of_tables(cubes.sum(axis=3))
-                       > _macro_f1_of_tables(cubes.sum(axis=2)))
+        extra = _f_score_extra(k, rng, 10_000)
+        wins += np.sum(_macro_f1_of_tables(cubes.sum(axis=3), extra)
+                       > _macro_f1_of_tables(cubes.sum(axis=2), extra))
     return wins / n_draws
 
 
@@ -172,11 +183,13 @@ def test_single_system_macro_posterior_agrees_with_an_independent_monte_carlo(se
                                 random_state=seed)
     matrix = np.zeros((5, 5))
     np.add.at(matrix, (truth, pred), 1.0)
-    # The K x K prior: d = 2 lam / K on the diagonal, d / (K - 1) off it.
+    # The K x K prior: d = 2 lam / K on the diagonal, d / (K - 1) off it, drawn as
+    # unnormalised Gamma cells; each label's F1 adds its own TP mass lam - d.
     prior = np.full((5, 5), 2 * LAM / 5 / 4)
     np.fill_diagonal(prior, 2 * LAM / 5)
-    draws = np.random.default_rng(seed + 1).dirichlet((matrix + prior).ravel(), size=40_000)
-    values = _macro_f1_of_tables(draws.reshape(-1, 5, 5))
+    rng = np.random.default_rng(seed + 1)
+    draws = rng.standard_gamma((matrix + prior).ravel(), size=(40_000, 25))
+    values = _macro_f1_of_tables(draws.reshape(-1, 5, 5), _f_score_extra(5, rng, 40_000))
     error = math.hypot(posterior.mc_error, values.std() / math.sqrt(values.size))
     assert abs(posterior.mean() - values.mean()) <= 4 * error
     assert abs(posterior.ppf(0.05) - np.quantile(values, 0.05)) < 0.01
@@ -714,14 +727,16 @@ def test_exact_macro_mean_is_the_average_of_the_labels_exact_posteriors(metric):
     # one-vs-rest cells read off it, the K x K prior's mass summed over the cells each one
     # gathers (d = 2 lam / K on the diagonal cell, d / (K - 1) on each of the K - 1 other
     # cells of its column and of its row, the rest of the total 4 lam on TN), and the
-    # public exact posteriors of those tables averaged.
+    # public exact posteriors of those tables averaged.  A label's F-score takes lam on
+    # its TP (its own prior), the other metrics the table's d.
     y_true, y_pred, weight = _weighted_four_classes()
     matrix = confusion_matrix(y_true, y_pred, sample_weight=weight)
     tp, fp, fn, tn = _label_tables(matrix)
     k = 4
     d = 2 * LAM / k
     off = d / (k - 1)
-    means = _per_label_exact(metric, tp + d, fp + (k - 1) * off, fn + (k - 1) * off,
+    on_tp = LAM if metric in ("f1", "fbeta") else d
+    means = _per_label_exact(metric, tp + on_tp, fp + (k - 1) * off, fn + (k - 1) * off,
                              tn + (4 * LAM - d - 2 * (k - 1) * off)).mean()
     support = tp + fn
     averages = {"macro": np.mean(means), "weighted": np.sum(means * support) / support.sum()}
@@ -755,7 +770,7 @@ def test_exact_macro_mean_of_multilabel_columns_and_a_label_subset():
     tp, fp, fn, tn = (cell[[3, 0]] for cell in _label_tables(
         confusion_matrix(y_true, y_pred, sample_weight=weight)))
     d = 2 * LAM / 4
-    expected = np.mean(FBetaPosterior(tp + d, fp + d, fn + d).mean())
+    expected = np.mean(FBetaPosterior(tp + LAM, fp + d, fn + d).mean())
     subset = fbeta_posterior(y_true, y_pred, average="macro", labels=[3, 0],
                              sample_weight=weight, n_draws=200, random_state=0)
     assert subset.mean() == pytest.approx(expected, rel=1e-12)
@@ -769,10 +784,14 @@ def test_exact_macro_mean_agrees_with_many_independent_draws(metric, average):
     # label's metric computed from the drawn cells and averaged per draw.
     y_true, y_pred, weight = _weighted_four_classes()
     matrix = confusion_matrix(y_true, y_pred, sample_weight=weight)
+    # F-scores add their own TP mass lam - d to each label (unnormalised Gamma cells).
     prior = np.full((4, 4), 2 * LAM / 4 / 3)
     np.fill_diagonal(prior, 2 * LAM / 4)
-    draws = np.random.default_rng(11).dirichlet((matrix + prior).ravel(), size=200_000)
+    rng = np.random.default_rng(11)
+    draws = rng.standard_gamma((matrix + prior).ravel(), size=(200_000, 16))
     tp, fp, fn, tn = _label_tables(draws.reshape(-1, 4, 4))
+    if metric in ("f1", "fbeta"):
+        tp = tp + _f_score_extra(4, rng, 200_000)
     values = {"f1": 2 * tp / (2 * tp + fp + fn),
               "fbeta": 5 * tp / (5 * tp + 4 * fn + fp),
               "specificity": tn / (tn + fp),

@@ -410,9 +410,10 @@ def test_micro_refit_on_a_subset_of_labels_pools_the_tables():
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_macro_refit_from_per_label_counts(average, seed):
     # Reference: each label's exact one-vs-rest posterior (FBetaPosterior) with the masses
-    # the K x K prior gives its cells (d = 2 lam / K = 1/3 on TP, FP and FN: the tables are
-    # single-label data).  The average's mean is the (weighted) mean of the label means,
-    # exactly; the draws agree with it within their Monte Carlo error.
+    # the K x K prior gives its cells (d = 2 lam / K = 1/3 on FP and FN: the tables are
+    # single-label data) and an F-score's lam = 1/2 on TP.  The average's mean is the
+    # (weighted) mean of the label means, exactly; the draws agree with it within their
+    # Monte Carlo error.
     results = _per_label_results(TABLES)
     refit = PosteriorRefit(metric="f1", average=average, statistic="mean", n_draws=20_000,
                            random_state=seed)
@@ -421,7 +422,7 @@ def test_macro_refit_from_per_label_counts(average, seed):
         cells = [sum(results[f"split{k}_test_{cell}_{label}"][i] for k in range(2))
                  for label in range(3) for cell in ("tp", "fp", "fn", "tn")]
         counts = ConfusionCounts(*np.asarray(cells).reshape(3, 4).T)
-        per_label = FBetaPosterior(counts.tp + 1 / 3, counts.fp + 1 / 3, counts.fn + 1 / 3)
+        per_label = FBetaPosterior(counts.tp + 1 / 2, counts.fp + 1 / 3, counts.fn + 1 / 3)
         weights = np.ones(3) if average == "macro" else counts.tp + counts.fn
         weights = weights / weights.sum()
         expected = float(np.asarray(per_label.mean()) @ weights)
@@ -558,7 +559,8 @@ def test_macro_mean_scores_and_refit_are_exact():
     # The scorers' and PosteriorRefit's "mean" of a label average is the average of the
     # labels' exact posterior means.  Reference: the public exact posteriors of each label's
     # one-vs-rest counts, with the prior mass each aggregated cell gets from the K x K prior
-    # (d = 2 lam / K on TP, FP and FN, 4 lam - 3d on TN; F1 does not involve TN).
+    # (d = 2 lam / K on FP and FN, 4 lam - 3d on TN; F1 does not involve TN) and an F-score's
+    # own lam on TP.
     X, y = make_classification(n_samples=240, n_classes=3, n_informative=4, random_state=0)
     d = 2 * 0.5 / 3
     grid = {"C": [0.01, 1.0]}
@@ -571,7 +573,7 @@ def test_macro_mean_scores_and_refit_are_exact():
                                   search.cv_results_["split0_test_seed1"])
     model = LogisticRegression(C=1.0).fit(X, y)
     counts = ConfusionCounts.from_predictions(y, model.predict(X), average=None)
-    expected = np.mean(FBetaPosterior(counts.tp + d, counts.fp + d, counts.fn + d).mean())
+    expected = np.mean(FBetaPosterior(counts.tp + 0.5, counts.fp + d, counts.fn + d).mean())
     scorer = make_posterior_scorer(metric="f1", average="macro", n_draws=500)
     assert scorer(model, X, y) == pytest.approx(expected, rel=1e-12)
     # PosteriorRefit pools the folds' per-label counts (independent tables, the same priors).
@@ -581,12 +583,12 @@ def test_macro_mean_scores_and_refit_are_exact():
                            random_state=1).scores(search.cv_results_)
     np.testing.assert_array_equal(scores, again)
     # The labels cover single-label data, so each label's table gets the K x K prior's
-    # aggregated masses (d on TP, FP and FN), not lam on every cell.
+    # aggregated masses (d on FP and FN, the F-score's lam on TP), not lam on every cell.
     results = search.cv_results_
     for i in range(2):
         pooled = {cell: np.array([sum(results[f"split{k}_test_{cell}_{label}"][i]
                                       for k in range(3)) for label in range(3)], dtype=float)
                   for cell in ("tp", "fp", "fn")}
-        expected = np.mean(FBetaPosterior(pooled["tp"] + d, pooled["fp"] + d,
+        expected = np.mean(FBetaPosterior(pooled["tp"] + 0.5, pooled["fp"] + d,
                                           pooled["fn"] + d).mean())
         assert scores[i] == pytest.approx(expected, rel=1e-12)

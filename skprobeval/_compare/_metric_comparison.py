@@ -38,6 +38,7 @@ from .._core import (
 from .._counting import ConfusionCounts, PairedCounts, joint_codes
 from .._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
 from .._posteriors import (
+    F_SCORE_METRICS,
     AffinePosterior,
     BetaPosterior,
     CredibleInterval,
@@ -45,9 +46,11 @@ from .._posteriors import (
     FBetaPosterior,
     JointTable,
     SampledPosterior,
+    add_f_score_prior,
     average_values,
     check_target_metric,
     exact_posterior,
+    f_score_extra,
 )
 from ._paired import PairedComparison
 
@@ -464,7 +467,9 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     only A is right, only B is right, or both give the same wrong label;
     none where both are wrong with different labels (the user guide's page
     on comparisons derives it).  For a binary table all 8
-    cells get λ/2.  Multilabel indicator targets: one 8-cell table per
+    cells get λ/2.  Label averages of multiclass F-scores add to each
+    label's TP a Gamma(λ - d) mass shared by both systems (λ on TP, as
+    `fbeta_posterior`).  Multilabel indicator targets: one 8-cell table per
     column, independent of the others.
 
     Two systems that agree on every item are the same classifier on these
@@ -632,7 +637,12 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
                for system, mask in zip((1, 2), masks)]
     above = below = defined = 0
     draws = []
+    # Label averages of F-scores take their own prior on TP (multiclass tables).
+    extra = f_score_extra(joint.n_classes, lam) if (
+        joint.kind == "multiclass" and spec.name in F_SCORE_METRICS
+        and combine not in ("binary", "micro")) else 0.0
     for cells_a, cells_b in table.sample(n_draws, rng):
+        cells_a, cells_b = add_f_score_prior([cells_a, cells_b], extra, table, rng)
         if combine == "binary":
             values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
                       for cells in (cells_a, cells_b)]

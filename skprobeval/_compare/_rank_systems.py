@@ -45,12 +45,15 @@ from .._metrics import (
     range_width,
 )
 from .._posteriors import (
+    F_SCORE_METRICS,
     LOG_COARSE,
     RANKING_PRIOR,
+    add_f_score_prior,
     average_values,
     break_sticks,
     check_curve_input,
     check_target_metric,
+    f_score_extra,
     label_cells,
     share_chunks,
 )
@@ -393,6 +396,11 @@ class _JointSystems:
             return np.where(label == 1, block, -1)
         return np.where(label < self.n_requested, label, -1)
 
+    @property
+    def concentration(self):
+        """The posterior's total Dirichlet mass of a block (counts and the prior's 4λ)."""
+        return float(self.counts.sum()) / self.n_blocks + 4.0 * self.lam
+
     def sample(self, n_draws, rng):
         """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
         n_cells = self.counts.shape[0]
@@ -497,11 +505,16 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
                if combine != "binary" else None for system, mask in enumerate(masks)]
     params = {"beta": beta} if "beta" in spec.params else {}
     table = _JointSystems(joint, lam)
+    # Label averages of F-scores take their own prior on TP (multiclass tables).
+    extra = f_score_extra(joint.n_classes, lam) if (
+        joint.kind == "multiclass" and spec.name in F_SCORE_METRICS
+        and combine not in ("binary", "micro")) else 0.0
     out = []
     for true, systems in table.sample(n_draws, rng):
         chunk = np.empty((true.shape[0], n_sys))
-        for j, (pred, tp) in enumerate(systems):
-            cells = label_cells(tp, pred, true, 1.0)
+        systems = add_f_score_prior([label_cells(tp, pred, true, 1.0) for pred, tp in systems],
+                                    extra, table, rng)
+        for j, cells in enumerate(systems):
             if combine == "binary":
                 with np.errstate(all="ignore"):
                     values = spec.function(*(c[:, 0] for c in cells), **params)
@@ -685,7 +698,9 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     with different labels); for K = 2 each of the 2^(N+1) cells gets
     λ / 2^(N-1).  The prior's 4λ is drawn as a Gamma total split by
     stick-breaking over the prior's cells, truncated once the share left is
-    below 2^-100 (the user guide details it).  For accuracy the pairwise
+    below 2^-100 (the user guide details it).  Label averages of F-scores
+    add to each label's TP a Gamma(λ - d) mass of their own, shared by
+    the systems (λ on TP, as `fbeta_posterior`).  For accuracy the pairwise
     probabilities with ``rope=0`` are exactly those of `compare_paired`
     (only the masses of "first right alone" and "second right alone", λ
     each, matter); with ``rope > 0`` the rest of the table carries 2λ here
@@ -740,7 +755,7 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     rank     1     2     3
     a     0.97  0.03  0.00
     b     0.03  0.95  0.01
-    c     0.00  0.01  0.99
+    c     0.00  0.01  0.98
     """
     import pandas as pd
 

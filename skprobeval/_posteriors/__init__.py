@@ -37,12 +37,16 @@ from ._curves import (
     share_chunks,
 )
 from ._joint import (
+    F_SCORE_METRICS,
     LOG_COARSE,
     JointTable,
+    add_f_score_prior,
     average_values,
     break_sticks,
+    f_score_extra,
     label_cells,
     label_concentration,
+    label_prior,
 )
 from ._losses import (
     LossComparison,
@@ -72,6 +76,7 @@ from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
 
 __all__ = [
+    "F_SCORE_METRICS",
     "AffinePosterior",
     "BetaPosterior",
     "CalibrationCurve",
@@ -92,6 +97,7 @@ __all__ = [
     "SampledPosterior",
     "ap_from_cumulative",
     "auc_from_shares",
+    "add_f_score_prior",
     "average_values",
     "break_sticks",
     "brier_score_posterior",
@@ -103,10 +109,12 @@ __all__ = [
     "draw_cumulative",
     "exact_average_mean",
     "exact_posterior",
+    "f_score_extra",
     "fbeta_posterior",
     "informedness_posterior",
     "label_cells",
     "label_concentration",
+    "label_prior",
     "log_loss_posterior",
     "markedness_posterior",
     "mean_loss_posterior",

@@ -29,7 +29,16 @@ from .._core import (
 )
 from .._counting import ConfusionCounts, joint_codes, plain_labels
 from .._metrics import SHARE_OF_RIGHT, MetricSpec, get_metric, label_weights
-from ._joint import JointTable, average_values, dirichlet, label_concentration, label_prior
+from ._joint import (
+    F_SCORE_METRICS,
+    JointTable,
+    add_f_score_prior,
+    average_values,
+    dirichlet,
+    f_score_extra,
+    label_concentration,
+    label_prior,
+)
 from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
@@ -222,8 +231,13 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
         bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
         informedness = get_metric("informedness").function
     parts, above = [], 0
+    # A label's F-score takes its own prior on TP (label averages of multiclass tables).
+    extra = f_score_extra(table.size, lam) if (
+        joint.kind == "multiclass" and name in F_SCORE_METRICS and average != "micro") else 0.0
     for (ordered,) in table.sample(n_draws, rng, canonical=True):
-        parts.append(average_values(function, params, ordered, average, ordered_weights,
+        f_cells = add_f_score_prior([ordered], extra, table, rng)[0] if extra \
+            else ordered
+        parts.append(average_values(function, params, f_cells, average, ordered_weights,
                                     share_of_right=every and name in SHARE_OF_RIGHT))
         if chance:
             values = _finite(average_values(informedness, {}, ordered, "powers",
@@ -247,7 +261,9 @@ def _sampled_average(samples, counts, name, lam, beta, average, weights, joint):
     """The posterior of a sampled label average, with its exact mean where known."""
     # The mean of a label average is the average of the labels' exact means, each
     # label's table being Dirichlet with its cells' summed prior (aggregation).
-    prior = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
+    prior = lam if joint.kind == "multilabel" else label_prior(
+        joint.n_classes, lam, f_score=(joint.kind == "multiclass" and name in F_SCORE_METRICS
+                                       and average != "micro"))
     mean = exact_average_mean(counts, name, prior, beta, average, weights)
     if mean is not None:
         return ExactMeanPosterior(samples, mean)

@@ -24,7 +24,14 @@ from .._core import (
 from .._counting import ConfusionCounts, joint_codes
 from .._metrics import check_average, get_metric, label_weights
 from ._bayes import _check_average, exact_average_mean, exact_posterior, posterior_from_codes
-from ._joint import JointTable, average_values, label_prior
+from ._joint import (
+    F_SCORE_METRICS,
+    JointTable,
+    add_f_score_prior,
+    average_values,
+    f_score_extra,
+    label_prior,
+)
 
 __all__ = [
     "fbeta_posterior",
@@ -239,14 +246,14 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
         sampled from the joint K x K Dirichlet posterior for multiclass data
         (prior d = 2λ/K on each diagonal cell and d / (K - 1) on each other
         cell: the binary table's mass 4λ whatever K, so that averaging many
-        labels does not keep a common pull of the prior) and from
-        independent per-column tables for multilabel data; ``"powers"``
-        (informedness and markedness only): Powers' weighting by predicted
-        (true) share, sampled likewise.  The mean of these averages is
-        exact: the same average of the labels' exact posterior means (each
-        label's table is Dirichlet with the summed prior of its cells, d on
-        TP, FP and FN and 4λ - 3d on TN for multiclass data), so `mc_error`
-        is 0; draws, intervals and ``hdi`` stay sampled.
+        labels does not keep a common pull of the prior; each label's
+        F-score takes λ on its TP, as the binary one does, the missing
+        λ - d drawn as a mass of its own) and from independent per-column
+        tables for multilabel data.  The mean of these averages is exact:
+        the same average of the labels' exact posterior means (each label's
+        F-score is `FBetaPosterior` with λ on TP and d on FP and FN for
+        multiclass data), so `mc_error` is 0; draws, intervals and ``hdi``
+        stay sampled.  (``"powers"`` is for informedness and markedness.)
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; counts become weighted (fractional) sums.  A
         weight acts as a count: weights of 10 are ten times the evidence and
@@ -450,7 +457,8 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
     * Macro and weighted rows: the intervals are sampled (`n_draws` draws,
       seeded by `random_state`): multiclass data draw the K x K table jointly
       from its Dirichlet posterior (prior d = 2λ/K on the diagonal,
-      d / (K - 1) off it: the binary table's mass 4λ whatever K), multilabel
+      d / (K - 1) off it: the binary table's mass 4λ whatever K; F1 takes
+      λ on each label's TP, as `fbeta_posterior` says), multilabel
       data each column's table independently; all three metrics use the
       same draws.  The means are exact: the (weighted) average of each
       label's exact posterior mean under that model, whose one-vs-rest
@@ -534,14 +542,20 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
     table = JointTable(joint, lam)
     order = table.canonical        # the labels' order, whatever their names
     ordered = {key: None if w is None else w[order] for key, w in weights.items()}
+    # Label averages of F-scores take their own prior on TP (multiclass tables).
+    extra = f_score_extra(table.size, lam) if joint.kind == "multiclass" else 0.0
     for (cells,) in table.sample(n_draws, rng, canonical=True):
+        f_cells = add_f_score_prior([cells], extra, table, rng)[0] if extra \
+            else cells
         for name, average in draws:
             draws[name, average].append(average_values(
-                get_metric(name).function, {}, cells, average, ordered[name, average]))
+                get_metric(name).function, {}, f_cells if name in F_SCORE_METRICS else cells,
+                average, ordered[name, average]))
     tail = (1 - confidence) / 2
     # The averages' means are exact (the labels' exact means averaged); the bounds sampled.
-    label_lam = lam if joint.kind == "multilabel" else label_prior(joint.n_classes, lam)
     for name in _REPORT_METRICS:
+        label_lam = lam if joint.kind == "multilabel" else label_prior(
+            joint.n_classes, lam, f_score=joint.kind == "multiclass" and name in F_SCORE_METRICS)
         for average in ("macro", "weighted"):
             values = np.concatenate(draws[name, average])
             low, high = np.quantile(values, [tail, 1 - tail])

@@ -29,12 +29,13 @@ from .._core import (
 from .._counting import ConfusionCounts, JointCodes, joint_codes
 from .._metrics import check_average, get_metric, label_weights
 from .._posteriors import (
+    F_SCORE_METRICS,
     ExactMeanPosterior,
     SampledPosterior,
     average_values,
     check_counts_metric,
     exact_average_mean,
-    label_concentration,
+    label_prior,
     metric_function,
     metric_posterior,
     micro_multiclass,
@@ -233,7 +234,7 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
     >>> y_pred = ["a", "b", "b", "b", "c", "c", "c", "c", "a", "a"]
     >>> macro = posterior_score(y_true, y_pred, metric="f1", average="macro")
     >>> round(macro, 2)
-    0.64
+    0.65
     >>> macro == posterior_score(y_true, y_pred, metric="f1", average="macro")
     True
     """
@@ -830,9 +831,9 @@ class PosteriorRefit:
         prior = lam
         if every_item:
             # Single-label data: each label's cells get the masses the K x K
-            # table's prior gives them (TP, FP and FN d = 2λ/K, TN the rest of 4λ).
-            per_label = label_concentration(counts.tp.shape[0], lam)
-            prior = np.array([per_label, per_label, per_label, 4 * lam - 3 * per_label])
+            # table's prior gives them (TP, FP and FN d = 2λ/K, TN the rest of 4λ;
+            # an F-score λ on TP).
+            prior = label_prior(counts.tp.shape[0], lam, f_score=name in F_SCORE_METRICS)
         # Labels drawn and averaged in the order of their counts, not of their names
         # (the per-label tables are independent: equal counts are exchangeable), so
         # renaming the classes gives the same score.
