@@ -154,8 +154,10 @@ def _prior_of_cell(cell, n_classes, lam):
 
 
 def _brute_force_values(y, systems, n_classes, lam, n_draws, rng, average):
-    """F1 (binary, class 1 positive) or macro F1 of every system, from numpy Dirichlet
-    draws over every cell of the (truth, system 1, ..., system N) table."""
+    """F1 (binary, class 1 positive) or macro F1 of every system, from numpy Gamma
+    draws over every cell of the (truth, system 1, ..., system N) table (a Dirichlet
+    draw times its total); macro F1 adds to each label's TP a Gamma(lam - d) mass, the
+    same for every system (the F-score's own lam on TP)."""
     cells = np.array(list(itertools.product(range(n_classes), repeat=len(systems) + 1)))
     prior = np.array([_prior_of_cell(tuple(c), n_classes, lam) for c in cells])
     code = np.zeros(y.shape[0], dtype=int)
@@ -163,14 +165,19 @@ def _brute_force_values(y, systems, n_classes, lam, n_draws, rng, average):
         code = code * n_classes + labels
     alpha = np.bincount(code, minlength=cells.shape[0]) + prior
     keep = alpha > 0
-    draws, cells = rng.dirichlet(alpha[keep], n_draws), cells[keep]
+    draws = rng.standard_gamma(alpha[keep], size=(n_draws, int(keep.sum())))
+    cells = cells[keep]
     labels_averaged = [1] if average == "binary" else range(n_classes)
+    extra = 0.0 if average == "binary" else lam - 2 * lam / n_classes
+    own = rng.standard_gamma(extra, size=(n_draws, n_classes)) if extra else \
+        np.zeros((n_draws, n_classes))
     values = []
     for j in range(len(systems)):
         per_label = []
         for label in labels_averaged:
             true, pred = cells[:, 0] == label, cells[:, 1 + j] == label
-            tp, fp = draws[:, true & pred].sum(1), draws[:, ~true & pred].sum(1)
+            tp = draws[:, true & pred].sum(1) + own[:, label]
+            fp = draws[:, ~true & pred].sum(1)
             fn = draws[:, true & ~pred].sum(1)
             per_label.append(2 * tp / (2 * tp + fp + fn))
         values.append(np.mean(per_label, axis=0))
