@@ -300,17 +300,17 @@ class GroupDisparity:
             return self.posterior.interval(confidence)
         if not self.groups:
             fail("kind", "'posterior' (no per-group posteriors kept)", kind)
-        low, high = self._simultaneous(confidence)
         if kind == "simultaneous":
-            return CredibleInterval(low, high)
+            return CredibleInterval(*self._simultaneous(confidence))
         tail = (1.0 - confidence) / 2
-        if self.kind == "ratio":
-            if self.draws:
-                high = parity_end(self.draws, tail, ratio=True)
-            return CredibleInterval(float(self.posterior.ppf(tail)), high)
-        if self.draws:
-            low = parity_end(self.draws, tail, ratio=False)
-        return CredibleInterval(low, float(self.posterior.ppf(1.0 - tail)))
+        # The end toward parity: pairwise from the joint draws (the simultaneous
+        # bounds' end where only the groups' posteriors are kept).
+        ratio = self.kind == "ratio"
+        parity = (parity_end(self.draws, tail, ratio=ratio) if self.draws
+                  else self._simultaneous(confidence)[1 if ratio else 0])
+        if ratio:
+            return CredibleInterval(float(self.posterior.ppf(tail)), parity)
+        return CredibleInterval(parity, float(self.posterior.ppf(1.0 - tail)))
 
     def _simultaneous(self, confidence):
         """Bounds of the disparity with every group's value in its interval at

@@ -38,7 +38,6 @@ from .._core import (
 from .._counting import ConfusionCounts, PairedCounts, joint_codes
 from .._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
 from .._posteriors import (
-    F_SCORE_METRICS,
     AffinePosterior,
     BetaPosterior,
     CredibleInterval,
@@ -50,7 +49,7 @@ from .._posteriors import (
     average_values,
     check_target_metric,
     exact_posterior,
-    f_score_extra,
+    f_score_mass,
 )
 from ._paired import PairedComparison
 
@@ -638,9 +637,7 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     above = below = defined = 0
     draws = []
     # Label averages of F-scores take their own prior on TP (multiclass tables).
-    extra = f_score_extra(joint.n_classes, lam) if (
-        joint.kind == "multiclass" and spec.name in F_SCORE_METRICS
-        and combine not in ("binary", "micro")) else 0.0
+    extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
     for cells_a, cells_b in table.sample(n_draws, rng):
         cells_a, cells_b = add_f_score_prior([cells_a, cells_b], extra, table, rng)
         if combine == "binary":

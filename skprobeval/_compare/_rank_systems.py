@@ -45,7 +45,6 @@ from .._metrics import (
     range_width,
 )
 from .._posteriors import (
-    F_SCORE_METRICS,
     LOG_COARSE,
     RANKING_PRIOR,
     add_f_score_prior,
@@ -53,7 +52,7 @@ from .._posteriors import (
     break_sticks,
     check_curve_input,
     check_target_metric,
-    f_score_extra,
+    f_score_mass,
     label_cells,
     share_chunks,
 )
@@ -398,8 +397,8 @@ class _JointSystems:
 
     @property
     def concentration(self):
-        """The posterior's total Dirichlet mass of a block (counts and the prior's 4λ)."""
-        return float(self.counts.sum()) / self.n_blocks + 4.0 * self.lam
+        """The posterior's total Dirichlet mass of a multiclass table (counts and 4λ)."""
+        return float(self.counts.sum()) + 4.0 * self.lam
 
     def sample(self, n_draws, rng):
         """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
@@ -506,9 +505,7 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
     params = {"beta": beta} if "beta" in spec.params else {}
     table = _JointSystems(joint, lam)
     # Label averages of F-scores take their own prior on TP (multiclass tables).
-    extra = f_score_extra(joint.n_classes, lam) if (
-        joint.kind == "multiclass" and spec.name in F_SCORE_METRICS
-        and combine not in ("binary", "micro")) else 0.0
+    extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
     out = []
     for true, systems in table.sample(n_draws, rng):
         chunk = np.empty((true.shape[0], n_sys))

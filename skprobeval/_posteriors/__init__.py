@@ -37,16 +37,16 @@ from ._curves import (
     share_chunks,
 )
 from ._joint import (
-    F_SCORE_METRICS,
     LOG_COARSE,
     JointTable,
     add_f_score_prior,
     average_values,
     break_sticks,
-    f_score_extra,
+    f_score_mass,
     label_cells,
     label_concentration,
     label_prior,
+    takes_f_score_prior,
 )
 from ._losses import (
     LossComparison,
@@ -76,7 +76,6 @@ from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
 
 __all__ = [
-    "F_SCORE_METRICS",
     "AffinePosterior",
     "BetaPosterior",
     "CalibrationCurve",
@@ -109,7 +108,7 @@ __all__ = [
     "draw_cumulative",
     "exact_average_mean",
     "exact_posterior",
-    "f_score_extra",
+    "f_score_mass",
     "fbeta_posterior",
     "informedness_posterior",
     "label_cells",
@@ -130,4 +129,5 @@ __all__ = [
     "recall_posterior",
     "sample_cells",
     "share_chunks",
+    "takes_f_score_prior",
 ]

@@ -30,14 +30,14 @@ from .._core import (
 from .._counting import ConfusionCounts, joint_codes, plain_labels
 from .._metrics import SHARE_OF_RIGHT, MetricSpec, get_metric, label_weights
 from ._joint import (
-    F_SCORE_METRICS,
     JointTable,
     add_f_score_prior,
     average_values,
     dirichlet,
-    f_score_extra,
+    f_score_mass,
     label_concentration,
     label_prior,
+    takes_f_score_prior,
 )
 from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
 from ._posterior_affine import AffinePosterior
@@ -232,8 +232,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
         informedness = get_metric("informedness").function
     parts, above = [], 0
     # A label's F-score takes its own prior on TP (label averages of multiclass tables).
-    extra = f_score_extra(table.size, lam) if (
-        joint.kind == "multiclass" and name in F_SCORE_METRICS and average != "micro") else 0.0
+    extra = f_score_mass(joint.kind, joint.n_classes, name, average, lam)
     for (ordered,) in table.sample(n_draws, rng, canonical=True):
         f_cells = add_f_score_prior([ordered], extra, table, rng)[0] if extra \
             else ordered
@@ -262,8 +261,7 @@ def _sampled_average(samples, counts, name, lam, beta, average, weights, joint):
     # The mean of a label average is the average of the labels' exact means, each
     # label's table being Dirichlet with its cells' summed prior (aggregation).
     prior = lam if joint.kind == "multilabel" else label_prior(
-        joint.n_classes, lam, f_score=(joint.kind == "multiclass" and name in F_SCORE_METRICS
-                                       and average != "micro"))
+        joint.n_classes, lam, f_score=takes_f_score_prior(joint.kind, name, average))
     mean = exact_average_mean(counts, name, prior, beta, average, weights)
     if mean is not None:
         return ExactMeanPosterior(samples, mean)

@@ -31,9 +31,11 @@ __all__ = [
     "average_values",
     "dirichlet",
     "f_score_extra",
+    "f_score_mass",
     "joint_prior",
     "label_concentration",
     "label_prior",
+    "takes_f_score_prior",
 ]
 
 # Tables whose prior spans more cells than this (K >= 23 for one system, K >= 14
@@ -101,6 +103,18 @@ def f_score_extra(size, lam):
     as the table gives them.
     """
     return 0.0 if size <= 2 else lam - label_concentration(size, lam)
+
+
+def takes_f_score_prior(kind, metric, average):
+    """Whether `metric` averaged by `average` over a `kind` table takes `f_score_extra`:
+    F-scores of single-label multiclass data, label by label (not micro)."""
+    return kind == "multiclass" and metric in F_SCORE_METRICS and average not in (
+        "micro", "binary")
+
+
+def f_score_mass(kind, size, metric, average, lam):
+    """`f_score_extra` where `takes_f_score_prior`, else 0."""
+    return f_score_extra(size, lam) if takes_f_score_prior(kind, metric, average) else 0.0
 
 
 def add_f_score_prior(systems, extra, table, rng):

@@ -25,12 +25,12 @@ from .._counting import ConfusionCounts, joint_codes
 from .._metrics import check_average, get_metric, label_weights
 from ._bayes import _check_average, exact_average_mean, exact_posterior, posterior_from_codes
 from ._joint import (
-    F_SCORE_METRICS,
     JointTable,
     add_f_score_prior,
     average_values,
-    f_score_extra,
+    f_score_mass,
     label_prior,
+    takes_f_score_prior,
 )
 
 __all__ = [
@@ -543,19 +543,20 @@ def posterior_report(y_true, y_pred, *, labels=None, prior=0.5, confidence=0.95,
     order = table.canonical        # the labels' order, whatever their names
     ordered = {key: None if w is None else w[order] for key, w in weights.items()}
     # Label averages of F-scores take their own prior on TP (multiclass tables).
-    extra = f_score_extra(table.size, lam) if joint.kind == "multiclass" else 0.0
+    extra = f_score_mass(joint.kind, joint.n_classes, "f1", "macro", lam)
     for (cells,) in table.sample(n_draws, rng, canonical=True):
         f_cells = add_f_score_prior([cells], extra, table, rng)[0] if extra \
             else cells
         for name, average in draws:
             draws[name, average].append(average_values(
-                get_metric(name).function, {}, f_cells if name in F_SCORE_METRICS else cells,
+                get_metric(name).function, {},
+                f_cells if takes_f_score_prior(joint.kind, name, average) else cells,
                 average, ordered[name, average]))
     tail = (1 - confidence) / 2
     # The averages' means are exact (the labels' exact means averaged); the bounds sampled.
     for name in _REPORT_METRICS:
         label_lam = lam if joint.kind == "multilabel" else label_prior(
-            joint.n_classes, lam, f_score=joint.kind == "multiclass" and name in F_SCORE_METRICS)
+            joint.n_classes, lam, f_score=takes_f_score_prior(joint.kind, name, "macro"))
         for average in ("macro", "weighted"):
             values = np.concatenate(draws[name, average])
             low, high = np.quantile(values, [tail, 1 - tail])

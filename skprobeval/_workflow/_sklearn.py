@@ -29,7 +29,6 @@ from .._core import (
 from .._counting import ConfusionCounts, JointCodes, joint_codes
 from .._metrics import check_average, get_metric, label_weights
 from .._posteriors import (
-    F_SCORE_METRICS,
     ExactMeanPosterior,
     SampledPosterior,
     average_values,
@@ -41,6 +40,7 @@ from .._posteriors import (
     micro_multiclass,
     posterior_from_codes,
     sample_cells,
+    takes_f_score_prior,
 )
 
 __all__ = [
@@ -833,7 +833,8 @@ class PosteriorRefit:
             # Single-label data: each label's cells get the masses the K x K
             # table's prior gives them (TP, FP and FN d = 2λ/K, TN the rest of 4λ;
             # an F-score λ on TP).
-            prior = label_prior(counts.tp.shape[0], lam, f_score=name in F_SCORE_METRICS)
+            prior = label_prior(counts.tp.shape[0], lam,
+                                f_score=takes_f_score_prior("multiclass", name, average))
         # Labels drawn and averaged in the order of their counts, not of their names
         # (the per-label tables are independent: equal counts are exchangeable), so
         # renaming the classes gives the same score.
