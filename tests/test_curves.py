@@ -33,7 +33,7 @@ from skprobeval import (
     posterior_roc_curve,
     roc_auc_posterior,
 )
-from skprobeval._compare._ranking_posteriors import _paired_metric, _ranking_order
+from skprobeval._compare._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
 from skprobeval._posteriors._curves import _class_shares
 
 
@@ -232,6 +232,107 @@ def test_one_draw_is_the_weighted_metric(metric):
     for d in range(5):
         w_all = np.r_[gammas[d], [p[d] for p in pseudo]]
         assert mine[d] == pytest.approx(reference(y_all, s_all, sample_weight=w_all), abs=1e-12)
+
+
+def _own_share_ap_by_items(relevant, score, weight, own):
+    """Average precision with each positive item's precision counting ``1 - own`` of
+    its own weight, item by item in plain Python: the items at or above it (itself
+    excluded) plus that part of itself, over everything at or above it plus the same."""
+    total_positive = sum(w for r, w in zip(relevant, weight) if r)
+    ap = 0.0
+    for i, (r_i, s_i, w_i, o_i) in enumerate(zip(relevant, score, weight, own)):
+        if not r_i:
+            continue
+        above_pos = sum(w for j, (r, s, w) in enumerate(zip(relevant, score, weight))
+                        if r and s >= s_i and j != i)
+        above_all = sum(w for j, (s, w) in enumerate(zip(score, weight)) if s >= s_i and j != i)
+        kept = w_i * (1 - o_i)
+        ap += w_i * (above_pos + kept) / (above_all + kept)
+    return ap / total_positive
+
+
+def test_posterior_average_precision_counts_each_positive_once_in_its_precision():
+    # Untied items of weight 1: each level one item, whose precision counts half of
+    # its drawn weight (1 / (1 + 1) taken off); the boundary pseudo-items of mass 0.1
+    # count 0.1 / 1.1 of theirs.  One draw against the item-by-item sum, the
+    # pseudo-items given scores above and below every score.
+    rng = np.random.default_rng(12)
+    y, score, _ = _data(12, n=40, ties=False, weights=False)
+    relevant = y == 1
+    order, starts = _ranking_order(relevant, score)
+    own = _ranking_own(relevant, np.ones(y.shape[0]), order, starts, 0.1)
+    np.testing.assert_array_equal(own[1:-1], np.where(relevant[order], 0.5, 1.0))
+    assert own[0] == own[-1] == pytest.approx(1 / 1.1)
+    gammas = rng.standard_gamma(1.0, size=(3, y.shape[0]))
+    pseudo = tuple(rng.standard_gamma(0.1, size=3) for _ in range(4))
+    mine = _paired_metric("average_precision", gammas, relevant, order, starts, pseudo,
+                          own=own)
+    top, bottom = score.max() + 1, score.min() - 1
+    r_all = np.r_[relevant, True, False, True, False]
+    s_all = np.r_[score, top, top, bottom, bottom]
+    own_all = np.r_[np.full(y.shape[0], 0.5), [1 / 1.1] * 4]
+    for d in range(3):
+        w_all = np.r_[gammas[d], [p[d] for p in pseudo]]
+        assert mine[d] == pytest.approx(_own_share_ap_by_items(r_all, s_all, w_all, own_all),
+                                        abs=1e-12)
+        step = average_precision_score(r_all, s_all, sample_weight=w_all)
+        assert mine[d] < step
+
+
+def test_own_share_of_tied_levels_fades_with_their_size():
+    # A level of positives of summed weight s takes 1 / (1 + s) of its drawn weight
+    # off its own precision: 1/2 for one item, 1/3 for two tied, 1/4 for an item of
+    # weight 3 (three items), 1 / 1.25 for an item of weight 0.25; a level without
+    # positives has nothing to take off (its share is never read).
+    relevant = np.array([1, 1, 1, 0, 1, 0, 1], bool)
+    score = np.array([5.0, 4, 4, 4, 3, 2, 1])
+    weight = np.array([1.0, 1, 1, 1, 3, 1, 0.25])
+    order, starts = _ranking_order(relevant, score)
+    own = _ranking_own(relevant, weight, order, starts, 0.1)
+    np.testing.assert_allclose(own, [1 / 1.1, 1 / 2, 1 / 3, 1 / 4, 1.0, 1 / 1.25, 1 / 1.1])
+
+
+def test_many_tied_items_keep_the_step_wise_value():
+    # Three score levels of 3000 items each: a discrete population's average precision
+    # is the step-wise value, and the own shares (1 / (1 + s), s in the thousands) leave
+    # the posterior mean at scikit-learn's point within a few Monte Carlo errors.
+    rng = np.random.default_rng(5)
+    score = np.repeat([2.0, 1.0, 0.0], 3000)
+    y = (rng.random(9000) < np.repeat([0.8, 0.4, 0.1], 3000)).astype(int)
+    posterior = average_precision_posterior(y, score, prior=1e-3, n_draws=4000,
+                                            random_state=0)
+    assert abs(posterior.mean() - posterior.point) < 4 * posterior.mc_error + 1e-4
+
+
+def test_few_positives_draws_center_on_the_sample_not_above_it():
+    # Six positives among 300 binormal items (separation 1; the true AP is 0.080, the
+    # binormal integral).  The sample AP averages about twice that over data sets: each
+    # positive counts itself in its own precision.  Read step-wise, the posterior's
+    # draws add to that bias (a Gamma(1) weight w counts itself as w^2, E[w^2] = 2,
+    # where the sample's item counts 1); with half of w taken off (w^2/2, mean 1) they
+    # center on the sample value.
+    from skprobeval._posteriors._curves import (
+        CurveCells,
+        ap_from_cumulative,
+        draw_cumulative,
+        own_share,
+    )
+
+    rng = np.random.default_rng(2)
+    relevant = np.r_[np.ones(6, bool), np.zeros(294, bool)]
+    points, middle, step = [], [], []
+    for _ in range(40):
+        score = rng.normal(size=300) + relevant
+        cells = CurveCells.from_items(relevant, score, np.ones(300))
+        own = own_share(np.r_[0.1, cells.positive, 0.1])
+        (tp, _, pos, _, fp_by_tp), = draw_cumulative(cells, 0.1, 2000, rng)
+        middle.append(ap_from_cumulative(tp, fp_by_tp, pos, own).mean())
+        step.append(ap_from_cumulative(tp, fp_by_tp, pos).mean())
+        points.append(average_precision_score(relevant, score))
+    points, middle, step = (np.mean(v) for v in (points, middle, step))
+    assert points > 0.0796 + 0.04
+    assert abs(middle - points) < 0.01
+    assert step > points + 0.01
 
 
 @pytest.mark.slow   # 2-4 s of bootstrap each

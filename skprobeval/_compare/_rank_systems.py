@@ -57,7 +57,7 @@ from .._posteriors import (
     share_chunks,
 )
 from ._pooling import partial_pooling
-from ._ranking_posteriors import _paired_metric, _ranking_order
+from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 
 __all__ = ["SystemRanking", "rank_systems"]
@@ -539,6 +539,7 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
     keep = weight > 0
     rel, w = relevant[keep], weight[keep]
     orders = [_ranking_order(rel, array[keep]) for array in arrays]
+    owns = [_ranking_own(rel, w, order, starts, lam) for order, starts in orders]
     shapes = np.concatenate([w, np.full(4, lam)])
     positive = np.r_[rel, True, False, True, False]
     out = []
@@ -550,7 +551,8 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
             scaled[:, ~positive] = by_positives
             negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
         out.append(np.stack([_paired_metric(metric, cells, rel, order, starts, pseudo,
-                                            negatives) for order, starts in orders], axis=1))
+                                            negatives, own)
+                             for (order, starts), own in zip(orders, owns)], axis=1))
     return np.concatenate(out)
 
 
