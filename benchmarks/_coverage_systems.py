@@ -12,7 +12,10 @@ whether that system is truly the best; the pairs are binned by the prediction
 and each bin's predicted mean is set against its observed share.  Both
 settings of ``pooling`` are measured on the same test sets: the default
 (``"partial"``, the library's rows) and the joint table's posterior as it is
-(``"none"``, a candidate).
+(``"none"``, a candidate); beside them, from the same unpooled draws, two
+half-Cauchy priors of the spread scaled to the test set's noise (candidates)
+and the hierarchical model told the population's true spread (a reference no
+method can reach: it knows what the data cannot say with five systems).
 """
 
 from __future__ import annotations
@@ -43,28 +46,60 @@ def _test_set(rng, n, accuracy):
     return y, {f"s{i}": np.where(right[i], y, 1 - y) for i in range(accuracy.size)}
 
 
+def _contrast_sd(values):
+    """Posterior sd of the systems' metrics about their mean (the noise the spread is
+    judged against): the root mean eigenvalue of the draws' covariance off the
+    all-equal direction."""
+    n = values.shape[1]
+    centre = np.eye(n) - 1.0 / n
+    return float(np.sqrt(np.trace(centre @ np.cov(values, rowvar=False) @ centre) / (n - 1)))
+
+
+def _candidate_priors(values, spread):
+    """Log priors of the spread τ measured beside the default uniform one: half-Cauchy
+    priors scaled to the test set's own noise (Gelman 2006 recommends the half-Cauchy
+    for few groups), and, as the reference no method can reach, the true spread."""
+    noise = _contrast_sd(values)
+    return {
+        "spread half-Cauchy, scale the noise": (
+            "candidate", lambda tau: -np.log1p((tau / noise) ** 2)),
+        "spread half-Cauchy, scale half the noise": (
+            "candidate", lambda tau: -np.log1p((tau / (0.5 * noise)) ** 2)),
+        "spread known (the population's sd)": (
+            "reference", lambda tau: -0.5 * ((tau - spread) / (0.02 * spread)) ** 2),
+    }
+
+
 def run_systems(cell, reps, n_draws, *, seed, library):
     """Calibration rows of one cell: one per bin of predicted P(best) and setting."""
     from skprobeval import rank_systems
+    from skprobeval._compare._pooling import partial_pooling
 
     _, n, spread = cell
     rng = seed("systems", n, round(spread * 1000))
-    settings = {"partial": library, "none": "pooling none"}
-    predicted = {setting: [] for setting in settings}
+    methods = {"partial": (library, "library"), "none": ("pooling none", "candidate")}
+    predicted = {method: [] for method in methods.values()}
     best = []
     for rep in range(reps):
         accuracy = 0.8 + spread * rng.standard_normal(N_SYSTEMS)
         y, predictions = _test_set(rng, n, accuracy)
-        for setting in settings:
+        for setting, method in methods.items():
             ranking = rank_systems(y, predictions, metric="accuracy", pooling=setting,
                                    n_draws=n_draws, random_state=rep)
-            predicted[setting].append(ranking.prob_best.to_numpy(float))
+            predicted[method].append(ranking.prob_best.to_numpy(float))
+        # Candidate priors of the spread, from the same unpooled draws (their own
+        # random stream: the rows above do not move).
+        own = np.random.default_rng([rep, 30])
+        for label, (kind, log_prior) in _candidate_priors(ranking.values, spread).items():
+            pooled = partial_pooling(np.array(ranking.values), 1.0, own, log_prior)
+            wins = np.bincount(pooled.argmax(axis=1), minlength=N_SYSTEMS)
+            predicted.setdefault((label, kind), []).append(wins / pooled.shape[0])
         best.append(np.arange(N_SYSTEMS) == np.argmax(accuracy))
     best = np.concatenate(best)
     name = f"n={n} accuracy sd={spread:g} {N_SYSTEMS} systems"
     rows = []
-    for setting, method in settings.items():
-        values = np.concatenate(predicted[setting])
+    for (method, kind), values in predicted.items():
+        values = np.concatenate(values)
         index = np.clip(np.searchsorted(BINS, values, side="right") - 1, 0, len(BINS) - 2)
         for b in range(len(BINS) - 1):
             inside = index == b
@@ -75,8 +110,7 @@ def run_systems(cell, reps, n_draws, *, seed, library):
             mean = float(values[inside].mean())
             rows.append({"section": "systems", "cell": name,
                          "quantity": f"P(best) in [{BINS[b]:g}, {BINS[b + 1]:g})",
-                         "method": method,
-                         "kind": "library" if setting == "partial" else "candidate",
+                         "method": method, "kind": kind,
                          "reps": reps, "count": count, "predicted": mean,
                          "observed": observed,
                          "se": float(np.sqrt(max(mean * (1 - mean), 1e-4) / count)),

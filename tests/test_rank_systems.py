@@ -443,10 +443,10 @@ def test_labels_by_name_and_in_another_order(rng):
 # ---------------------------------------------------------------------------
 
 
-def _pooled_moments_by_quadrature(mean, cov, width):
+def _pooled_moments_by_quadrature(mean, cov, width, log_prior=None):
     """Posterior mean and covariance of the hierarchical normal model, by
     integrating over the spread with scipy's adaptive quadrature (an independent
-    route: no grid, no draws)."""
+    route: no grid, no draws); `log_prior` of the spread, uniform by default."""
     from scipy import integrate
 
     n = mean.size
@@ -466,10 +466,13 @@ def _pooled_moments_by_quadrature(mean, cov, width):
         covariance = tau ** 2 * cov @ inverse + np.outer(lift, lift) / a
         return log_like, centre, covariance
 
-    peak = max(parts(t)[0] for t in np.linspace(1e-4, width, 200))
+    def log_weight(tau):
+        return parts(tau)[0] + (0.0 if log_prior is None else float(log_prior(tau)))
+
+    peak = max(log_weight(t) for t in np.linspace(1e-4, width, 200))
 
     def weight(tau):
-        return np.exp(parts(tau)[0] - peak)
+        return np.exp(log_weight(tau) - peak)
 
     points = np.geomspace(1e-5, width, 40)
     z = integrate.quad(weight, 0, width, points=points, limit=400)[0]
@@ -503,6 +506,33 @@ def test_partial_pooling_has_the_hierarchical_posteriors_moments(spread):
     # Small differences are pulled together; clear ones are kept.
     gap = np.ptp(pooled.mean(axis=0)) / np.ptp(mean)
     assert gap < 0.5 if spread == 0.002 else gap > 0.8      # measured: 0.33 and 0.87
+
+
+@pytest.mark.slow   # 2-3 s of quadrature
+def test_partial_pooling_takes_another_prior_of_the_spread():
+    # A half-Cauchy prior of scale 0.005 on the spread (a candidate the coverage
+    # benchmark measures): the pooled draws' moments against the same quadrature with
+    # that prior, and pulled together more than under the uniform prior.
+    from skprobeval._compare._pooling import partial_pooling
+
+    def half_cauchy(tau):
+        return -np.log1p((np.asarray(tau) / 0.005) ** 2)
+
+    rng = np.random.default_rng(12)
+    mean = 0.8 + 0.01 * np.array([-1.0, 0.3, 0.6, 1.2])
+    root = rng.normal(size=(4, 4)) * 0.004 + np.eye(4) * 0.01
+    cov = root @ root.T
+    draws = rng.multivariate_normal(mean, cov, size=200_000)
+    pooled = partial_pooling(draws, 1.0, np.random.default_rng(3), half_cauchy)
+    expected_mean, expected_cov = _pooled_moments_by_quadrature(
+        draws.mean(axis=0), np.cov(draws, rowvar=False), 1.0, half_cauchy)
+    sd = np.sqrt(np.diag(expected_cov))
+    np.testing.assert_array_less(np.abs(pooled.mean(axis=0) - expected_mean),
+                                 5 * sd / np.sqrt(draws.shape[0]))
+    np.testing.assert_allclose(np.cov(pooled, rowvar=False), expected_cov,
+                               atol=0.03 * sd.max() ** 2)
+    uniform = partial_pooling(draws, 1.0, np.random.default_rng(3))
+    assert np.ptp(pooled.mean(axis=0)) < np.ptp(uniform.mean(axis=0))
 
 
 def test_partial_pooling_keeps_identical_systems_equal_and_two_systems_as_they_are(rng):

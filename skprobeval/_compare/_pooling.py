@@ -22,7 +22,7 @@ __all__ = ["partial_pooling"]
 GRID = 512
 
 
-def partial_pooling(draws, width, rng):
+def partial_pooling(draws, width, rng, log_prior=None):
     """Draws of the systems' metrics under the hierarchical model.
 
     Parameters
@@ -33,6 +33,10 @@ def partial_pooling(draws, width, rng):
         Length of the metric's range: the upper end of the uniform prior of
         the spread ``τ``.
     rng : numpy.random.Generator
+    log_prior : callable, optional
+        Log density (up to a constant) of another prior of the spread, a
+        function of an array of ``τ`` values; None is the default uniform
+        prior.  For measuring candidate priors.
 
     Returns
     -------
@@ -77,10 +81,11 @@ def partial_pooling(draws, width, rng):
     # density 2u on the u scale).
     u = (np.arange(GRID) + 0.5) / GRID
     variance = eigen[None, :] + (width * u[:, None] ** 2) ** 2
+    prior = np.log(2 * u) if log_prior is None else np.log(2 * u) + log_prior(width * u ** 2)
     a = np.sum(ones_e ** 2 / variance, axis=1)
     b = np.sum(ones_e * mean_e / variance, axis=1)
     c = np.sum(mean_e ** 2 / variance, axis=1)
-    log_post = (np.log(2 * u) - 0.5 * np.sum(np.log(variance), axis=1) - 0.5 * np.log(a)
+    log_post = (prior - 0.5 * np.sum(np.log(variance), axis=1) - 0.5 * np.log(a)
                 - 0.5 * (c - b ** 2 / a))
     weight = np.exp(log_post - log_post.max())
     cell = rng.choice(GRID, size=n_draws, p=weight / weight.sum())
