@@ -56,10 +56,13 @@ def _contrast_sd(values):
 
 
 def _candidate_priors(values, spread):
-    """Log priors of the spread τ measured beside the default uniform one: half-Cauchy
-    priors scaled to the test set's own noise (Gelman 2006 recommends the half-Cauchy
-    for few groups), and, as the reference no method can reach, the true spread."""
-    noise = _contrast_sd(values)
+    """Log priors of the spread τ (on the logit scale the library pools on) measured
+    beside the default uniform one: half-Cauchy priors scaled to the test set's own
+    noise on that scale (Gelman 2006 recommends the half-Cauchy for few groups), and,
+    as the reference no method can reach, the true spread (``sd / (0.8 * 0.2)`` in
+    logits at accuracy 0.8)."""
+    noise = _contrast_sd(special.logit(values))
+    spread = spread / (0.8 * 0.2)
     return {
         "spread half-Cauchy, scale the noise": (
             "candidate", lambda tau: -np.log1p((tau / noise) ** 2)),
@@ -73,7 +76,7 @@ def _candidate_priors(values, spread):
 def run_systems(cell, reps, n_draws, *, seed, library):
     """Calibration rows of one cell: one per bin of predicted P(best) and setting."""
     from skprobeval import rank_systems
-    from skprobeval._compare._pooling import partial_pooling
+    from skprobeval._compare._pooling import pool_in_range
 
     _, n, spread = cell
     rng = seed("systems", n, round(spread * 1000))
@@ -91,7 +94,8 @@ def run_systems(cell, reps, n_draws, *, seed, library):
         # random stream: the rows above do not move).
         own = np.random.default_rng([rep, 30])
         for label, (kind, log_prior) in _candidate_priors(ranking.values, spread).items():
-            pooled = partial_pooling(np.array(ranking.values), 1.0, own, log_prior)
+            pooled = pool_in_range(np.array(ranking.values), 0.0, 1.0, own,
+                                   log_prior=log_prior)
             wins = np.bincount(pooled.argmax(axis=1), minlength=N_SYSTEMS)
             predicted.setdefault((label, kind), []).append(wins / pooled.shape[0])
         best.append(np.arange(N_SYSTEMS) == np.argmax(accuracy))

@@ -548,6 +548,25 @@ def test_partial_pooling_keeps_identical_systems_equal_and_two_systems_as_they_a
     np.testing.assert_array_equal(partial_pooling(two, 1.0, np.random.default_rng(0)), two)
 
 
+def test_pooled_draws_stay_in_the_metrics_range():
+    # Near-perfect rankings (AP about 0.999) and a signed metric: the pooled draws,
+    # and so the intervals, stay inside [0, 1] and [-1, 1]; on the metric's own scale
+    # the normal model put them beyond (an interval's end at 1.007).
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(150, int), np.zeros(150, int)]
+    scores = {f"s{i}": y * (3.5 + 0.3 * i) + rng.normal(size=300) for i in range(4)}
+    ranking = rank_systems(y, scores, metric="average_precision", n_draws=4000, random_state=0)
+    assert ranking.values.max() < 1.0 and ranking.values.min() > 0.0
+    assert float(ranking.interval()["high"].max()) <= 1.0
+    labels = {name: (score > 1.5).astype(int) for name, score in scores.items()}
+    signed = rank_systems(y, labels, metric="informedness", n_draws=4000, random_state=0)
+    assert -1.0 < signed.values.min() and signed.values.max() < 1.0
+    # A metric and its complement still give mirrored draws.
+    error = rank_systems(y, labels, metric="error", n_draws=4000, random_state=0)
+    accuracy = rank_systems(y, labels, metric="accuracy", n_draws=4000, random_state=0)
+    np.testing.assert_allclose(error.values, 1.0 - accuracy.values, atol=1e-12)
+
+
 def test_pooling_tempers_near_equal_systems_only(rng):
     # Five systems a test set cannot tell apart: pooled P(best) closer to 1/5 than
     # the joint table's; a clear leader keeps P(best) near 1 either way.

@@ -1,10 +1,11 @@
 """Partial pooling of several systems' metric draws: a normal hierarchical model.
 
 Systems ranked on one test set are treated as draws from a population of
-systems: their true metrics are ``θ_i = μ + δ_i`` with ``δ_i ~ N(0, τ²)``, a
-flat prior on ``μ`` and a uniform prior on the spread ``τ`` over the metric's
-range; the posterior draws of the systems' metrics (the paired joint model,
-mean ``y`` and covariance ``Σ``) stand for the data.  Where the systems'
+systems: their true metrics, on the logit scale of the metric's range
+(`pool_in_range`), are ``θ_i = μ + δ_i`` with ``δ_i ~ N(0, τ²)``, a flat prior
+on ``μ`` and a uniform prior on the spread ``τ``; the posterior draws of the
+systems' metrics (the paired joint model, mean ``y`` and covariance ``Σ`` on
+that scale) stand for the data.  Where the systems'
 differences are smaller than the test set can resolve, the posterior of
 ``τ`` favours small spreads and the metrics are drawn towards each other;
 where they are clear, ``τ`` is large and the draws are left as they are.
@@ -14,8 +15,13 @@ Derivations: the theory page ``docs/theory/rankings.rst``.
 from __future__ import annotations
 
 import numpy as np
+from scipy import special
 
-__all__ = ["partial_pooling"]
+__all__ = ["LOGIT_WIDTH", "partial_pooling", "pool_in_range"]
+
+# Upper end of the uniform prior of the spread on the logit scale: systems one
+# spread apart on either side of a common level of 0.5 span 0.007-0.993.
+LOGIT_WIDTH = 10.0
 
 # Grid of the spread τ: τ = width * u², u at the midpoints of GRID equal steps
 # in (0, 1), dense near 0 where the shrinkage changes fastest.
@@ -100,3 +106,32 @@ def partial_pooling(draws, width, rng, log_prior=None):
     pooled_e = tau2[:, None] / total * centred + noise * rng.standard_normal((n_draws, n))
     pooled = mu[:, None] + pooled_e @ basis.T
     return pooled[:, of_system]
+
+
+def pool_in_range(draws, low, high, rng, higher=True, log_prior=None):
+    """`partial_pooling` of draws of a metric with range ``[low, high]``, on the logit
+    scale of that range, so that the pooled draws stay inside it.
+
+    A normal model on the metric's own scale would put draws of a metric near
+    its end beyond it (average precision 0.998 pooled to 1.007); on the logit
+    scale the model's normal noise maps back inside, and the draws' skew near an
+    end is kept.  Draws at an end (exact 0 or 1 of an underflowed share) are
+    taken a rounding error inside it.  ``higher=False`` pools the negated logits,
+    so that a metric and its complement (accuracy and error) give mirrored draws;
+    `log_prior` is `partial_pooling`'s, of the spread on the logit scale.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> draws = np.clip(0.997 + 0.002 * rng.standard_normal((4000, 4)), 0, 0.99999)
+    >>> pooled = pool_in_range(draws, 0.0, 1.0, np.random.default_rng(1))
+    >>> bool(pooled.max() < 1.0)
+    True
+    """
+    tiny = np.finfo(float).eps
+    share = np.clip((np.asarray(draws, dtype=float) - low) / (high - low), tiny, 1.0 - tiny)
+    logits = special.logit(share)
+    pooled = (partial_pooling(logits, LOGIT_WIDTH, rng, log_prior) if higher
+              else -partial_pooling(-logits, LOGIT_WIDTH, rng, log_prior))
+    return low + (high - low) * special.expit(pooled)

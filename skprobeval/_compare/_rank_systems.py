@@ -56,7 +56,7 @@ from .._posteriors import (
     label_cells,
     share_chunks,
 )
-from ._pooling import partial_pooling
+from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 
@@ -141,8 +141,8 @@ class SystemRanking(RankingMixin):
     >>> ranking.pairwise.round(2)
     second     a     b    c
     first
-    a        NaN  0.86  1.0
-    b       0.14   NaN  1.0
+    a        NaN  0.85  1.0
+    b       0.15   NaN  1.0
     c       0.00  0.00  NaN
     """
 
@@ -709,12 +709,14 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     system's metric is free are overconfident when the systems differ by
     less than the test set resolves: among five systems whose accuracies
     differ by about 0.01 on 300 items, those given P(best) of 0.6-0.8 were
-    best 43% of the time.  With ``pooling="partial"`` the true metrics are
-    modelled as ``θ_i = μ + δ_i``, ``δ_i ~ N(0, τ²)`` (flat prior on ``μ``,
-    uniform prior on ``τ`` over the metric's range), with the joint table's
-    posterior draws (their mean and covariance, which carry the pairing)
-    as the data; each draw is moved to the conditional posterior of the
-    pooled model for a ``τ`` drawn from its posterior, which keeps clear
+    best 43% of the time.  With ``pooling="partial"`` the true metrics, on
+    the logit scale of the metric's range, are modelled as
+    ``θ_i = μ + δ_i``, ``δ_i ~ N(0, τ²)`` (flat prior on ``μ``, uniform
+    prior on ``τ`` up to 10 logits), with the joint table's posterior draws
+    on that scale (their mean and covariance, which carry the pairing) as
+    the data, so that the pooled draws stay inside the metric's range;
+    each draw is moved to the conditional posterior of the pooled model
+    for a ``τ`` drawn from its posterior, which keeps clear
     differences and pulls noise-level ones together (the hierarchical
     normal model with a uniform prior on the spread, Gelman 2006).  The
     coverage benchmark measures both settings; the user guide's page on
@@ -741,20 +743,20 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     >>> predictions = {"a": noisy(0.80), "b": noisy(0.78), "c": noisy(0.70)}
     >>> ranking = rank_systems(y, predictions, metric="f1", average="macro", random_state=0)
     >>> ranking.prob_best.round(2)
-    a    0.97
-    b    0.03
+    a    0.96
+    b    0.04
     c    0.00
     Name: prob_best, dtype: float64
     >>> ranking.expected_rank.round(2)
-    a    1.03
+    a    1.04
     b    1.98
-    c    2.98
+    c    2.99
     Name: expected_rank, dtype: float64
     >>> ranking.rank_probabilities.round(2)
     rank     1     2     3
-    a     0.97  0.03  0.00
-    b     0.03  0.95  0.01
-    c     0.00  0.01  0.98
+    a     0.96  0.04  0.00
+    b     0.04  0.95  0.01
+    c     0.00  0.01  0.99
     """
     import pandas as pd
 
@@ -821,10 +823,10 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     if draws.shape[0] == 0:
         fail("prior", "large enough for the metric to be defined in some draws", prior)
     if pooling == "partial":
-        # Pooled as "higher is better" so that a metric and its complement
-        # (accuracy and error) give mirrored draws.
-        draws = partial_pooling(draws, width, rng) if higher else \
-            -partial_pooling(-draws, width, rng)
+        # On the logit scale of the metric's range ([-1, 1] for the signed ones),
+        # so that the pooled draws stay inside it.
+        low = 1.0 - width
+        draws = pool_in_range(draws, low, 1.0, rng, higher)
     draws.setflags(write=False)
     ranks, prob_best, error, above, within = _rank_figures(draws, higher, rope)
     index = pd.Index(names)
