@@ -757,6 +757,11 @@ def run_comparison(cell, reps, n_draws):
                 rows.append(_probability_row(name, f"{size} data sets", difference, candidate,
                                              method=f"prior strength {strength:g}",
                                              kind="candidate"))
+            reference = ref.baycomp_signed_rank(differences, n_draws * 5)
+            if reference is not None:
+                rows.append(_probability_row(name, f"{size} data sets", difference, reference,
+                                             method="baycomp SignedRankTest",
+                                             kind="reference"))
         return rows
     raise ValueError(f"unknown comparison cell {cell!r}")
 

@@ -436,3 +436,20 @@ def test_wilcoxon_one_sided_matches_the_enumerated_null_distribution():
     long = 0.1 + rng.normal(size=80)
     expected = stats.wilcoxon(long, alternative="greater", zero_method="wilcox").pvalue
     assert ref.wilcoxon_one_sided(long)[0] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.slow   # 1-2 s of sampling
+def test_baycomp_signed_rank_reference_is_the_librarys_posterior():
+    # The benchmark's baycomp row against the library's own signed-rank test on the same
+    # rows (the same posterior, sampled twice): within a few Monte Carlo errors.
+    pytest.importorskip("baycomp")
+    from skprobeval import bayesian_signed_rank_test
+
+    rng = np.random.default_rng(4)
+    differences = 0.01 + 0.02 * rng.standard_t(5, size=(6, 10))
+    theirs = ref.baycomp_signed_rank(differences, 20_000)
+    ours = np.array([bayesian_signed_rank_test(d, np.zeros(10), n_draws=20_000,
+                                               random_state=0).prob_first_better
+                     for d in differences])
+    assert theirs.shape == (6,) and np.all((theirs >= 0) & (theirs <= 1))
+    np.testing.assert_allclose(theirs, ours, atol=4 * 0.5 / math.sqrt(20_000))
