@@ -112,7 +112,7 @@ from skprobeval._posteriors._curves import (
     _simultaneous_envelope,
     ap_from_cumulative,
     auc_from_shares,
-    own_share,
+    ranking_own_shares,
 )
 from skprobeval._posteriors._joint import f_score_extra, joint_prior
 from skprobeval._posteriors._posterior_fbeta import FBetaPosterior
@@ -525,7 +525,7 @@ def run_ranking(cell, reps, n_draws):
             gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
             gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
             tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
-            own = own_share(np.r_[lam, cells.positive, lam])
+            own = ranking_own_shares(cells.positive, lam)
             ap[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:], own)
             if lam == RANKING_PRIOR:
                 ap_step[r] = ap_from_cumulative(tp, fp, tp[:, -1:])

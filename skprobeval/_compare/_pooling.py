@@ -87,7 +87,9 @@ def partial_pooling(draws, width, rng, log_prior=None):
     # density 2u on the u scale).
     u = (np.arange(GRID) + 0.5) / GRID
     variance = eigen[None, :] + (width * u[:, None] ** 2) ** 2
-    prior = np.log(2 * u) if log_prior is None else np.log(2 * u) + log_prior(width * u ** 2)
+    prior = np.log(2 * u)
+    if log_prior is not None:
+        prior = prior + log_prior(width * u ** 2)
     a = np.sum(ones_e ** 2 / variance, axis=1)
     b = np.sum(ones_e * mean_e / variance, axis=1)
     c = np.sum(mean_e ** 2 / variance, axis=1)

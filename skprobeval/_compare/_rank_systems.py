@@ -823,10 +823,9 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     if draws.shape[0] == 0:
         fail("prior", "large enough for the metric to be defined in some draws", prior)
     if pooling == "partial":
-        # On the logit scale of the metric's range ([-1, 1] for the signed ones),
-        # so that the pooled draws stay inside it.
-        low = 1.0 - width
-        draws = pool_in_range(draws, low, 1.0, rng, higher)
+        # On the logit scale of the metric's range, [1 - width, 1] ([-1, 1] for
+        # the signed metrics, [0, 1] otherwise), so that the draws stay inside it.
+        draws = pool_in_range(draws, 1.0 - width, 1.0, rng, higher)
     draws.setflags(write=False)
     ranks, prob_best, error, above, within = _rank_figures(draws, higher, rope)
     index = pd.Index(names)

@@ -34,7 +34,7 @@ from .._posteriors import (
     auc_from_shares,
     check_curve_input,
     draw_cumulative,
-    own_share,
+    ranking_own_shares,
     share_chunks,
 )
 from ._metric_comparison import MetricComparison, _draws_posterior
@@ -97,7 +97,7 @@ class RankingPosterior(SampledPosterior):
 
 
 def _metric_draws(cells, lam, metric, n_draws, rng):
-    own = own_share(np.r_[lam, cells.positive, lam])
+    own = ranking_own_shares(cells.positive, lam)
     out = []
     for tp, fp, pos, neg, fp_by_tp in draw_cumulative(cells, lam, n_draws, rng):
         if metric == "average_precision":
@@ -272,9 +272,9 @@ def _ranking_order(relevant, score):
 
 
 def _ranking_own(relevant, weight, order, starts, lam):
-    """`own_share` of one ranking's levels (and of the boundary pseudo-cells)."""
-    shapes = np.add.reduceat(np.where(relevant, weight, 0.0)[order], starts)
-    return own_share(np.r_[lam, shapes, lam])
+    """`ranking_own_shares` of one ranking's levels (items in input order)."""
+    return ranking_own_shares(np.add.reduceat(np.where(relevant, weight, 0.0)[order], starts),
+                              lam)
 
 
 def _paired_metric(metric, gammas, relevant, order, starts, pseudo, negatives=None, own=None):

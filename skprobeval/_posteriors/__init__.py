@@ -32,9 +32,9 @@ from ._curves import (
     auc_from_shares,
     check_curve_input,
     draw_cumulative,
-    own_share,
     posterior_precision_recall_curve,
     posterior_roc_curve,
+    ranking_own_shares,
     share_chunks,
 )
 from ._joint import (
@@ -96,7 +96,7 @@ __all__ = [
     "RANKING_PRIOR",
     "SampledPosterior",
     "ap_from_cumulative",
-    "own_share",
+    "ranking_own_shares",
     "auc_from_shares",
     "add_f_score_prior",
     "average_values",

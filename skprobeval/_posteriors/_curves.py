@@ -218,6 +218,13 @@ def own_share(positive_shapes):
     return 1.0 / (1.0 + np.asarray(positive_shapes, dtype=float))
 
 
+def ranking_own_shares(positive, lam):
+    """`own_share` of every column `draw_cumulative` yields: the positive pseudo-cell
+    above every score (shape ``lam``), the levels' positive shapes ``positive``
+    (highest score first), the pseudo-cell below every score."""
+    return own_share(np.r_[lam, positive, lam])
+
+
 def ap_from_cumulative(tp, fp_by_tp, pos, own=None):
     """Average precision ``sum_k (R_k - R_{k-1}) P_k`` along the last axis, the
     negatives' cumulative shares ``fp_by_tp`` in the scale of ``tp``.
