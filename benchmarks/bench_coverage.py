@@ -27,7 +27,8 @@ ranking
     at three thresholds and the simultaneous bands: binormal scores,
     separation in {0.5, 1, 2, 4}, n in {100, 300, 1000, 10000}, prevalence in
     {0.3, 0.02}.  References: the bootstrap and, for AUC, DeLong's interval;
-    candidate boundary masses of the ranking model beside the default.
+    candidate boundary masses of the ranking model beside the default (for
+    AP, fixed masses and masses falling with the number of positives).
 groups
     the gap of a true positive rate and of a selection rate between groups
     (`PosteriorMetricFrame.difference`): 2 or 4 groups of 10, 100 or 1000
@@ -98,7 +99,6 @@ from skprobeval import (
     PairedComparison,
     PairedCounts,
     SampledPosterior,
-    average_precision_posterior,
     bayesian_signed_rank_test,
     compare_independent,
     compare_scores,
@@ -106,10 +106,12 @@ from skprobeval import (
     metric_posterior,
     posterior_precision_recall_curve,
     posterior_roc_curve,
+    roc_auc_posterior,
 )
 from skprobeval._posteriors._curves import (
     CurveCells,
     _simultaneous_envelope,
+    ap_boundary_mass,
     ap_from_cumulative,
     auc_from_shares,
     ranking_own_shares,
@@ -132,7 +134,7 @@ LEVELS = (0.95, 0.90)
 TOLERANCE = 1e-6
 # The library's default prior of each model, read from its signatures.
 DEFAULT_PRIOR = inspect.signature(metric_posterior).parameters["prior"].default
-RANKING_PRIOR = inspect.signature(average_precision_posterior).parameters["prior"].default
+RANKING_PRIOR = inspect.signature(roc_auc_posterior).parameters["prior"].default
 CURVE_PRIOR = inspect.signature(posterior_roc_curve).parameters["prior"].default
 
 
@@ -447,6 +449,14 @@ def _multiclass_bootstrap(tables, truth, name, n_resamples, rng):
 # ---------------------------------------------------------------------------
 
 RANKING_LAMBDAS = (0.5, 0.1, 0.05, 0.01)
+# Average precision's default boundary mass falls with the number of positives P beyond 30
+# (`ap_boundary_mass`: 0.1, then 3 / P); rules falling more slowly, measured beside it.
+AP_MASS_RULES = {
+    "boundary mass 0.1 to 100 positives, 1 / sqrt(P) above":
+        lambda p: min(0.1, 1 / math.sqrt(p)),
+    "boundary mass 0.1 to 30 positives, 0.1 sqrt(30 / P) above":
+        lambda p: 0.1 * min(1.0, math.sqrt(30 / p)),
+}
 RECALLS = (0.2, 0.5, 0.8)
 
 
@@ -506,6 +516,12 @@ def run_ranking(cell, reps, n_draws):
     auc = {lam: np.empty((reps, n_draws)) for lam in lambdas}
     boot_ap, boot_auc = np.empty((reps, n_draws)), np.empty((reps, n_draws))
     ap_step = np.empty((reps, n_draws))
+    library_mass = ap_boundary_mass(n_pos)
+    rule_masses = {label: rule(n_pos) for label, rule in AP_MASS_RULES.items()}
+    ap_masses = tuple(dict.fromkeys(m for m in (library_mass, *rule_masses.values())
+                                    if m not in lambdas))
+    ap_rule = {lam: np.empty((reps, n_draws)) for lam in ap_masses}
+    ap_rule.update({lam: ap[lam] for lam in lambdas})
     delong = {level: (np.empty(reps), np.empty(reps)) for level in LEVELS}
     point_lam = tuple(dict.fromkeys((CURVE_PRIOR, 0.5, 0.1)))
     point = {(what, lam): np.empty((reps, len(RECALLS), 2, len(LEVELS)))
@@ -530,6 +546,18 @@ def run_ranking(cell, reps, n_draws):
             if lam == RANKING_PRIOR:
                 ap_step[r] = ap_from_cumulative(tp, fp, tp[:, -1:])
             auc[lam][r] = auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:])
+        # Average precision under the masses that depend on the positives (the library's
+        # and the candidate rules), from the same item weights and their own stream of
+        # pseudo-cells, so that the rows above do not move.
+        own_stream = np.random.default_rng([r, n, round(prevalence * 100),
+                                            round(separation * 10), 26])
+        for lam in ap_masses:
+            pseudo = own_stream.standard_gamma(lam, size=(4, n_draws, 1))
+            gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
+            gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
+            tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
+            ap_rule[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:],
+                                                 ranking_own_shares(cells.positive, lam))
         # Item bootstrap: resampled multiplicities of the (untied) items.
         picks = rng.integers(0, n, size=(n_draws, n))
         weights = np.bincount((picks + n * np.arange(n_draws)[:, None]).ravel(),
@@ -678,14 +706,21 @@ def _probability_row(name, setting, difference, probability, p_values=None, matc
 # A null cell's share of P > 0.95 is judged against [0.03, 0.07]: at 400 test sets its
 # Monte Carlo error (0.011 at a true 0.05) is half the window's half-width, so a method
 # at 0.06 would fail one run in six.  The null cells run five times the test sets
-# (error 0.005); the power cells keep the section's count.
+# (error 0.005); those of the tests that cost milliseconds a test set (all but
+# `compare_scores`, which samples rankings) run 25 times (10 000 in the full run, error
+# 0.0025), so that a method near the window's edge is judged by its rate rather than by
+# the draw: the signed-rank test over 10 data sets, at about 0.065, fails a judgement of
+# 2 000 test sets one run in five and one of 10 000 one run in fifty.  The power cells
+# keep the section's count.
 NULL_REPS_FACTOR = 5
+CHEAP_NULL_REPS_FACTOR = 25
 
 
 def run_comparison(cell, reps, n_draws):
     _, name, size, difference = cell
     if difference == 0:
-        reps *= NULL_REPS_FACTOR
+        reps *= NULL_REPS_FACTOR if name.startswith("compare_scores") else \
+            CHEAP_NULL_REPS_FACTOR
     rng = _seed("comparisons", name, size, round(difference * 1000))
     if name == "paired":
         accuracy_a, accuracy_b = 0.8 + difference, 0.8

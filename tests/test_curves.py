@@ -335,6 +335,66 @@ def test_few_positives_draws_center_on_the_sample_not_above_it():
     assert step > points + 0.01
 
 
+def test_default_boundary_mass_of_average_precision():
+    from skprobeval._posteriors._curves import ap_boundary_mass
+
+    # 0.1 up to 30 positives, 3 / P above (continuous at 30).
+    assert ap_boundary_mass(2) == ap_boundary_mass(30) == 0.1
+    assert ap_boundary_mass(31) == pytest.approx(3 / 31, rel=1e-15)
+    assert ap_boundary_mass(3000) == pytest.approx(0.001, rel=1e-15)
+    rng = np.random.default_rng(4)
+    # (positives, weight of each positive): weights count, so 20 positives of weight 3
+    # are 60 positives' worth.
+    for n_pos, weight, mass in ((20, 1.0, 0.1), (400, 1.0, 3 / 400), (20, 3.0, 3 / 60)):
+        y = np.r_[np.ones(n_pos, int), np.zeros(300, int)]
+        score = rng.normal(size=y.size) + 2 * y
+        w = np.where(y == 1, weight, 1.0)
+        default = average_precision_posterior(y, score, sample_weight=w, n_draws=300,
+                                              random_state=0)
+        explicit = average_precision_posterior(y, score, sample_weight=w, prior=mass,
+                                               n_draws=300, random_state=0)
+        np.testing.assert_array_equal(default.samples, explicit.samples)
+        other = score + rng.normal(size=y.size)
+        for metric, lam in (("average_precision", mass), ("roc_auc", 0.1)):
+            by_default = compare_scores(y, score, other, metric=metric, sample_weight=w,
+                                        n_draws=300, random_state=0)
+            by_mass = compare_scores(y, score, other, metric=metric, sample_weight=w,
+                                     prior=lam, n_draws=300, random_state=0)
+            np.testing.assert_array_equal(by_default.difference.samples,
+                                          by_mass.difference.samples)
+    # ROC AUC's "auto" is its default 0.1.
+    auc = roc_auc_posterior(y, score, prior="auto", n_draws=300, random_state=0)
+    np.testing.assert_array_equal(
+        auc.samples, roc_auc_posterior(y, score, n_draws=300, random_state=0).samples)
+
+
+@pytest.mark.slow   # 3 s of bootstrap
+def test_default_average_precision_of_many_positives_is_as_wide_as_the_bootstrap():
+    # A near-perfect ranking (binormal, separation 4) of 900 positives among 3000 items:
+    # the pseudo-negative above every score pulls each draw down by about g log(P) / P.
+    # At a fixed mass 0.1 that doubles the interval against the item bootstrap (500
+    # resamples of scikit-learn's AP; 1.98-2.69 times over four seeds); the default's
+    # 3 / P leaves the bootstrap's width (1.01-1.05 times).
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(900, int), np.zeros(2100, int)]
+    score = rng.normal(size=y.size) + 4 * y
+    boot = np.empty(500)
+    for b in range(boot.size):
+        take = rng.integers(0, y.size, y.size)
+        boot[b] = average_precision_score(y[take], score[take])
+    boot_width = np.subtract(*np.quantile(boot, [0.975, 0.025]))
+
+    def width(posterior):
+        low, high = posterior.interval(0.95)
+        return high - low
+
+    default = average_precision_posterior(y, score, n_draws=4000, random_state=0)
+    fixed = average_precision_posterior(y, score, prior=0.1, n_draws=4000, random_state=0)
+    assert width(default) < 1.25 * boot_width
+    assert width(fixed) > 1.6 * boot_width
+    assert abs(default.mean() - default.point) < boot.std()
+
+
 @pytest.mark.slow   # 2-4 s of bootstrap each
 @pytest.mark.parametrize("make, metric", [(average_precision_posterior, average_precision_score),
                                           (roc_auc_posterior, roc_auc_score)])

@@ -269,7 +269,9 @@ def test_scores_of_two_systems_are_compare_scores(rng, metric):
     ranking = rank_systems(y, {"a": a, "b": b}, metric=metric, n_draws=3000, random_state=5)
     pair = compare_scores(y, a, b, metric=metric, n_draws=3000, random_state=5)
     assert ranking.pairwise.loc["a", "b"] == pytest.approx(pair.prob_first_better, abs=1e-12)
-    assert ranking.prior == 0.1
+    # The default boundary mass: 0.1 for AUC; for AP 0.1 up to 30 positives, 3 / P above.
+    assert ranking.prior == pytest.approx(3 / y.sum() if metric == "average_precision" else 0.1,
+                                          rel=1e-12)
 
 
 def test_scores_of_several_systems(rng):

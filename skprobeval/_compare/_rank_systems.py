@@ -46,7 +46,6 @@ from .._metrics import (
 )
 from .._posteriors import (
     LOG_COARSE,
-    RANKING_PRIOR,
     add_f_score_prior,
     average_values,
     break_sticks,
@@ -54,6 +53,7 @@ from .._posteriors import (
     check_target_metric,
     f_score_mass,
     label_cells,
+    ranking_prior,
     share_chunks,
 )
 from ._pooling import pool_in_range
@@ -526,9 +526,10 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
     return np.concatenate(out)
 
 
-def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, lam, n_draws,
-                        rng):
-    """(n_draws, n_systems) AP or AUC draws, every system weighed by the same draw."""
+def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, prior,
+                        n_draws, rng):
+    """(n_draws, n_systems) AP or AUC draws, every system weighed by the same draw, and
+    the boundary mass λ they were drawn with (`ranking_prior` of `prior`)."""
     relevant, first, weight = check_curve_input(y_true, scores[0], pos_label, sample_weight,
                                            f"predictions[{names[0]!r}]")
     arrays = [first]
@@ -538,6 +539,7 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
         arrays.append(array)
     keep = weight > 0
     rel, w = relevant[keep], weight[keep]
+    lam = ranking_prior(prior, metric, w[rel].sum())
     orders = [_ranking_order(rel, array[keep]) for array in arrays]
     owns = [_ranking_own(rel, w, order, starts, lam) for order, starts in orders]
     shapes = np.concatenate([w, np.full(4, lam)])
@@ -553,7 +555,7 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
         out.append(np.stack([_paired_metric(metric, cells, rel, order, starts, pseudo,
                                             negatives, own)
                              for (order, starts), own in zip(orders, owns)], axis=1))
-    return np.concatenate(out)
+    return np.concatenate(out), lam
 
 
 # ---------------------------------------------------------------------------
@@ -653,7 +655,8 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     prior : float or {"jeffreys", "uniform"}, default=None
         λ of the joint table (see Notes), 0.5 by default, as in
         `compare_paired_metric`; for the ranking metrics the boundary mass
-        of `compare_scores`, 0.1 by default.
+        of `compare_scores`, its ``"auto"`` by default (0.1 for ROC AUC; for
+        average precision 0.1 up to 30 positives, ``3 / P`` above).
     rope : float, default=0.0
         Region of practical equivalence of `SystemRanking.pairwise` and
         `SystemRanking.prob_within_rope_of_best`: in [0, 1), or [0, 2) for
@@ -769,7 +772,8 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         if labels is not None:
             fail("labels", f"None for metric {metric!r} (scores rank one positive class)",
                  labels)
-        lam = check_prior(RANKING_PRIOR if prior is None else prior)
+        prior = "auto" if prior is None else prior
+        lam = ranking_prior(prior, metric, 1.0)     # checked now; set once the data are read
         rope = check_rope(rope)
         width = 1.0
     else:
@@ -793,8 +797,8 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
             fail("predictions", f"NumPy or pandas scores for metric {metric!r} (ranking "
                  "scores would load every item)", predictions, error=TypeError,
                  shown="Dask collections")
-        draws = _score_metric_draws(metric, y_true, values, names, pos_label, sample_weight,
-                                    lam, n_draws, rng)
+        draws, lam = _score_metric_draws(metric, y_true, values, names, pos_label,
+                                         sample_weight, prior, n_draws, rng)
     else:
         arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names, sample_weight,
                                             distinct_arrays=True, label_names=label_names)

@@ -28,6 +28,7 @@ from ._curves import (
     CurveBand,
     CurveCells,
     PosteriorCurve,
+    ap_boundary_mass,
     ap_from_cumulative,
     auc_from_shares,
     check_curve_input,
@@ -35,6 +36,7 @@ from ._curves import (
     posterior_precision_recall_curve,
     posterior_roc_curve,
     ranking_own_shares,
+    ranking_prior,
     share_chunks,
 )
 from ._joint import (
@@ -95,8 +97,10 @@ __all__ = [
     "PosteriorSummary",
     "RANKING_PRIOR",
     "SampledPosterior",
+    "ap_boundary_mass",
     "ap_from_cumulative",
     "ranking_own_shares",
+    "ranking_prior",
     "auc_from_shares",
     "add_f_score_prior",
     "average_values",
