@@ -12,8 +12,9 @@ whether that system is truly the best; the pairs are binned by the prediction
 and each bin's predicted mean is set against its observed share.  Both
 settings of ``pooling`` are measured on the same test sets: the default
 (``"partial"``, the library's rows) and the joint table's posterior as it is
-(``"none"``, a candidate); beside them, from the same unpooled draws, two
-half-Cauchy priors of the spread scaled to the test set's noise (candidates)
+(``"none"``, a candidate); beside them, from the same unpooled draws, four
+half-Cauchy priors of the spread scaled to the test set's noise (half, one,
+two and three times it: candidates)
 and the hierarchical model told the population's true spread (a reference no
 method can reach: it knows what the data cannot say with five systems).
 """
@@ -64,6 +65,10 @@ def _candidate_priors(values, spread):
     noise = _contrast_sd(special.logit(values))
     spread = spread / (0.8 * 0.2)
     return {
+        "spread half-Cauchy, scale three times the noise": (
+            "candidate", lambda tau: -np.log1p((tau / (3.0 * noise)) ** 2)),
+        "spread half-Cauchy, scale twice the noise": (
+            "candidate", lambda tau: -np.log1p((tau / (2.0 * noise)) ** 2)),
         "spread half-Cauchy, scale the noise": (
             "candidate", lambda tau: -np.log1p((tau / noise) ** 2)),
         "spread half-Cauchy, scale half the noise": (
