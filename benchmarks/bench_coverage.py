@@ -45,6 +45,8 @@ systems
     normal offsets (sd 0.01 or 0.02), correlated through item difficulty, on
     300 to 10 000 items; among the systems given P(best) in a bin, the share
     that is truly best should match the bin's mean prediction within 0.05.
+    The cells run five times the test sets of the others (2000 in the full
+    run), so that the upper bins hold enough pairs to be judged.
 thresholds
     `choose_threshold` for precision >= 0.8, 0.9, 0.95 on binormal scores (n in
     {300, 3000}): the share of data sets whose chosen threshold meets the
@@ -65,15 +67,16 @@ Posterior and bootstrap intervals are read from 1000 draws (250 for the AP, AUC
 and bootstrap of rankings of 10 000 items, whose simultaneous bands draw 2 000
 runs of score levels, ``max_cells``, 1000 times).  Run
 ``python -m benchmarks.bench_coverage`` for the full grid (the sections' runs
-with ``--jobs 2`` on two cores add up to about 75 minutes, 40 of them the
-ranking section),
-``--quick`` for a smoke run, ``--section NAME`` for one section, ``--csv PATH``
-to keep the rows.  The last lines check the grid against the promise the library
-makes: the 95% interval covers at least 0.92 (within Monte Carlo error) in every
-cell, or, where every reference covers less than 0.90, at least as often as the
-best reference; where both cover 0.93 or more, it is at most 1.25 times as wide
-as the bootstrap (1.1 times Wilson's for proportions); null comparisons exceed
-0.95 in 3% to 7% of draws.
+with ``--jobs 2`` on two cores add up to about 80 minutes, 40 of them the
+ranking section), ``--quick`` for a smoke run, ``--section NAME`` for one
+section, ``--csv PATH`` to keep the rows.  The last lines check the grid
+against the promise the library makes: the 95% interval covers at least 0.92
+(within Monte Carlo error) in every cell, or, where every reference covers less
+than 0.90, at least as often as the best reference; where both cover 0.93 or
+more, it is at most 1.25 times as wide as the bootstrap (1.1 times Wilson's for
+proportions); null comparisons exceed 0.95 in 3% to 7% of draws; a P(best) bin
+of 50 pairs or more is within 0.05 of its share of truly best systems (two
+standard errors allowed).
 """
 
 from __future__ import annotations
@@ -855,8 +858,7 @@ def _run_cell(args):
 # Sections whose verdicts need more test sets than the others (full runs only): a P(best)
 # bin is judged once it holds 50 (system, test set) pairs, and at 400 test sets a cell's
 # upper bins hold a few dozen, so that a miscalibrated bin could escape judgement by a
-# pair (the systems section ran 49 in one bin 0.23 off).  At 2 000 every bin from 0.6 up
-# holds some hundreds.
+# pair (the systems section ran 49 in one bin 0.23 off).  At 2 000 that bin holds 240.
 SECTION_REPS_FACTOR = {"systems": 5}
 
 
