@@ -490,6 +490,14 @@ def _binormal_truth(separation, prevalence):
     return auc, ap, precision_at_recall, tpr_at_fpr
 
 
+def _with_pseudo_cells(pseudo, g_pos, g_neg):
+    """Drawn positive and negative weights by level with the pseudo-cells ``pseudo``
+    (pos above, neg above, pos below, neg below) at the ends, and their cumulative sums."""
+    gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
+    gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
+    return gp, gn, np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
+
+
 def ranking_cells(quick):
     if quick:
         return [("ranking", 300, 0.3, 4.0)]
@@ -542,10 +550,8 @@ def run_ranking(cell, reps, n_draws):
         g_pos = rng.standard_gamma(cells.positive, size=(n_draws, cells.positive.size))
         g_neg = rng.standard_gamma(cells.negative, size=(n_draws, cells.negative.size))
         for lam in lambdas:
-            pseudo = rng.standard_gamma(lam, size=(4, n_draws, 1))
-            gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
-            gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
-            tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
+            gp, gn, tp, fp = _with_pseudo_cells(rng.standard_gamma(lam, size=(4, n_draws, 1)),
+                                                g_pos, g_neg)
             own = ranking_own_shares(cells.positive, lam)
             ap[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:], own)
             if lam == RANKING_PRIOR:
@@ -557,10 +563,8 @@ def run_ranking(cell, reps, n_draws):
         own_stream = np.random.default_rng([r, n, round(prevalence * 100),
                                             round(separation * 10), 26])
         for lam in ap_masses:
-            pseudo = own_stream.standard_gamma(lam, size=(4, n_draws, 1))
-            gp = np.concatenate([pseudo[0], g_pos, pseudo[2]], axis=1)
-            gn = np.concatenate([pseudo[1], g_neg, pseudo[3]], axis=1)
-            tp, fp = np.cumsum(gp, axis=1), np.cumsum(gn, axis=1)
+            _, _, tp, fp = _with_pseudo_cells(
+                own_stream.standard_gamma(lam, size=(4, n_draws, 1)), g_pos, g_neg)
             ap_rule[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:],
                                                  ranking_own_shares(cells.positive, lam))
         # Item bootstrap: resampled multiplicities of the (untied) items.

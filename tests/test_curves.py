@@ -362,6 +362,10 @@ def test_default_boundary_mass_of_average_precision():
                                      prior=lam, n_draws=300, random_state=0)
             np.testing.assert_array_equal(by_default.difference.samples,
                                           by_mass.difference.samples)
+    # A prior string other than the named ones is refused, naming "auto" among them.
+    for function in (average_precision_posterior, roc_auc_posterior):
+        with pytest.raises(ValueError, match=r"`prior` must be .*'auto'.*; got 'automatic'"):
+            function(y, score, prior="automatic")
     # ROC AUC's "auto" is its default 0.1.
     auc = roc_auc_posterior(y, score, prior="auto", n_draws=300, random_state=0)
     np.testing.assert_array_equal(

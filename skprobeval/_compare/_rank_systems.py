@@ -772,8 +772,7 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         if labels is not None:
             fail("labels", f"None for metric {metric!r} (scores rank one positive class)",
                  labels)
-        prior = "auto" if prior is None else prior
-        lam = ranking_prior(prior, metric, 1.0)     # checked now; set once the data are read
+        prior = check_prior("auto" if prior is None else prior, auto=True)
         rope = check_rope(rope)
         width = 1.0
     else:

@@ -18,6 +18,7 @@ import numpy as np
 from .._core import (
     N_DRAWS,
     check_draws,
+    check_prior,
     check_random_state,
     check_rope,
     fail,
@@ -119,7 +120,7 @@ def _observed_metric(cells, metric):
 
 def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_draws,
                        random_state):
-    ranking_prior(prior, metric, 1.0)       # bad `prior` first, before the data
+    prior = check_prior(prior, auto=True)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     cells = CurveCells.from_items(*check_curve_input(y_true, y_score, pos_label, sample_weight))
@@ -370,7 +371,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     if metric not in _RANKING_METRICS:
         fail("metric", f"one of {list(_RANKING_METRICS)!r}", metric)
     rope = check_rope(rope)
-    ranking_prior(prior, metric, 1.0)       # bad `prior` first, before the data
+    prior = check_prior(prior, auto=True)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     relevant, score_a, weight = check_curve_input(y_true, y_score_a, pos_label, sample_weight,

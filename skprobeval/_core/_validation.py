@@ -113,18 +113,24 @@ def check_rope(rope, name="rope", *, width=1.0):
     return rope
 
 
-def check_prior(prior, name="prior"):
+def check_prior(prior, name="prior", *, auto=False):
     """Return the Dirichlet concentration ``lambda`` as a float.
 
-    Accepts a float > 0, or ``"jeffreys"`` (0.5) / ``"uniform"`` (1.0).
+    Accepts a float > 0, or ``"jeffreys"`` (0.5) / ``"uniform"`` (1.0); with
+    `auto`, also ``"auto"`` (returned as such: a default the caller sets from
+    the data).
     """
+    expected = "a float > 0, 'auto', 'jeffreys' or 'uniform'" if auto else \
+        "a float > 0, 'jeffreys' or 'uniform'"
     if isinstance(prior, str):
         key = prior.lower()
+        if auto and key == "auto":
+            return "auto"
         if key not in _PRIOR_NAMES:
-            fail(name, "a float > 0, 'jeffreys' or 'uniform'", prior)
+            fail(name, expected, prior)
         return _PRIOR_NAMES[key]
     if not _is_real_scalar(prior):
-        fail(name, "a float > 0, 'jeffreys' or 'uniform'", prior, error=TypeError)
+        fail(name, expected, prior, error=TypeError)
     return check_positive(prior, name)
 
 

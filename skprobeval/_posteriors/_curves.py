@@ -111,17 +111,15 @@ def ap_boundary_mass(positive_weight):
     return AP_FULL_MASS_POSITIVES * RANKING_PRIOR / positive_weight
 
 
-def ranking_prior(prior, metric, positive_weight, name="prior"):
-    """The boundary mass λ of a ranking summary: ``prior`` checked, with ``"auto"``
-    the metric's default (`ap_boundary_mass` for average precision,
-    ``RANKING_PRIOR`` for ROC AUC)."""
-    if isinstance(prior, str) and prior.lower() == "auto":
-        if metric == "average_precision":
-            return ap_boundary_mass(positive_weight)
-        return RANKING_PRIOR
-    if isinstance(prior, str) and prior.lower() not in ("jeffreys", "uniform"):
-        fail(name, "a float > 0, 'auto', 'jeffreys' or 'uniform'", prior)
-    return check_prior(prior, name)
+def ranking_prior(prior, metric, positive_weight):
+    """The boundary mass λ of a ranking summary from ``check_prior(prior, auto=True)``:
+    a number as it is, ``"auto"`` the metric's default (`ap_boundary_mass` of the
+    positives' total weight for average precision, ``RANKING_PRIOR`` for ROC AUC)."""
+    if prior != "auto":
+        return prior
+    if metric == "average_precision":
+        return ap_boundary_mass(positive_weight)
+    return RANKING_PRIOR
 
 
 @dataclass(frozen=True, slots=True, eq=False)
