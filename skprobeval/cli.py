@@ -337,9 +337,61 @@ def _read_csv(paths):
                 IsADirectoryError) as error:
             raise _UsageError(f"cannot read {path!r} as CSV: {error}".splitlines()[0]) \
                 from None
-    if any(list(f.columns) != list(frames[0].columns) for f in frames):
-        raise _UsageError("the CSV files must have the same columns")
+    _check_same_columns({path: list(f.columns) for path, f in zip(paths, frames)})
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _check_same_columns(columns):
+    """One line naming the columns that some files lack.
+
+    ``columns`` maps each file to its column names; their order may differ (the
+    readers align columns by name).
+    """
+    names = [set(n) for n in columns.values()]
+    every = list(dict.fromkeys(c for n in columns.values() for c in n))
+    differing = [c for c in every if any(c not in n for n in names)]
+    if differing:
+        lacking = next(path for path, n in columns.items() if not set(differing) <= set(n))
+        raise _UsageError(f"the files do not all have the same columns: {differing!r} "
+                          f"not in every file ({lacking!r} has {columns[lacking]!r})")
+
+
+def _parquet_schemas(paths):
+    """The schema of every Parquet file the paths name (directories walked as the
+    readers walk them), from the files' footers alone."""
+    import os
+
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    files = [file for path in paths for file in
+             (ds.dataset(path, format="parquet").files if os.path.isdir(path) else [path])]
+    return {file: pq.read_schema(file) for file in files}
+
+
+def _check_parquet_schemas(schemas):
+    """The same columns in every file, and no column that is text in one file and a
+    number in another: Dask would give it mixed labels while pandas casts one file to
+    the other's type, so the outcome would depend on the extras."""
+    import pyarrow.types as pat
+
+    def kind(dtype):
+        return ("string" if pat.is_string(dtype) or pat.is_large_string(dtype) else
+                "number" if pat.is_integer(dtype) or pat.is_floating(dtype) else None)
+
+    # A stored pandas index is no column.
+    columns = {file: [n for n in schema.names if not n.startswith("__index_level_")]
+               for file, schema in schemas.items()}
+    _check_same_columns(columns)
+    for name in next(iter(columns.values())):
+        kinds = {}
+        for file, schema in schemas.items():
+            kinds.setdefault(kind(schema.field(name).type), (file, schema.field(name).type))
+        if "string" in kinds and "number" in kinds:
+            (a, a_type), (b, b_type) = kinds["number"], kinds["string"]
+            raise _UsageError(f"Mix of label input types (string and number) across the "
+                              f"files: column {name!r} is {a_type} in {a!r} and {b_type} in "
+                              f"{b!r}")
 
 
 def _read_parquet(paths):
@@ -349,6 +401,9 @@ def _read_parquet(paths):
     except ImportError:
         dd = None
     try:
+        # Checked here, not left to the reader: Dask refuses files that differ and pandas
+        # fills the missing columns with NaN, so the message would depend on the extras.
+        _check_parquet_schemas(_parquet_schemas(paths))
         if dd is not None:
             return dd.read_parquet(paths if len(paths) > 1 else paths[0])
         import pandas as pd

@@ -279,7 +279,15 @@ def test_compare_checks_options_before_reading(parquet_logs):
         assert "Parquet" not in result.stderr
 
 
-def test_compare_parquet_files_that_disagree(parquet_logs):
+@pytest.mark.parametrize("dask", ["installed", "absent"])
+def test_compare_parquet_files_that_disagree(parquet_logs, dask, monkeypatch):
+    # The same one-line messages whichever extras are installed: without Dask the
+    # files are read by pandas, which would fill a missing column with NaN.
+    if dask == "absent":
+        monkeypatch.setitem(sys.modules, "dask", None)
+        monkeypatch.setitem(sys.modules, "dask.dataframe", None)
+    else:
+        pytest.importorskip("dask.dataframe")
     frame = pd.read_parquet(parquet_logs / "all.parquet")
     odd = parquet_logs / "odd"
     odd.mkdir()
@@ -292,7 +300,11 @@ def test_compare_parquet_files_that_disagree(parquet_logs):
     frame.iloc[450:].replace({k: str(v) for k, v in codes.items()}).to_parquet(
         mixed / "b.parquet", index=False)
     (parquet_logs / "empty").mkdir()
-    for directory, words in ((odd, "columns"), (mixed, "Mix of label input types"),
+    expected = ("the files do not all have the same columns: ['blunt'] not in every file "
+                f"({str(odd / 'b.parquet')!r} has ['gold', 'sharp', 'fair'])")
+    mix = ("Mix of label input types (string and number) across the files: column 'gold' "
+           f"is int64 in {str(mixed / 'a.parquet')!r} and ")
+    for directory, words in ((odd, expected), (mixed, mix),
                              (parquet_logs / "empty", "without Parquet files")):
         result = run("compare", directory, "--truth", "gold")
         assert result.returncode == 2, (directory, result.stdout)
@@ -421,3 +433,14 @@ def test_compare_group_bad_input_one_line(grouped_csv, args, words):
     assert result.returncode == 2, result.stdout
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert words in result.stderr
+
+
+def test_csv_files_that_disagree_name_the_columns(tmp_path):
+    # The CSV reader's message is the Parquet one: the columns not in every file.
+    (tmp_path / "a.csv").write_text("gold,x,y\n1,1,0\n0,0,0\n")
+    (tmp_path / "b.csv").write_text("gold,y\n1,1\n0,0\n")
+    result = run("compare", tmp_path / "a.csv", tmp_path / "b.csv", "--truth", "gold")
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.strip().endswith(
+        f"the files do not all have the same columns: ['x'] not in every file "
+        f"({str(tmp_path / 'b.csv')!r} has ['gold', 'y'])"), result.stderr
