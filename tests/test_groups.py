@@ -565,7 +565,8 @@ def _anchored_by_brute_force(draws, tail, ratio=False):
         values = np.column_stack([-(draws[:, a] / draws[:, b]) for a, b in pairs])
     else:
         values = np.column_stack([draws[:, a] - draws[:, b] for a, b in pairs])
-    ranks = np.column_stack([rankdata(values[:, j], method="ordinal") - 1
+    # SciPy 1.18 returns ranks as floats, whatever the method: cast, they index below.
+    ranks = np.column_stack([rankdata(values[:, j], method="ordinal").astype(np.intp) - 1
                              for j in range(values.shape[1])])
     least = np.sort(ranks.min(axis=1))
     k = least[int(np.floor(tail * n))]
