@@ -33,6 +33,9 @@ from skprobeval import (
     rank_across_datasets,
 )
 
+# The reference; the runner skips this benchmark without it.
+REQUIRES = ("baycomp",)
+
 
 def main(quick=False):
     """Run the benchmark; print a table and return its rows."""

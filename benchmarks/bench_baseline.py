@@ -39,6 +39,9 @@ from benchmarks._timing import best_time_and_value as best_time
 from skprobeval import random_average_precision, random_precision_baseline
 from skprobeval._metrics._baseline import random_average_precision_reference
 
+# The accuracy reference; the runner skips this benchmark without it.
+REQUIRES = ("mpmath",)
+
 
 def expected_ap_double_sum(n_items, n_relevant, block=1 << 20):
     """E[AP] by Bestgen's double sum, vectorised in numpy (reference).

@@ -54,6 +54,9 @@ _STREAM = textwrap.dedent("""
                       "total": float(counts.n.sum() / 10)}}))
 """)
 
+# The dask extra; the runner skips this benchmark without it.
+REQUIRES = ("dask", "distributed", "pyarrow")
+
 
 def _in_memory_rows(quick):
     import dask

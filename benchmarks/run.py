@@ -11,6 +11,7 @@ printed next to its named reference and the performance goal set for it.  Speed-
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import pkgutil
 import platform
@@ -90,14 +91,28 @@ def benchmark_names():
                   if info.name.startswith("bench_") and info.name not in NOT_TIMED)
 
 
+def missing_requirements(module):
+    """The packages a benchmark module needs (its ``REQUIRES``) that are not installed."""
+    return [package for package in getattr(module, "REQUIRES", ())
+            if importlib.util.find_spec(package) is None]
+
+
 def run(quick=False, out=sys.stdout):
-    """Run every benchmark (quietly) and return all rows; print the combined table."""
+    """Run every benchmark (quietly) and return all rows; print the combined table.
+
+    A benchmark whose reference package (its ``REQUIRES``) is missing is skipped, with
+    a line saying so after the table.
+    """
     import contextlib
     import io
 
-    rows = []
+    rows, skipped = [], []
     for name in benchmark_names():
         module = importlib.import_module(f"benchmarks.{name}")
+        absent = missing_requirements(module)
+        if absent:
+            skipped.append(f"{name}: skipped, needs {', '.join(absent)}")
+            continue
         with contextlib.redirect_stdout(io.StringIO()):
             module_rows = module.main(quick=quick)
         for row in module_rows:
@@ -117,6 +132,8 @@ def run(quick=False, out=sys.stdout):
         print(f"{row['benchmark']:<11} {row['case']:<{case_width}} {row['ours_s']:>10.3g} "
               f"{row['reference']:<{reference_width}} {row['reference_s']:>10.3g} "
               f"{row['ratio']:>9.3g}x  {row['goal']}{extra}", file=out)
+    for line in skipped:
+        print(line, file=out)
     return rows
 
 

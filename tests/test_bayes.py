@@ -10,9 +10,14 @@ import warnings
 
 import numpy as np
 import pytest
+from optional import needs
 from sklearn.metrics import classification_report as sklearn_report
 from sklearn.metrics import precision_recall_fscore_support
-from statsmodels.stats.proportion import proportion_confint
+
+try:
+    from statsmodels.stats.proportion import proportion_confint
+except ImportError:     # its reference tests skip (needs)
+    proportion_confint = None
 
 from skprobeval import (
     BetaPosterior,
@@ -51,6 +56,7 @@ def binary_labels(tp, fp, fn, tn):
 
 @pytest.mark.parametrize("tp, fp, fn, tn", [(3, 2, 1, 4), (0, 5, 3, 10), (12, 0, 0, 3),
                                             (40, 9, 17, 100)])
+@needs("statsmodels")
 def test_precision_recall_equal_statsmodels_jeffreys(tp, fp, fn, tn):
     # Jeffreys interval for x successes in n trials = Beta(x + 1/2, n - x + 1/2) quantiles.
     y_true, y_pred = binary_labels(tp, fp, fn, tn)

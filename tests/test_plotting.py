@@ -1,13 +1,14 @@
 """Plots render with the Agg backend to non-empty PNG files."""
 
-import matplotlib
+import pytest
 
+matplotlib = pytest.importorskip(
+    "matplotlib", reason="the plots need matplotlib (installed by the test extra)")
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
 
 from skprobeval import ConfusionCounts, metric_posterior  # noqa: E402
 from skprobeval.plotting import (  # noqa: E402

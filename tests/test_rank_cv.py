@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
+from optional import needs
 from scipy import stats
 
 from skprobeval import (
@@ -182,6 +183,7 @@ def test_same_seed_same_result_and_the_former_keyword(rng):
     assert repr(old.to_dict()) == repr(first.to_dict())
 
 
+@needs("matplotlib")
 def test_repr_html_dict_and_plot(rng):
     import matplotlib
 

@@ -1,0 +1,33 @@
+"""Settings of every test worker, and doctests that skip.
+
+Doctests (the package's and README.md's) whose examples import a package that is not
+installed skip, naming it: the plotting examples need matplotlib, which only the ``plot``
+and ``test`` extras install.  Under pytest-xdist each worker runs BLAS on one thread."""
+
+import importlib.util
+import os
+import re
+
+import pytest
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # One test worker a core already: BLAS threads of their own would only contend for
+    # the cores (a digits report took 2.5 s with them, 1.0 s without, on two cores).
+    from threadpoolctl import threadpool_limits
+
+    _ONE_BLAS_THREAD = threadpool_limits(limits=1, user_api="blas")
+
+_IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        test = getattr(item, "dtest", None)
+        if test is None:
+            continue
+        imported = {match.group(1) for example in test.examples
+                    if (match := _IMPORT.match(example.source))}
+        absent = sorted(name for name in imported if importlib.util.find_spec(name) is None)
+        if absent:
+            item.add_marker(pytest.mark.skip(
+                reason=f"the example needs {', '.join(absent)} (installed by the test extra)"))
