@@ -4,7 +4,7 @@ Seeded Monte Carlo tests must pass for any seed: the ``seed`` fixture reads
 ``SKPROBEVAL_TEST_SEED`` (default 0) so a run can be repeated under another seed.
 
 Property-based tests run under the hypothesis profile named by
-``SKPROBEVAL_HYPOTHESIS_PROFILE``: ``fast`` (the default: 25 examples per
+``SKPROBEVAL_HYPOTHESIS_PROFILE``: ``fast`` (the default: 10 examples per
 property, derandomized so a run is repeatable, no example database), ``ci``
 (200 examples, otherwise as ``fast``: CI's heavy step runs every property test
 under it), ``thorough`` (2 000 random examples per property, with the database,
@@ -25,7 +25,7 @@ _SLOW_DATA = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
                           database=None, print_blob=True, suppress_health_check=_SLOW_DATA)
 # The default run: every property exercised, in a fraction of the time.
-settings.register_profile("fast", parent=settings.get_profile("ci"), max_examples=25)
+settings.register_profile("fast", parent=settings.get_profile("ci"), max_examples=10)
 settings.register_profile("thorough", max_examples=2000, deadline=None, print_blob=True,
                           suppress_health_check=_SLOW_DATA)
 # Hunting: report the first failure as found, without the (slow) shrinking.

@@ -553,13 +553,13 @@ def test_paired_accuracy_is_one_answer_with_a_rope_and_identical_predictions():
 
 
 def test_the_display_shows_the_estimators_own_error():
-    from sklearn.datasets import load_breast_cancer
+    from sklearn.datasets import make_classification
     from sklearn.linear_model import LogisticRegression
 
     from skprobeval._plot._curve_display import _estimator_scores
 
-    X, y = load_breast_cancer(return_X_y=True)
-    model = LogisticRegression(max_iter=5000).fit(X, y)
+    X, y = make_classification(n_samples=60, n_features=30, random_state=0)
+    model = LogisticRegression().fit(X, y)
     with pytest.raises(ValueError, match="X has 5 features"):
         _estimator_scores(model, X[:, :5], "auto", None)
 

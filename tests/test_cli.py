@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from optional import missing
 
 
 def run_process(*args):
@@ -29,13 +30,31 @@ def run(*args):
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
+DEMO_PARTS = ("Summary", "logistic_regression", "random_forest", "gaussian_nb",
+              "paired Dirichlet", "t-test", "Calibration of the out-of-fold probabilities",
+              "ece_if_calibrated", "A threshold for", "P(precision >= 0.98)")
+
+
+def test_demo_prints_the_report():
+    # In this process, on two folds: every part of the report (the full demo, through
+    # the real entry point and with its plots, is in the slow tier below).
+    result = run("demo", "--cv", "2")
+    assert result.returncode == 0, result.stderr
+    assert "2-fold stratified cross-validation" in result.stdout
+    for part in DEMO_PARTS:
+        assert part in result.stdout
+
+
+@pytest.mark.slow
 def test_demo_prints_the_report_and_writes_plots(tmp_path):
+    # About 6 s: the README's demo as a user runs it.
     result = run_process("demo", "--output-dir", str(tmp_path / "plots"))
     assert result.returncode == 0, result.stderr
-    for part in ("Summary", "logistic_regression", "random_forest", "gaussian_nb",
-                 "paired Dirichlet", "t-test", "Calibration of the out-of-fold probabilities",
-                 "ece_if_calibrated", "A threshold for", "P(precision >= 0.98)"):
+    for part in DEMO_PARTS:
         assert part in result.stdout
+    if missing("matplotlib"):
+        assert "matplotlib is not installed: no plots written" in result.stdout
+        return
     for name in ("posteriors.png", "pairwise.png", "random_ap_baseline.png"):
         assert (tmp_path / "plots" / name).stat().st_size > 1000
 
@@ -232,7 +251,8 @@ def parquet_logs(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("fmt", ["text", "json"])
+# The JSON output of the same reports (each about 0.7 s) in the slow tier.
+@pytest.mark.parametrize("fmt", ["text", pytest.param("json", marks=pytest.mark.slow)])
 def test_compare_parquet_file_glob_and_directory_equal_csv(parquet_logs, fmt):
     common = ("--truth", "gold", "--n-draws", "2000", "--format", fmt)
     expected = run("compare", parquet_logs / "all.csv", *common)

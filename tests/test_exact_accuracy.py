@@ -39,7 +39,6 @@ of it in the references.
 import functools
 import math
 
-import mpmath
 import numpy as np
 import pytest
 from scipy import special
@@ -54,6 +53,9 @@ from skprobeval import (
     compare_independent,
     get_metric,
 )
+
+mpmath = pytest.importorskip(
+    "mpmath", reason="the references are mpmath integrals (installed by the test extra)")
 
 # ---------------------------------------------------------------------------
 # The grid
@@ -975,8 +977,9 @@ HDI_LIMITS = {}   # (name, table id) -> reason for a strict xfail; none left
 # The references of a metric are computed over the whole grid at once and cached,
 # so each metric's cases run on one xdist worker (--dist loadgroup).  Those of the
 # differences (informedness, markedness) take 13-15 s per test function and metric
-# on the 2-core machine: they run in the slow tier.
-SLOW_GRIDS = ("informedness", "markedness")
+# on the 2-core machine: they run in the slow tier.  So does F-beta with beta = 2
+# (2.5 s): F1 and F-beta with beta = 1/2 keep both checks in the default run.
+SLOW_GRIDS = ("informedness", "markedness", "fbeta2")
 
 
 def _grid_params(limits=None):
@@ -1039,33 +1042,45 @@ DIFFERENCE_CHECKS = [
 ]
 
 
-def test_reference_difference_cdf_equals_mpmath():
+def _checks(cases, fast):
+    """One parameter per case, the cases whose index is not in `fast` in the slow tier."""
+    return [pytest.param(*case, id="_".join(f"{v:g}" for v in case),
+                         marks=[] if k in fast else [pytest.mark.slow])
+            for k, case in enumerate(cases)]
+
+
+# Each case's mpmath reference takes 0.05-0.4 s: a moderate case, a power-law end, a
+# tiny prior and a huge parameter next to 1 in the default run, the rest in the slow tier.
+@pytest.mark.parametrize("a1, b1, a2, b2, j", _checks(DIFFERENCE_CHECKS, fast=(0, 3, 6, 7)))
+def test_reference_difference_cdf_equals_mpmath(a1, b1, a2, b2, j):
     # Reference: mpmath.quad of E_X2[F_1(X2 + j)] + P(X2 > 1 - j), mpmath.betainc
     # inside, power maps at power-law ends (25 digits).
-    a1, b1, a2, b2, j = (np.array(v) for v in zip(*DIFFERENCE_CHECKS))
-    ref = _Reference(_Difference(a1, b1, a2, b2), (-1.0, 1.0))
-    values = ref.evaluate("cdf", np.arange(j.size), j)
-    sf = ref.evaluate("sf", np.arange(j.size), j)
-    for k, case in enumerate(DIFFERENCE_CHECKS):
-        with mpmath.workdps(25):
-            expected = float(_mp_difference_cdf(*case))
-        assert values[k] == pytest.approx(expected, rel=1e-11, abs=1e-14), case
-        assert values[k] + sf[k] == pytest.approx(1.0, abs=1e-11), case
+    case = (a1, b1, a2, b2, j)
+    ref = _Reference(_Difference(*(np.array([v]) for v in case[:4])), (-1.0, 1.0))
+    value = ref.evaluate("cdf", np.arange(1), np.array([j]))[0]
+    sf = ref.evaluate("sf", np.arange(1), np.array([j]))[0]
+    with mpmath.workdps(25):
+        expected = float(_mp_difference_cdf(*case))
+    assert value == pytest.approx(expected, rel=1e-11, abs=1e-14), case
+    assert value + sf == pytest.approx(1.0, abs=1e-11), case
 
 
-def test_reference_difference_pdf_equals_mpmath_derivative():
+# 0.2-0.8 s each (two 30-digit mpmath cdfs): the case next to +1 with power-law ends in
+# the default run (the difference reference's density serves only the slow tier's grids),
+# the other three in the slow tier.
+@pytest.mark.parametrize("a1, b1, a2, b2, j", _checks(
+    [DIFFERENCE_CHECKS[k] for k in (0, 2, 4, 5)], fast=(3,)))
+def test_reference_difference_pdf_equals_mpmath_derivative(a1, b1, a2, b2, j):
     # Reference: central difference of the mpmath cdf (30 digits, step 1e-7 j).
-    cases = [DIFFERENCE_CHECKS[k] for k in (0, 2, 4, 5)]
-    a1, b1, a2, b2, j = (np.array(v) for v in zip(*cases))
-    density = _Reference(_Difference(a1, b1, a2, b2), (-1.0, 1.0)).evaluate(
-        "pdf", np.arange(j.size), j)
-    for k, case in enumerate(cases):
-        with mpmath.workdps(30):
-            jm = mpmath.mpf(case[4])
-            h = abs(jm) * mpmath.mpf("1e-7")
-            expected = (_mp_difference_cdf(*case[:4], jm + h)
-                        - _mp_difference_cdf(*case[:4], jm - h)) / (2 * h)
-        assert density[k] == pytest.approx(float(expected), rel=1e-8), case
+    case = (a1, b1, a2, b2, j)
+    density = _Reference(_Difference(*(np.array([v]) for v in case[:4])), (-1.0, 1.0)).evaluate(
+        "pdf", np.arange(1), np.array([j]))[0]
+    with mpmath.workdps(30):
+        jm = mpmath.mpf(j)
+        h = abs(jm) * mpmath.mpf("1e-7")
+        expected = (_mp_difference_cdf(*case[:4], jm + h)
+                    - _mp_difference_cdf(*case[:4], jm - h)) / (2 * h)
+    assert density == pytest.approx(float(expected), rel=1e-8), case
 
 
 FBETA_CHECKS = [(8.5, 2.5, 4.5, 2.0, 0.7), (0.001, 0.001, 0.001, 2.0, 0.3),
@@ -1073,17 +1088,17 @@ FBETA_CHECKS = [(8.5, 2.5, 4.5, 2.0, 0.7), (0.001, 0.001, 0.001, 2.0, 0.3),
                 (8.5, 2.5, 4.5, 0.5, 0.6), (1e3, 1.001, 0.001, 0.5, 0.999)]
 
 
-def test_reference_fbeta_cdf_equals_mpmath():
+# 0.05-0.5 s each: one case per beta (2 with a power-law end, 1/2 a moderate one) in the
+# default run, the rest in the slow tier.
+@pytest.mark.parametrize("tp, fp, fn, beta, f", _checks(FBETA_CHECKS, fast=(3, 4)))
+def test_reference_fbeta_cdf_equals_mpmath(tp, fp, fn, beta, f):
     # Reference: mpmath.quad of E_v[I_g(v)(tp, fp + fn)] with mpmath.betainc (25 digits).
-    for beta in (2.0, 0.5):
-        cases = [c for c in FBETA_CHECKS if c[3] == beta]
-        tp, fp, fn, _, f = (np.array(v) for v in zip(*cases))
-        ref = _Reference(_FBeta(tp, fp, fn, beta), (0.0, 1.0))
-        values = ref.evaluate("cdf", np.arange(f.size), f)
-        for k, case in enumerate(cases):
-            with mpmath.workdps(25):
-                expected = float(_mp_fbeta_cdf(*case))
-            assert values[k] == pytest.approx(expected, rel=1e-11, abs=1e-14), case
+    case = (tp, fp, fn, beta, f)
+    ref = _Reference(_FBeta(*(np.array([v]) for v in case[:3]), beta), (0.0, 1.0))
+    value = ref.evaluate("cdf", np.arange(1), np.array([f]))[0]
+    with mpmath.workdps(25):
+        expected = float(_mp_fbeta_cdf(*case))
+    assert value == pytest.approx(expected, rel=1e-11, abs=1e-14), case
 
 
 def test_reference_f1_equals_mpmath_on_the_grid():
@@ -1269,10 +1284,13 @@ def _single_negative_cdf0(lam):
         return float(_mp_difference_cdf(lam, lam, lam, 1 + lam, 0))
 
 
-# About 1 s each at the two smallest priors: those in the slow tier.
-@pytest.mark.parametrize("lam", [pytest.param(1e-3, marks=pytest.mark.slow),
-                                 pytest.param(3e-3, marks=pytest.mark.slow), 0.01, 0.02, 0.04])
-@pytest.mark.parametrize("name", ["informedness", "markedness"])
+# 1-1.7 s each.  On this table both metrics are the same difference, Beta(λ, λ) -
+# Beta(λ, 1 + λ): informedness at λ = 0.04 in the default run, every other case in
+# the slow tier.
+@pytest.mark.parametrize("name, lam", [
+    pytest.param(name, lam, id=f"{name}-{lam:g}",
+                 marks=[] if (name, lam) == ("informedness", 0.04) else [pytest.mark.slow])
+    for lam in (1e-3, 3e-3, 0.01, 0.02, 0.04) for name in ("informedness", "markedness")])
 def test_single_negative_item_table_is_finite(name, lam):
     # TP = FP = FN = 0, TN = 1: both terms of the difference have a parameter λ.
     cells = np.array([[lam, lam, lam, 1 + lam]])
@@ -1591,9 +1609,10 @@ def test_every_exact_metric_is_compared():
     assert exact == set(BETA_METRICS) | set(NESTED_METRICS)
 
 
-# 1 s each: precision and recall in the default run, the rest in the slow tier.
+# 1.3 s each: precision in the default run, the rest (recall, the same Beta route on
+# another cell) in the slow tier.
 @pytest.mark.parametrize("metric", [
-    m if m in ("precision", "recall") else pytest.param(m, marks=pytest.mark.slow)
+    m if m == "precision" else pytest.param(m, marks=pytest.mark.slow)
     for m in sorted(BETA_METRICS)])
 def test_compare_independent_beta_metrics(metric):
     entries, expected, observed = _beta_comparisons(metric)
@@ -1620,7 +1639,10 @@ def test_compare_independent_nested_metrics(metric):
 # ---------------------------------------------------------------------------
 
 
-def test_normal_score_rule_agrees_with_split_rule_on_random_tables():
+# 2 s at 3 000 tables (the slow tier); 1 000 tables, a third of them with small counts
+# too, in the default run.
+@pytest.mark.parametrize("n", [1000, pytest.param(3000, marks=pytest.mark.slow)])
+def test_normal_score_rule_agrees_with_split_rule_on_random_tables(n):
     # Tables with counts up to 1000 (λ = 1/2): the interval ends found on the
     # 29 normal-score nodes, evaluated on the 103-node split tanh-sinh rule
     # (checked against the references above), hold 0.025 in each tail within
@@ -1628,8 +1650,8 @@ def test_normal_score_rule_agrees_with_split_rule_on_random_tables():
     # ends are within 2e-9).  An outer Beta with a parameter below 8 left 5e-8
     # here before it was moved to the split rule.
     rng = np.random.default_rng(7)
-    c = rng.integers(0, 1001, size=(4, 3000)) + 0.5
-    c[0, :1000] = rng.integers(0, 20, size=1000) + 0.5     # small counts too
+    c = rng.integers(0, 1001, size=(4, n)) + 0.5
+    c[0, :n // 3] = rng.integers(0, 20, size=n // 3) + 0.5     # small counts too
     posterior = DifferencePosterior(BetaPosterior(c[0], c[2]), BetaPosterior(c[1], c[3]))
     low, high = posterior.interval(CONFIDENCE)
     params = posterior._params(posterior.shape)
@@ -1666,7 +1688,10 @@ def test_full_range_nodes_agree_with_split_rule():
     assert used > 5000      # the route is taken
 
 
-def test_quick_far_tails_within_their_bound():
+# 40 mpmath references (0.75 s) in the slow tier; the first 16 (the 8 at the limits and
+# 8 others) in the default run.
+@pytest.mark.parametrize("n", [16, pytest.param(40, marks=pytest.mark.slow)])
+def test_quick_far_tails_within_their_bound(n):
     # Quadrature nodes take a far tail (below 1e-3, on the far side of 1/2)
     # from betainc on the rounded argument instead of betaincc where the
     # tail's parameter is <= 1e4 and the other >= 1, promising 1e-12 relative.
@@ -1674,13 +1699,13 @@ def test_quick_far_tails_within_their_bound():
     from skprobeval._core._numerics import beta_cdf, beta_sf
 
     rng = np.random.default_rng(5)
-    n = 40
-    b = rng.uniform(1.0, 1000.0, n)
+    b = rng.uniform(1.0, 1000.0, 40)
     b[:4] = 1.0                               # the other parameter at its limit
-    a = b + rng.uniform(8.0, 1e4 - 1000.0, n)
+    a = b + rng.uniform(8.0, 1e4 - 1000.0, 40)
     a[4:8] = 1e4                              # the tail's parameter at its limit
     sd = np.sqrt(a * b / (a + b) ** 3)
-    xc = np.minimum(b / (a + b) + rng.uniform(5.0, 30.0, n) * sd, 0.5)
+    xc = np.minimum(b / (a + b) + rng.uniform(5.0, 30.0, 40) * sd, 0.5)
+    a, b, xc = a[:n], b[:n], xc[:n]           # the first n of the 40 cases
     x = 1.0 - xc
     quick = beta_cdf(a, b, x, xc, quick=True)
     mirrored = beta_sf(b, a, xc, x, quick=True)        # P(1 - X > 1 - x), the same tail
@@ -1725,7 +1750,9 @@ def _mp_density_next_to_spike(x):
         return float(mpmath.quad(integrand, cuts))
 
 
-@pytest.mark.parametrize("x", [1.8e-24, 3e-30, 1e-12])
+# 0.4-0.8 s each (the mpmath reference): the HDI's end (1.8e-24) in the default run.
+@pytest.mark.parametrize("x", [1.8e-24, pytest.param(3e-30, marks=pytest.mark.slow),
+                               pytest.param(1e-12, marks=pytest.mark.slow)])
 def test_density_next_to_a_spike_beyond_the_range(x):
     # The inner term's spike (parameter λ = 1e-3 < 1 at 0) lies x beyond the
     # end of the integration range: the integrand spreads evenly over the

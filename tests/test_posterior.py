@@ -11,8 +11,13 @@ import warnings
 
 import numpy as np
 import pytest
+from optional import needs
 from scipy import integrate, optimize, special, stats
-from statsmodels.stats.proportion import proportion_confint
+
+try:
+    from statsmodels.stats.proportion import proportion_confint
+except ImportError:     # its reference tests skip (needs)
+    proportion_confint = None
 
 from skprobeval import (
     BetaPosterior,
@@ -24,6 +29,22 @@ from skprobeval import (
 )
 
 N_DRAWS = 1_000_000
+# The default run's Monte Carlo size.  Every tolerance is 4 standard errors of the sample
+# itself, so the argument holds at either size: at 250 000 draws a cdf value's standard
+# error is at most 0.5 / 500 = 1e-3 (5e-4 at 10^6) and a mean's is sd / 500.  The
+# 10^6-draw runs are the slow tier's (0.25-0.5 s each).
+FAST_DRAWS = 250_000
+
+
+def _mc_params(cases, fast_cases):
+    """Each case at 10^6 draws in the slow tier; `fast_cases` also at FAST_DRAWS."""
+    params = []
+    for case in cases:
+        name = "-".join(f"{v:g}" for v in case)
+        if case in fast_cases:
+            params.append(pytest.param(*case, FAST_DRAWS, id=f"{name}-250k"))
+        params.append(pytest.param(*case, N_DRAWS, id=f"{name}-1e6", marks=pytest.mark.slow))
+    return params
 
 
 # ---------------------------------------------------------------------------
@@ -68,8 +89,8 @@ def difference_cdf_quad(a1, b1, a2, b2, j):
                           epsrel=1e-12, limit=200)[0]
 
 
-def gamma_draws(rng, *shapes):
-    return [rng.standard_gamma(s, size=N_DRAWS) for s in shapes]
+def gamma_draws(rng, *shapes, n_draws=N_DRAWS):
+    return [rng.standard_gamma(s, size=n_draws) for s in shapes]
 
 
 def assert_within_4_se(exact, draws, points):
@@ -93,6 +114,7 @@ def assert_within_4_se(exact, draws, points):
 
 @pytest.mark.parametrize("count, nobs", [(0, 10), (3, 5), (10, 20), (7, 7), (1, 1000), (0, 1),
                                          (500, 1000)])
+@needs("statsmodels")
 def test_beta_interval_equals_statsmodels_jeffreys(count, nobs):
     # statsmodels 0.14+: proportion_confint(method="jeffreys") = Beta(x + 1/2, n - x + 1/2)
     # equal-tailed quantiles via scipy.stats.beta.ppf / isf.
@@ -102,6 +124,7 @@ def test_beta_interval_equals_statsmodels_jeffreys(count, nobs):
     assert ours.high == pytest.approx(high, abs=1e-9)
 
 
+@needs("statsmodels")
 def test_beta_interval_vectorised_equals_statsmodels():
     count = np.array([0, 3, 10, 7, 40])
     nobs = np.array([10, 5, 20, 7, 41])
@@ -273,8 +296,11 @@ def test_beta_extreme_counts_and_tiny_prior():
     assert tiny.cdf(0.5) == pytest.approx(0.5, abs=1e-14)
 
 
-def test_beta_monte_carlo(rng):
-    x, y = gamma_draws(rng, 3.5, 2.5)
+@pytest.mark.parametrize("n_draws", [
+    pytest.param(FAST_DRAWS, id="250k"),
+    pytest.param(N_DRAWS, id="1e6", marks=pytest.mark.slow)])
+def test_beta_monte_carlo(rng, n_draws):
+    x, y = gamma_draws(rng, 3.5, 2.5, n_draws=n_draws)
     assert_within_4_se(BetaPosterior(3.5, 2.5), x / (x + y), [0.3, 0.6, 0.9])
 
 
@@ -302,8 +328,13 @@ def test_f1_equals_beta_transform(tp, fp, fn):
                                rtol=1e-9)
 
 
+# The two cases whose references take 0.1-0.2 s each (bulk away from both ends, one
+# quad per quantile) run in the slow tier; the small, empty and large cases, each at
+# beta < 1 and beta > 1, keep the check in the default run.
 @pytest.mark.parametrize("beta", [0.5, 2.0])
-@pytest.mark.parametrize("tp, fp, fn", F_CASES)
+@pytest.mark.parametrize("tp, fp, fn", [
+    case if case not in ((8.5, 2.5, 4.5), (3.5, 2.5, 1.5))
+    else pytest.param(*case, marks=pytest.mark.slow) for case in F_CASES])
 def test_fbeta_cdf_equals_quadrature(tp, fp, fn, beta):
     posterior = FBetaPosterior(tp, fp, fn, beta=beta)
     for q in (0.01, 0.3, 0.7, 0.99):
@@ -357,11 +388,16 @@ def test_f_mode_is_density_maximum():
     assert FBetaPosterior(3.5, 0.2, 0.3).mode() == 1.0       # FP + FN + 2λ < 1
 
 
-@pytest.mark.parametrize("beta", [1.0, 2.0, 0.5])
-@pytest.mark.parametrize("tp, fp, fn", [(8.5, 2.5, 4.5), (0.5, 3.5, 1.5), (40.5, 10.5, 20.5)])
-def test_fbeta_monte_carlo(rng, tp, fp, fn, beta):
-    # Goutte & Gaussier's (2005) Gamma construction, 10^6 draws.
-    x, y, z = gamma_draws(rng, tp, fp, fn)
+# 0.2-0.4 s each at 10^6 draws, all nine in the slow tier; in the default run one case
+# per beta (each case once) at FAST_DRAWS.
+@pytest.mark.parametrize("tp, fp, fn, beta, n_draws", _mc_params(
+    [(*case, beta) for case in [(8.5, 2.5, 4.5), (0.5, 3.5, 1.5), (40.5, 10.5, 20.5)]
+     for beta in (1.0, 2.0, 0.5)],
+    {(8.5, 2.5, 4.5, 2.0), (0.5, 3.5, 1.5, 1.0), (40.5, 10.5, 20.5, 0.5)}))
+def test_fbeta_monte_carlo(rng, tp, fp, fn, beta, n_draws):
+    # Goutte & Gaussier's (2005) Gamma construction, 10^6 draws (FAST_DRAWS in the
+    # default run).
+    x, y, z = gamma_draws(rng, tp, fp, fn, n_draws=n_draws)
     w = beta * beta
     draws = (1 + w) * x / ((1 + w) * x + w * z + y)
     posterior = FBetaPosterior(tp, fp, fn, beta=beta)
@@ -426,7 +462,12 @@ DIFFERENCE_CASES = [(21.5, 9.5, 14.5, 56.5), (3.5, 0.5, 1.5, 40.5), (0.5, 0.5, 0
                     (0.5, 3.5, 3.5, 0.5), (5.5, 5.5, 100.5, 1e4)]
 
 
-@pytest.mark.parametrize("a1, b1, a2, b2", DIFFERENCE_CASES)
+# The two cases with every parameter at 1/2 or a U-shaped term take 0.3-0.4 s each (the
+# scipy reference next to the power-law ends): slow tier.  (3.5, 0.5, 1.5, 40.5) keeps a
+# power-law end in the default run.
+@pytest.mark.parametrize("a1, b1, a2, b2", [
+    case if case[:2] != (0.5, 0.5) and case[:2] != (0.5, 3.5)
+    else pytest.param(*case, marks=pytest.mark.slow) for case in DIFFERENCE_CASES])
 def test_difference_cdf_equals_quadrature(a1, b1, a2, b2):
     posterior = DifferencePosterior(BetaPosterior(a1, b1), BetaPosterior(a2, b2))
     for j in (-0.5, -0.05, 0.2, 0.6):
@@ -440,10 +481,14 @@ def test_difference_cdf_equals_quadrature(a1, b1, a2, b2):
         assert posterior.cdf(posterior.ppf(q)) == pytest.approx(q, abs=1e-11)
 
 
-@pytest.mark.parametrize("tp, fp, fn, tn", [(21, 14, 9, 56), (0, 0, 0, 0), (3, 1, 0, 40)])
-def test_informedness_and_markedness_monte_carlo(rng, tp, fp, fn, tn):
+# 0.4-0.5 s each at 10^6 draws, all three in the slow tier; the everyday table also in
+# the default run at FAST_DRAWS.
+@pytest.mark.parametrize("tp, fp, fn, tn, n_draws", _mc_params(
+    [(21, 14, 9, 56), (0, 0, 0, 0), (3, 1, 0, 40)], {(21, 14, 9, 56)}))
+def test_informedness_and_markedness_monte_carlo(rng, tp, fp, fn, tn, n_draws):
     lam = 0.5
-    x_tp, x_fp, x_fn, x_tn = gamma_draws(rng, tp + lam, fp + lam, fn + lam, tn + lam)
+    x_tp, x_fp, x_fn, x_tn = gamma_draws(rng, tp + lam, fp + lam, fn + lam, tn + lam,
+                                         n_draws=n_draws)
     tpr, fpr = x_tp / (x_tp + x_fn), x_fp / (x_fp + x_tn)
     ppv, npv = x_tp / (x_tp + x_fp), x_tn / (x_tn + x_fn)
     informedness = DifferencePosterior(BetaPosterior(tp + lam, fn + lam),
@@ -482,10 +527,16 @@ def test_difference_extreme_counts():
     assert np.all(np.isfinite(tiny.interval(0.95)))
 
 
-@pytest.mark.parametrize(("metric", "counts"), [
-    ("markedness", (10**6, 0, 10**6, 0)), ("informedness", (0, 0, 10**6, 10**6)),
-    ("balanced_accuracy", (0, 0, 10**6, 10**6))])
-@pytest.mark.parametrize("prior", [1e-3, 1e-6])
+# 0.3-0.5 s each: two of the six (both priors, two metrics) in the default run.
+SPIKE_CASES = [("markedness", (10**6, 0, 10**6, 0)), ("informedness", (0, 0, 10**6, 10**6)),
+               ("balanced_accuracy", (0, 0, 10**6, 10**6))]
+SPIKE_FAST = {("markedness", 1e-6), ("balanced_accuracy", 1e-3)}
+
+
+@pytest.mark.parametrize(("metric", "counts", "prior"), [
+    pytest.param(metric, counts, prior, id=f"{prior:g}-{metric}",
+                 marks=[] if (metric, prior) in SPIKE_FAST else [pytest.mark.slow])
+    for prior in (1e-3, 1e-6) for metric, counts in SPIKE_CASES])
 def test_difference_intervals_of_a_spike_at_zero(metric, counts, prior):
     # Both Betas of the difference are Beta(1e6, prior) (or Beta(prior, 1e6)): each
     # holds ~half its mass within 1e-300 of its end, so the difference holds more
@@ -649,7 +700,10 @@ def test_no_warnings_on_edge_values():
             posterior.summary()
 
 
-@pytest.mark.parametrize("metric", ["informedness", "markedness"])
+# 0.4 s each.  On the empty table both metrics are the same difference, Beta(λ, λ) -
+# Beta(λ, λ): informedness in the default run, markedness in the slow tier.
+@pytest.mark.parametrize("metric", [
+    "informedness", pytest.param("markedness", marks=pytest.mark.slow)])
 def test_difference_quantiles_with_tiny_prior_match_sampling(metric, seed):
     # Empty table, prior 1e-3: each rate is nearly a coin on {0, 1}, so the difference
     # has near-atoms at -1, 0 and 1 and a density spike at 0.  The quantile solver must
@@ -665,7 +719,11 @@ def test_difference_quantiles_with_tiny_prior_match_sampling(metric, seed):
     assert low == pytest.approx(-1.0, abs=1e-9) and high == pytest.approx(1.0, abs=1e-9)
 
 
-@pytest.mark.parametrize("counts", [(0, 0, 2, 1000), (0, 0, 1, 1000), (1, 1, 0, 1000)])
+# 0.5-1.4 s each: the regression's own table in the default run, the other two (a label
+# predicted never with one positive, and once) in the slow tier.
+@pytest.mark.parametrize("counts", [
+    (0, 0, 2, 1000), pytest.param((0, 0, 1, 1000), marks=pytest.mark.slow),
+    pytest.param((1, 1, 0, 1000), marks=pytest.mark.slow)])
 def test_informedness_hdi_of_rare_class_tables(counts):
     # A label never predicted (TP = 0) or predicted once: tpr's density is unbounded at 0,
     # fpr is a spike near 0, so the difference has a sharp peak just below 0.  The HDI must

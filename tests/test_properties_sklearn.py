@@ -4,6 +4,7 @@ search gives the same result in parallel."""
 import pickle
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -53,9 +54,23 @@ def test_a_pickled_scorer_gives_the_same_score(case, options):
     assert np.isfinite(score) and again == score
 
 
+# The searches in two processes share a worker with the other one (test_sklearn.py), so
+# that its pool of processes starts once.
+@pytest.mark.xdist_group("processes")
+def test_a_parallel_search_picks_the_same_model_once():
+    # One case of the property below (which takes 5 s at ten examples: the slow tier).
+    _parallel_search_picks_the_same_model(0, "f1", "lower")
+
+
+# Each example runs two searches, one of them in two processes.
+@pytest.mark.slow
 @given(st.integers(0, 2**31 - 1), st.sampled_from(["f1", "informedness", "mcc"]),
        st.sampled_from(["mean", "lower"]))
 def test_a_parallel_search_picks_the_same_model(seed, metric, statistic):
+    _parallel_search_picks_the_same_model(seed, metric, statistic)
+
+
+def _parallel_search_picks_the_same_model(seed, metric, statistic):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] + rng.normal(scale=1.0, size=60) > 0).astype(int)
