@@ -3,20 +3,30 @@
 `rank_systems` says how probable it is that each of N systems is the best on
 the population.  Calibrated, among the systems it gives P(best) near 0.8, about
 80% are the best.  Each test set draws a population: five systems whose
-accuracies are 0.8 plus independent normal offsets (sd 0.01 or 0.02), so that
-the best system and its margin change from one test set to the next, and
-whose errors are correlated through a shared item difficulty (a system is right
-on an item with probability Phi(alpha_i + z_j), z_j ~ N(0, 1): paired data, as
-in practice).  Every (system, test set) pair gives a predicted P(best) and
-whether that system is truly the best; the pairs are binned by the prediction
-and each bin's predicted mean is set against its observed share.  Both
-settings of ``pooling`` are measured on the same test sets: the default
+accuracies are 0.8 plus independent normal offsets, so that the best system and
+its margin change from one test set to the next, and whose errors are
+correlated through a shared item difficulty (a system is right on an item with
+probability Phi(alpha_i + z_j), z_j ~ N(0, 1): paired data, as in practice).
+Every (system, test set) pair gives a predicted P(best) and whether that system
+is truly the best; the pairs are binned by the prediction and each bin's
+predicted mean is set against its observed share.
+
+The offsets' sd (the spread) is drawn in two ways.  In the population cells it
+is drawn anew for every test set, uniform on [0, 0.03] (`POPULATIONS`): a
+posterior that does not know the spread can only be calibrated over the spreads
+it expects, and these cells are what the verdict judges, their pairs pooled
+over the cells (`pooled_rows`).  In the fixed cells it is 0.01 or 0.02 in every
+test set: they show how far off P(best) is at one spread, as information.
+
+Both settings of ``pooling`` are measured on the same test sets: the default
 (``"partial"``, the library's rows) and the joint table's posterior as it is
 (``"none"``, a candidate); beside them, from the same unpooled draws, four
 half-Cauchy priors of the spread scaled to the test set's noise (half, one,
-two and three times it: candidates)
-and the hierarchical model told the population's true spread (a reference no
-method can reach: it knows what the data cannot say with five systems).
+two and three times it: candidates), the hierarchical model told the spread the
+test set's offsets were drawn with (a reference no method can reach: it knows
+what the data cannot say with five systems) and, in the population cells, the
+model whose prior of the spread is the population's (a reference: the Bayes
+answer over that population, calibrated there by construction).
 """
 
 from __future__ import annotations
@@ -24,18 +34,35 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-__all__ = ["calibration_error", "run_systems", "system_cells", "verdict"]
+__all__ = ["POPULATIONS", "calibration_error", "gap", "judged", "pooled_rows", "reps_factor",
+           "run_systems", "system_cells", "verdict"]
 
 N_SYSTEMS = 5
 BINS = (0.0, 0.05, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0)
 # sqrt(1 + 1): the shared item difficulty z ~ N(0, 1) adds variance 1 to the latent score.
 _LATENT_SCALE = np.sqrt(2.0)
+# Populations of the spread, by the name their cells carry: the offsets' sd of each test
+# set is drawn uniform on (low, high).
+POPULATIONS = {"sd~U[0,0.03]": (0.0, 0.03)}
+# Test sets of a population cell, as a multiple of those of a fixed cell (full runs):
+# 4 000 a cell, 12 000 pooled, so that the upper bins hold some thousands of pairs.
+POPULATION_REPS_FACTOR = 2
 
 
 def system_cells(quick):
-    sizes = (1000,) if quick else (300, 1000, 10_000)
-    spreads = (0.02,) if quick else (0.01, 0.02)
-    return [("systems", n, spread) for spread in spreads for n in sizes]
+    """Population cells ``("systems", n, name)``, judged, then fixed cells
+    ``("systems", n, sd)`` (first the population cells, the longest tasks, so that two
+    workers finish together)."""
+    if quick:
+        return [("systems", 300, "sd~U[0,0.03]"), ("systems", 1000, 0.02)]
+    population = [("systems", n, name) for name in POPULATIONS for n in (300, 1000, 3000)]
+    return population + [("systems", n, spread) for spread in (0.01, 0.02)
+                         for n in (300, 1000, 10_000)]
+
+
+def reps_factor(cell):
+    """How many times a cell's test sets exceed the section's (full runs)."""
+    return POPULATION_REPS_FACTOR if isinstance(cell[2], str) else 1
 
 
 def _test_set(rng, n, accuracy):
@@ -56,15 +83,20 @@ def _contrast_sd(values):
     return float(np.sqrt(np.trace(centre @ np.cov(values, rowvar=False) @ centre) / (n - 1)))
 
 
-def _candidate_priors(values, spread):
+# Logits per unit of accuracy at accuracy 0.8 (d logit / dp = 1 / (p (1 - p))).
+_LOGITS_PER_UNIT = 1.0 / (0.8 * 0.2)
+
+
+def _candidate_priors(values, spread, population=None):
     """Log priors of the spread τ (on the logit scale the library pools on) measured
     beside the default uniform one: half-Cauchy priors scaled to the test set's own
     noise on that scale (Gelman 2006 recommends the half-Cauchy for few groups), and,
-    as the reference no method can reach, the true spread (``sd / (0.8 * 0.2)`` in
-    logits at accuracy 0.8)."""
+    as references, the spread the offsets were drawn with (``sd / (0.8 * 0.2)`` in
+    logits at accuracy 0.8) and, in a population cell, the population's own prior of
+    the spread (uniform on its range, in logits)."""
     noise = _contrast_sd(special.logit(values))
-    spread = spread / (0.8 * 0.2)
-    return {
+    spread = spread * _LOGITS_PER_UNIT
+    priors = {
         "spread half-Cauchy, scale three times the noise": (
             "candidate", lambda tau: -np.log1p((tau / (3.0 * noise)) ** 2)),
         "spread half-Cauchy, scale twice the noise": (
@@ -73,9 +105,14 @@ def _candidate_priors(values, spread):
             "candidate", lambda tau: -np.log1p((tau / noise) ** 2)),
         "spread half-Cauchy, scale half the noise": (
             "candidate", lambda tau: -np.log1p((tau / (0.5 * noise)) ** 2)),
-        "spread known (the population's sd)": (
+        "spread known (the sd the offsets were drawn with)": (
             "reference", lambda tau: -0.5 * ((tau - spread) / (0.02 * spread)) ** 2),
     }
+    if population is not None:
+        low, high = (value * _LOGITS_PER_UNIT for value in POPULATIONS[population])
+        priors["spread prior the population's (uniform sd)"] = (
+            "reference", lambda tau: np.where((tau >= low) & (tau <= high), 0.0, -np.inf))
+    return priors
 
 
 def run_systems(cell, reps, n_draws, *, seed, library):
@@ -84,12 +121,17 @@ def run_systems(cell, reps, n_draws, *, seed, library):
     from skprobeval._compare._pooling import pool_in_range
 
     _, n, spread = cell
-    rng = seed("systems", n, round(spread * 1000))
+    population = spread if isinstance(spread, str) else None
+    if population is None:
+        rng = seed("systems", n, round(spread * 1000))
+    else:
+        rng = seed("systems", n, population)
     methods = {"partial": (library, "library"), "none": ("pooling none", "candidate")}
     predicted = {method: [] for method in methods.values()}
     best = []
     for rep in range(reps):
-        accuracy = 0.8 + spread * rng.standard_normal(N_SYSTEMS)
+        sd = rng.uniform(*POPULATIONS[population]) if population else spread
+        accuracy = 0.8 + sd * rng.standard_normal(N_SYSTEMS)
         y, predictions = _test_set(rng, n, accuracy)
         for setting, method in methods.items():
             ranking = rank_systems(y, predictions, metric="accuracy", pooling=setting,
@@ -98,14 +140,16 @@ def run_systems(cell, reps, n_draws, *, seed, library):
         # Candidate priors of the spread, from the same unpooled draws (their own
         # random stream: the rows above do not move).
         own = np.random.default_rng([rep, 30])
-        for label, (kind, log_prior) in _candidate_priors(ranking.values, spread).items():
+        priors = _candidate_priors(ranking.values, sd, population)
+        for label, (kind, log_prior) in priors.items():
             pooled = pool_in_range(np.array(ranking.values), 0.0, 1.0, own,
                                    log_prior=log_prior)
             wins = np.bincount(pooled.argmax(axis=1), minlength=N_SYSTEMS)
             predicted.setdefault((label, kind), []).append(wins / pooled.shape[0])
         best.append(np.arange(N_SYSTEMS) == np.argmax(accuracy))
     best = np.concatenate(best)
-    name = f"n={n} accuracy sd={spread:g} {N_SYSTEMS} systems"
+    name = (f"n={n} accuracy sd={spread:g} {N_SYSTEMS} systems" if population is None
+            else f"n={n} accuracy {population} {N_SYSTEMS} systems")
     rows = []
     for (method, kind), values in predicted.items():
         values = np.concatenate(values)
@@ -117,14 +161,70 @@ def run_systems(cell, reps, n_draws, *, seed, library):
                 continue
             observed = float(best[inside].mean())
             mean = float(values[inside].mean())
-            rows.append({"section": "systems", "cell": name,
-                         "quantity": f"P(best) in [{BINS[b]:g}, {BINS[b + 1]:g})",
-                         "method": method, "kind": kind,
-                         "reps": reps, "count": count, "predicted": mean,
-                         "observed": observed,
-                         "se": float(np.sqrt(max(mean * (1 - mean), 1e-4) / count)),
-                         "brier": float(np.mean((values - best) ** 2))})
+            row = {"section": "systems", "cell": name,
+                   "quantity": f"P(best) in [{BINS[b]:g}, {BINS[b + 1]:g})",
+                   "method": method, "kind": kind,
+                   "reps": reps, "count": count, "predicted": mean,
+                   "observed": observed, "se": _se(mean, count),
+                   "brier": float(np.mean((values - best) ** 2))}
+            if population is not None:
+                row["spread_population"] = population
+            rows.append(row)
     return rows
+
+
+def _se(predicted, count):
+    """Standard error of a bin's observed share, were the prediction right."""
+    return float(np.sqrt(max(predicted * (1 - predicted), 1e-4) / count))
+
+
+def judged(row):
+    """Whether a row's cell draws its spread from a population (the cells judged, once
+    pooled); a fixed cell's rows are information."""
+    return bool(row.get("spread_population"))
+
+
+def pooled_rows(rows):
+    """The population cells' rows pooled per population, method and bin: the pairs'
+    count, their mean prediction and observed share, and the Brier score over every
+    pair of the pooled cells (the cells weighted by their pairs)."""
+    groups, totals = {}, {}
+    for row in rows:
+        if row["section"] != "systems" or not judged(row):
+            continue
+        key = (row["spread_population"], row["method"], row["kind"])
+        groups.setdefault(key + (row["quantity"],), []).append(row)
+        cells = totals.setdefault(key, {})
+        brier, count = cells.get(row["cell"], (row["brier"], 0))
+        cells[row["cell"]] = (brier, count + row["count"])
+    pooled = []
+    order = {key: i for i, key in enumerate(totals)}
+    for (population, method, kind, quantity), group in groups.items():
+        count = sum(r["count"] for r in group)
+        predicted = sum(r["count"] * r["predicted"] for r in group) / count
+        cells = totals[(population, method, kind)]
+        pairs = sum(c for _, c in cells.values())
+        pooled.append({
+            "section": "systems",
+            "cell": f"the {len(cells)} {population} cells",
+            "quantity": quantity, "method": method, "kind": kind,
+            "spread_population": population, "count": count, "predicted": predicted,
+            "observed": sum(r["count"] * r["observed"] for r in group) / count,
+            "se": _se(predicted, count),
+            "brier": sum(b * c for b, c in cells.values()) / pairs})
+    pooled.sort(key=lambda r: (order[(r["spread_population"], r["method"], r["kind"])],
+                               BINS.index(_low_end(r["quantity"]))))
+    return pooled
+
+
+def _low_end(quantity):
+    """The lower end of a bin named ``P(best) in [low, high)``."""
+    return float(quantity.split("[")[1].split(",")[0])
+
+
+def gap(row):
+    """How far a bin is off: |observed - predicted|."""
+    return abs(row["observed"] - row["predicted"])
 
 
 def verdict(row):
@@ -132,8 +232,7 @@ def verdict(row):
     pairs, allowing two standard errors beyond that)."""
     if row["count"] < 50:
         return None
-    gap = abs(row["observed"] - row["predicted"])
-    if gap > 0.05 + 2 * row["se"]:
+    if gap(row) > 0.05 + 2 * row["se"]:
         return (f"{row['cell']} {row['quantity']}: observed {row['observed']:.3f}, "
                 f"predicted {row['predicted']:.3f} ({row['count']} pairs)")
     return None
@@ -142,5 +241,5 @@ def verdict(row):
 def calibration_error(rows):
     """Pair-weighted mean |observed - predicted| over a set of rows."""
     counts = np.array([r["count"] for r in rows], dtype=float)
-    gaps = np.array([abs(r["observed"] - r["predicted"]) for r in rows])
+    gaps = np.array([gap(r) for r in rows])
     return float(np.sum(counts * gaps) / np.sum(counts)) if counts.size else float("nan")

@@ -863,7 +863,18 @@ def _run_cell(args):
 # bin is judged once it holds 50 (system, test set) pairs, and at 400 test sets a cell's
 # upper bins hold a few dozen, so that a miscalibrated bin could escape judgement by a
 # pair (the systems section ran 49 in one bin 0.23 off).  At 2 000 that bin holds 240.
+# The systems section's population cells run twice that again (`_systems.reps_factor`).
 SECTION_REPS_FACTOR = {"systems": 5}
+
+
+def _cell_reps(section, cell, reps, quick):
+    """Test sets of one cell: the section's multiple of `reps` in full runs."""
+    if quick:
+        return reps
+    factor = SECTION_REPS_FACTOR.get(section, 1)
+    if section == "systems":
+        factor *= _systems.reps_factor(cell)
+    return reps * factor
 
 
 def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1):
@@ -871,8 +882,8 @@ def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1):
     sections = list(SECTIONS) if sections is None else list(sections)
     reps = reps or (40 if quick else 400)
     n_draws = n_draws or (200 if quick else 1000)
-    tasks = [(section, cell, reps * (1 if quick else SECTION_REPS_FACTOR.get(section, 1)),
-              n_draws) for section in sections for cell in SECTIONS[section][0](quick)]
+    tasks = [(section, cell, _cell_reps(section, cell, reps, quick), n_draws)
+             for section in sections for cell in SECTIONS[section][0](quick)]
     # The costliest cells first, so that two workers finish together.
     tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass", "thresholds")
                                else 0))
@@ -896,13 +907,10 @@ def verdicts(rows):
     for (section, cell, quantity), group in groups.items():
         library = [r for r in group if r["kind"] == "library"]
         references = [r for r in group if r["kind"] == "reference"]
+        if section == "systems":
+            continue            # judged below, pooled over the population cells
         for lib in library:
             checked += 1
-            if section == "systems":
-                failure = _systems.verdict(lib)
-                if failure:
-                    failures.append(failure)
-                continue
             if section == "comparisons":
                 if lib["quantity"] == "null" and not 0.03 <= lib["share_above_95"] <= 0.07:
                     failures.append(f"{cell}: share of P > 0.95 = {lib['share_above_95']:.3f}"
@@ -924,6 +932,14 @@ def verdicts(rows):
                     failures.append(f"{cell} {quantity} [{lib['method']}]: width "
                                     f"{lib['width_95']:.4f} > {limit} x {r['method']} "
                                     f"{r['width_95']:.4f}")
+    # P(best) is judged over the spreads a population draws, its cells' pairs pooled per
+    # bin; the fixed-spread cells are information (`print_report` says how far off).
+    for pooled in _systems.pooled_rows(rows):
+        if pooled["kind"] == "library":
+            checked += 1
+            failure = _systems.verdict(pooled)
+            if failure:
+                failures.append(failure)
     return checked, failures
 
 
@@ -957,7 +973,7 @@ def print_report(rows, out=sys.stdout):
             print(f"\n== {section} ==", file=out)
             if section == "systems":
                 print(f"{'cell':<40} {'bin of P(best)':<24} {'method':<14} {'pairs':>6} "
-                      f"{'predicted':>9} {'observed':>9}", file=out)
+                      f"{'predicted':>9} {'observed':>9}  judged", file=out)
             elif section == "comparisons":
                 print(f"{'cell':<62} {'P>0.95':>7} {'P<0.05':>7} {'KS':>6}  matched test",
                       file=out)
@@ -965,9 +981,10 @@ def print_report(rows, out=sys.stdout):
                 print(f"{'cell':<46} {'quantity':<54} {'method':<40} {'cov95':>6} "
                       f"{'cov90':>6} {'width95':>8}", file=out)
         if section == "systems":
+            judged = "pooled" if _systems.judged(row) else "no (fixed spread)"
             print(f"{row['cell']:<40} {row['quantity']:<24} {row['method']:<14} "
-                  f"{int(row['count']):>6d} {row['predicted']:>9.3f} {row['observed']:>9.3f}",
-                  file=out)
+                  f"{int(row['count']):>6d} {row['predicted']:>9.3f} {row['observed']:>9.3f}"
+                  f"  {judged}", file=out)
         elif section == "comparisons":
             matched = ""
             if row.get("matched_test"):
@@ -982,6 +999,8 @@ def print_report(rows, out=sys.stdout):
             print(f"{row['cell']:<46} {row['quantity']:<54} {row['method']:<40} "
                   f"{row['coverage_95']:>6.3f} {row['coverage_90']:>6.3f} "
                   f"{row['width_95']:>8.4f}{recall}", file=out)
+    if any(row["section"] == "systems" for row in rows):
+        print_systems_summary(rows, out)
     summary = candidate_summary(rows)
     if not summary.empty:
         print("\n== methods over the grid (95% coverage; width / bootstrap width, median) ==",
@@ -995,6 +1014,68 @@ def print_report(rows, out=sys.stdout):
               file=out)
     for failure in failures:
         print(f"  FAIL {failure}", file=out)
+
+
+def _systems_line(row, *labels):
+    """One bin: its labels (in columns of 62 characters, or 38 and 50), pairs, predicted,
+    observed, gap, and whether it keeps the promise (a fixed cell's bin is only said to
+    be beyond it: it is not judged)."""
+    beyond = "OUTSIDE" if _systems.judged(row) else "beyond (not judged)"
+    mark = ("(< 50 pairs)" if row["count"] < 50 else beyond if _systems.verdict(row)
+            else "within")
+    widths = (62,) if len(labels) == 1 else (38, 50)
+    return (" ".join(f"{label:<{width}}" for label, width in zip(labels, widths)) +
+            f" {row['quantity']:<24} {int(row['count']):>6d} {row['predicted']:>9.3f} "
+            f"{row['observed']:>9.3f} {_systems.gap(row):>6.3f}  {mark}")
+
+
+def print_systems_summary(rows, out=sys.stdout):
+    """The systems section's verdict table (every method's bins, pairs pooled over the
+    population cells), the fixed-spread cells' worst bins (information) and a summary
+    per method."""
+    rows = [row for row in rows if row["section"] == "systems"]
+    pooled = _systems.pooled_rows(rows)
+    columns = (f"{'bin of P(best)':<24} {'pairs':>6} {'predicted':>9} {'observed':>9} "
+               f"{'gap':>6}  promise (0.05 + 2 se)")
+    for population in dict.fromkeys(r["spread_population"] for r in pooled):
+        part = [r for r in pooled if r["spread_population"] == population]
+        print(f"\n== systems: P(best) judged, {part[0]['cell']}: pairs pooled per bin ==",
+              file=out)
+        print(f"{'method (kind)':<62} {columns}", file=out)
+        for row in part:
+            print(_systems_line(row, f"{row['method']} ({row['kind']})"), file=out)
+    fixed = [row for row in rows if not _systems.judged(row)]
+    if fixed:
+        print("\n== systems: fixed-spread cells, not judged: each cell's worst bin of 50 "
+              "pairs or more ==", file=out)
+        print(f"{'cell':<38} {'method':<50} {columns}", file=out)
+        worst = {}
+        for row in fixed:
+            if row["count"] >= 50:
+                key = (row["cell"], row["method"])
+                if key not in worst or _systems.gap(row) > _systems.gap(worst[key]):
+                    worst[key] = row
+        for library in (True, False):
+            for (cell, method), row in worst.items():
+                if (row["kind"] == "library") == library:
+                    print(_systems_line(row, cell, method), file=out)
+    print("\n== systems: methods (bins outside the promise, calibration error, mean Brier "
+          "score) ==", file=out)
+    print(f"{'method':<50} {'kind':<9} {'pooled: out':>11} {'cal.err':>7} {'Brier':>7}   "
+          f"{'fixed: beyond':>13} {'worst gap':>9} {'cal.err':>7} {'Brier':>7}", file=out)
+    for method, kind in dict.fromkeys((r["method"], r["kind"]) for r in rows):
+        own = [r for r in pooled if r["method"] == method]
+        mine = [r for r in fixed if r["method"] == method]
+        briers = list({r["cell"]: r["brier"] for r in mine}.values())
+        large = [_systems.gap(r) for r in mine if r["count"] >= 50]
+        print(f"{method:<50} {kind:<9} "
+              f"{sum(bool(_systems.verdict(r)) for r in own):>11d} "
+              f"{_systems.calibration_error(own):>7.3f} "
+              f"{own[0]['brier'] if own else math.nan:>7.4f}   "
+              f"{sum(bool(_systems.verdict(r)) for r in mine):>13d} "
+              f"{max(large, default=math.nan):>9.3f} "
+              f"{_systems.calibration_error(mine):>7.3f} "
+              f"{np.mean(briers) if briers else math.nan:>7.4f}", file=out)
 
 
 def _n_of(cell):

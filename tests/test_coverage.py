@@ -52,6 +52,12 @@ def test_quick_mode_reports_every_section(quick_rows):
             assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
     methods = {row["method"] for row in quick_rows}
     assert {"skprobeval", "Wilson", "Jeffreys", "bootstrap", "bootstrap BCa", "DeLong"} <= methods
+    # P(best): a cell whose spread is drawn from a population (judged, pooled) and a
+    # fixed-spread one (information); every pair of the population cell is in the pool.
+    systems = [row for row in quick_rows if row["section"] == "systems"]
+    assert {bc._systems.judged(row) for row in systems} == {True, False}
+    pooled = [row for row in bc._systems.pooled_rows(quick_rows) if row["kind"] == "library"]
+    assert sum(row["count"] for row in pooled) == 40 * 5
     # The thresholds section also measures the library at the stricter confidences,
     # their result in the 95 columns and nothing in the 90 ones.
     strict = [row for row in quick_rows if "confidence=0.995" in row["method"]]
@@ -77,17 +83,18 @@ def test_verdicts_flag_an_interval_that_misses():
          "kind": "reference", "coverage_95": 0.95, "width_95": 0.1},
         {"section": "comparisons", "cell": "n", "quantity": "null", "method": "skprobeval",
          "kind": "library", "share_above_95": 0.10},
-        # Rank probabilities: 0.8 said, 0.6 seen in 100 pairs (a miss); 0.5 said, 0.53
-        # seen (within 0.05); a bin of 20 pairs is not judged.
+        # Rank probabilities of a cell whose spread is drawn from a population: 0.8 said,
+        # 0.6 seen in 100 pairs (a miss); 0.5 said, 0.53 seen (within 0.05); a bin of 20
+        # pairs is not judged.
         {"section": "systems", "cell": "s", "quantity": "P(best) in [0.6, 0.8)",
          "method": "skprobeval", "kind": "library", "count": 100, "predicted": 0.8,
-         "observed": 0.6, "se": 0.04},
+         "observed": 0.6, "se": 0.04, "brier": 0.1, "spread_population": "p"},
         {"section": "systems", "cell": "s", "quantity": "P(best) in [0.4, 0.6)",
          "method": "skprobeval", "kind": "library", "count": 100, "predicted": 0.5,
-         "observed": 0.53, "se": 0.05},
+         "observed": 0.53, "se": 0.05, "brier": 0.1, "spread_population": "p"},
         {"section": "systems", "cell": "s", "quantity": "P(best) in [0.8, 0.95)",
          "method": "skprobeval", "kind": "library", "count": 20, "predicted": 0.9,
-         "observed": 0.5, "se": 0.07},
+         "observed": 0.5, "se": 0.07, "brier": 0.1, "spread_population": "p"},
     ]
     checked, failures = bc.verdicts(rows)
     assert checked == 7
@@ -96,6 +103,55 @@ def test_verdicts_flag_an_interval_that_misses():
     assert any(f.startswith("c f1") for f in failures)
     assert any("width" in f and f.startswith("e f1") for f in failures)
     assert any("share of P > 0.95" in f for f in failures)
+
+
+def _pbest_row(cell, quantity, count, predicted, observed, *, kind="library", population="p"):
+    row = {"section": "systems", "cell": cell, "quantity": f"P(best) in {quantity}",
+           "method": "skprobeval" if kind == "library" else "other", "kind": kind,
+           "count": count, "predicted": predicted, "observed": observed,
+           "se": math.sqrt(predicted * (1 - predicted) / count), "brier": 0.1, "reps": 400}
+    if population:
+        row["spread_population"] = population
+    return row
+
+
+def test_pbest_is_judged_on_the_population_cells_pooled_not_on_fixed_ones():
+    rows = [
+        # Two population cells of 30 pairs each in [0.6, 0.8): too few to judge alone,
+        # 0.7 said and 0.5 seen in the 60 pooled (0.2 off, beyond 0.05 + 2 se = 0.118).
+        _pbest_row("a", "[0.6, 0.8)", 30, 0.7, 0.5),
+        _pbest_row("b", "[0.6, 0.8)", 30, 0.7, 0.5),
+        # Off one way in one cell and the other way in the other: within once pooled
+        # (0.29 seen against 0.30 said).
+        _pbest_row("a", "[0.2, 0.4)", 100, 0.3, 0.25),
+        _pbest_row("b", "[0.2, 0.4)", 100, 0.3, 0.33),
+        # A fixed-spread cell 0.27 off in 200 pairs, and a candidate 0.3 off in the
+        # population cells: information, not judged.
+        _pbest_row("f", "[0.8, 0.95)", 200, 0.87, 0.6, population=None),
+        _pbest_row("a", "[0.8, 0.95)", 200, 0.9, 0.6, kind="candidate"),
+    ]
+    pooled = {(r["kind"], r["quantity"]): r for r in bc._systems.pooled_rows(rows)}
+    assert set(pooled) == {("library", "P(best) in [0.6, 0.8)"),
+                           ("library", "P(best) in [0.2, 0.4)"),
+                           ("candidate", "P(best) in [0.8, 0.95)")}
+    middle = pooled[("library", "P(best) in [0.2, 0.4)")]
+    assert middle["count"] == 200 and middle["observed"] == pytest.approx(0.29)
+    checked, failures = bc.verdicts(rows)
+    assert checked == 2
+    assert failures == ["the 2 p cells P(best) in [0.6, 0.8): observed 0.500, "
+                        "predicted 0.700 (60 pairs)"]
+    # Judged alone, the fixed cell's bin would fail: the report prints it as information,
+    # with how far off it is.
+    assert bc._systems.verdict(rows[4])
+    import io
+
+    out = io.StringIO()
+    bc.print_report(rows, out=out)
+    report = out.getvalue()
+    assert "0.870     0.600  no (fixed spread)" in report
+    fixed = report.split("fixed-spread cells, not judged")[1]
+    assert "0.870     0.600  0.270  beyond (not judged)" in fixed.splitlines()[2]
+    assert "checked 2 library results; 1 outside the promise" in report
 
 
 def test_the_benchmarks_multiclass_model_is_the_librarys():
