@@ -180,8 +180,10 @@ def _se(predicted, count):
 
 def judged(row):
     """Whether a row's cell draws its spread from a population (the cells judged, once
-    pooled); a fixed cell's rows are information."""
-    return bool(row.get("spread_population"))
+    pooled); a fixed cell's rows are information.  (Its field is absent or empty there;
+    NaN, as a data frame reads it, counts as empty.)"""
+    population = row.get("spread_population")
+    return isinstance(population, str) and population != ""
 
 
 def pooled_rows(rows):

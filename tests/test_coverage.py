@@ -125,10 +125,12 @@ def test_pbest_is_judged_on_the_population_cells_pooled_not_on_fixed_ones():
         # (0.29 seen against 0.30 said).
         _pbest_row("a", "[0.2, 0.4)", 100, 0.3, 0.25),
         _pbest_row("b", "[0.2, 0.4)", 100, 0.3, 0.33),
-        # A fixed-spread cell 0.27 off in 200 pairs, and a candidate 0.3 off in the
-        # population cells: information, not judged.
+        # A fixed-spread cell 0.27 off in 200 pairs (its field absent, or NaN as a data
+        # frame reads it), and a candidate 0.3 off in the population cells: information,
+        # not judged.
         _pbest_row("f", "[0.8, 0.95)", 200, 0.87, 0.6, population=None),
         _pbest_row("a", "[0.8, 0.95)", 200, 0.9, 0.6, kind="candidate"),
+        _pbest_row("g", "[0.8, 0.95)", 200, 0.87, 0.6, population=math.nan),
     ]
     pooled = {(r["kind"], r["quantity"]): r for r in bc._systems.pooled_rows(rows)}
     assert set(pooled) == {("library", "P(best) in [0.6, 0.8)"),
