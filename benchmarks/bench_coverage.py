@@ -42,11 +42,17 @@ calibration
     for the Brier score.
 systems
     calibration of `rank_systems`' P(best): five systems of accuracy 0.8 plus
-    normal offsets (sd 0.01 or 0.02), correlated through item difficulty, on
-    300 to 10 000 items; among the systems given P(best) in a bin, the share
-    that is truly best should match the bin's mean prediction within 0.05.
-    The cells run five times the test sets of the others (2000 in the full
-    run), so that the upper bins hold enough pairs to be judged.
+    normal offsets, correlated through item difficulty; among the systems
+    given P(best) in a bin, the share that is truly best should match the
+    bin's mean prediction within 0.05.  Judged: the cells whose offsets' sd
+    is drawn uniform on [0, 0.03] for every test set (300, 1000 and 3000
+    items, 4000 test sets each in the full run), their (system, test set)
+    pairs pooled per bin: a posterior that does not know the spread is
+    calibrated over the spreads it expects, not at each one.  Information:
+    cells of a fixed sd (0.01 or 0.02, on 300 to 10 000 items, 2000 test
+    sets each), printed with each cell's worst bin.  The cells run five and
+    ten times the test sets of the others, so that the upper bins hold
+    enough pairs to be judged.
 thresholds
     `choose_threshold` for precision >= 0.8, 0.9, 0.95 on binormal scores (n in
     {300, 3000}): the share of data sets whose chosen threshold meets the
@@ -67,16 +73,17 @@ Posterior and bootstrap intervals are read from 1000 draws (250 for the AP, AUC
 and bootstrap of rankings of 10 000 items, whose simultaneous bands draw 2 000
 runs of score levels, ``max_cells``, 1000 times).  Run
 ``python -m benchmarks.bench_coverage`` for the full grid (the sections' runs
-with ``--jobs 2`` on two cores add up to about 80 minutes, 40 of them the
-ranking section), ``--quick`` for a smoke run, ``--section NAME`` for one
+with ``--jobs 2`` on two cores add up to about 105 minutes, 40 of them the
+ranking section and 34 the systems section, measured on a machine shared with
+other work: its 30 minutes of CPU time), ``--quick`` for a smoke run, ``--section NAME`` for one
 section, ``--csv PATH`` to keep the rows.  The last lines check the grid
 against the promise the library makes: the 95% interval covers at least 0.92
 (within Monte Carlo error) in every cell, or, where every reference covers less
 than 0.90, at least as often as the best reference; where both cover 0.93 or
 more, it is at most 1.25 times as wide as the bootstrap (1.1 times Wilson's for
 proportions); null comparisons exceed 0.95 in 3% to 7% of draws; a P(best) bin
-of 50 pairs or more is within 0.05 of its share of truly best systems (two
-standard errors allowed).
+of 50 pairs or more, pooled over the cells of a drawn spread, is within 0.05 of
+its share of truly best systems (two standard errors allowed).
 """
 
 from __future__ import annotations
