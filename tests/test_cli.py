@@ -121,8 +121,10 @@ def test_compare_other_formats(predictions_csv, fmt, marker):
     assert marker in result.stdout
 
 
-def test_random_ap():
-    result = run_process("random-ap", "10", "4")
+@pytest.mark.parametrize("runner", [run, pytest.param(run_process, marks=pytest.mark.slow)],
+                         ids=["in-process", "subprocess"])   # the subprocess: 1.6 s
+def test_random_ap(runner):
+    result = runner("random-ap", "10", "4")
     assert result.returncode == 0, result.stderr
     # Bestgen (2015): RandomAPExact(10, 4) = 0.5285979.
     assert "0.5285979" in result.stdout

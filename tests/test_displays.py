@@ -3,13 +3,14 @@
 import math
 from fractions import Fraction
 
-import matplotlib
+import pytest
 
+matplotlib = pytest.importorskip(
+    "matplotlib", reason="the plots need matplotlib (installed by the test extra)")
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pytest  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
 from sklearn.datasets import load_breast_cancer  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
@@ -68,10 +69,11 @@ def test_from_predictions_and_several_models_on_one_axes(cancer):
     scores = model.predict_proba(X)[:, 1]
     _, ax = plt.subplots()
     first = PosteriorPrecisionRecallDisplay.from_predictions(y, scores, name="logistic", ax=ax,
-                                                             random_state=0,
+                                                             n_draws=300, random_state=0,
                                                              plot_chance_level=True)
     second = PosteriorPrecisionRecallDisplay.from_estimator(
-        GaussianNB().fit(X, y), X, y, ax=ax, plot_chance_level=False, random_state=0)
+        GaussianNB().fit(X, y), X, y, ax=ax, plot_chance_level=False, n_draws=300,
+        random_state=0)
     assert first.ax_ is second.ax_ is ax
     assert len(ax.lines) == 3          # two curves and the prevalence line
     assert second.chance_level_ is None and second.baseline_band_ is None
@@ -92,15 +94,16 @@ def test_chance_level_with_weights(cancer):
     scores = model.predict_proba(X)[:, 1]
     # Equal weights: the random ranking of the items themselves (not of 2N items).
     doubled = PosteriorPrecisionRecallDisplay.from_predictions(
-        y, scores, sample_weight=np.full(y.shape, 2.0), plot_chance_level=True)
-    plain = PosteriorPrecisionRecallDisplay.from_predictions(y, scores, plot_chance_level=True)
+        y, scores, sample_weight=np.full(y.shape, 2.0), plot_chance_level=True, n_draws=300)
+    plain = PosteriorPrecisionRecallDisplay.from_predictions(y, scores, plot_chance_level=True,
+                                                             n_draws=300)
     np.testing.assert_array_equal(doubled.baseline_band_.get_paths()[0].vertices,
                                   plain.baseline_band_.get_paths()[0].vertices)
     # Unequal weights: only the (weighted) prevalence line.
     weight = np.where(y == 1, 1.0, 3.0)
     weighted = PosteriorPrecisionRecallDisplay.from_predictions(
         y, scores, sample_weight=weight, plot_chance_level=True,
-        chance_level_kw={"color": "red"})
+        chance_level_kw={"color": "red"}, n_draws=300)
     assert weighted.baseline_band_ is None
     assert weighted.chance_level_.get_color() == "red"
     prevalence = y.sum() / (y.sum() + 3 * (y == 0).sum())
@@ -111,10 +114,11 @@ def test_chance_level_with_weights(cancer):
 def test_decision_function_and_pos_label(cancer):
     _, X, y = cancer
     model = make_pipeline(StandardScaler(), LinearSVC()).fit(X, y)
-    display = PosteriorRocCurveDisplay.from_estimator(model, X, y, pos_label=0, random_state=0)
+    display = PosteriorRocCurveDisplay.from_estimator(model, X, y, pos_label=0, n_draws=300,
+                                                      random_state=0)
     # With the other class positive the scores are negated: the same curve shape.
     plain = PosteriorRocCurveDisplay.from_predictions(y == 0, -model.decision_function(X),
-                                                      random_state=0)
+                                                      n_draws=300, random_state=0)
     np.testing.assert_allclose(display.curve.counts.tp, plain.curve.counts.tp)
     plt.close("all")
 

@@ -10,6 +10,7 @@ import itertools
 
 import numpy as np
 import pytest
+from optional import needs
 
 from skprobeval import (
     SystemRanking,
@@ -40,10 +41,11 @@ def _tolerance(p, n_draws, reference_draws):
 
 
 def test_equal_systems_are_equally_likely_best(rng):
-    # Five systems each wrong on exactly 1 500 of 10 000 items (different items):
-    # the same accuracy, so by symmetry P(best) = 1/5 each.
-    y = rng.integers(0, 2, 10_000)
-    predictions = {f"s{i}": _fixed_errors(rng, y, 1500) for i in range(5)}
+    # Five systems each wrong on exactly 300 of 2 000 items (different items): the same
+    # accuracy, so by symmetry P(best) = 1/5 each (Monte Carlo standard error of each
+    # P(best) at 10 000 draws: 0.004).
+    y = rng.integers(0, 2, 2000)
+    predictions = {f"s{i}": _fixed_errors(rng, y, 300) for i in range(5)}
     ranking = rank_systems(y, predictions, random_state=rng)
     np.testing.assert_allclose(ranking.prob_best, 0.2, atol=0.05)
     np.testing.assert_allclose(ranking.expected_rank, 3.0, atol=0.25)
@@ -193,7 +195,7 @@ def test_agrees_with_a_brute_force_dirichlet(rng, n_classes, average):
     y = rng.integers(0, n_classes, 40)
     systems = [np.where(rng.random(40) < accuracy, y, rng.integers(0, n_classes, 40))
                for accuracy in (0.8, 0.75, 0.7)]
-    n_draws, reference_draws = 20_000, 100_000
+    n_draws, reference_draws = 20_000, 50_000
     # The joint table's own posterior: pooling="none" (pooling is tested below).
     ranking = rank_systems(y, dict(zip("abc", systems)), metric="f1", average=average,
                            pooling="none", n_draws=n_draws, random_state=rng)
@@ -246,7 +248,7 @@ def test_two_systems_agree_with_compare_predictions(rng, metric, average, n_clas
     assert ranking.prob_best["a"] == pytest.approx(ranking.pairwise.loc["a", "b"])
 
 
-@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("n_classes", [2, pytest.param(3, marks=pytest.mark.slow)])  # 0.3 s
 def test_two_systems_accuracy_agrees_with_the_exact_paired_comparison(rng, n_classes):
     # P(first better) depends only on the masses of 'first right alone' and 'second
     # right alone': lambda each in both models (compare_paired's closed form).
@@ -266,8 +268,8 @@ def test_scores_of_two_systems_are_compare_scores(rng, metric):
     # probability to the last digit.
     y = rng.integers(0, 2, 300)
     a, b = y + rng.normal(0, 1.0, 300), y + rng.normal(0, 1.2, 300)
-    ranking = rank_systems(y, {"a": a, "b": b}, metric=metric, n_draws=3000, random_state=5)
-    pair = compare_scores(y, a, b, metric=metric, n_draws=3000, random_state=5)
+    ranking = rank_systems(y, {"a": a, "b": b}, metric=metric, n_draws=1000, random_state=5)
+    pair = compare_scores(y, a, b, metric=metric, n_draws=1000, random_state=5)
     assert ranking.pairwise.loc["a", "b"] == pytest.approx(pair.prob_first_better, abs=1e-12)
     # The default boundary mass: 0.1 for AUC; for AP 0.1 up to 30 positives, 3 / P above.
     assert ranking.prior == pytest.approx(3 / y.sum() if metric == "average_precision" else 0.1,
@@ -285,7 +287,7 @@ def test_multilabel_two_systems_agree_with_compare_predictions(rng):
     y = (rng.random((300, 3)) < 0.4).astype(int)
     predictions = {name: np.where(rng.random((300, 3)) < accuracy, y, 1 - y)
                    for name, accuracy in (("a", 0.85), ("b", 0.8))}
-    n_draws = 6000
+    n_draws = 3000
     ranking = rank_systems(y, predictions, metric="f1", average="macro", n_draws=n_draws,
                            random_state=rng)
     expected = compare_predictions(y, predictions, metric="f1", average="macro",
@@ -380,6 +382,7 @@ def test_repeated_column_names_are_refused():
 # ---------------------------------------------------------------------------
 
 
+@needs("matplotlib")
 def test_result_presentation(rng):
     import matplotlib
 
@@ -430,14 +433,14 @@ def test_labels_by_name_and_in_another_order(rng):
                    for name, accuracy in (("a", 0.8), ("b", 0.78), ("c", 0.7))}
     names = np.array(["ham", "spam"])
     as_text = rank_systems(names[y], {k: names[v] for k, v in predictions.items()},
-                           metric="f1", pos_label="spam", n_draws=4000, random_state=0)
-    as_int = rank_systems(y, predictions, metric="f1", n_draws=4000, random_state=0)
+                           metric="f1", pos_label="spam", n_draws=2000, random_state=0)
+    as_int = rank_systems(y, predictions, metric="f1", n_draws=2000, random_state=0)
     np.testing.assert_array_equal(as_text.values, as_int.values)
     order = rng.permutation(500)
     shuffled = rank_systems(y[order], {k: v[order] for k, v in predictions.items()},
-                            metric="f1", n_draws=4000, random_state=1)
+                            metric="f1", n_draws=2000, random_state=1)
     np.testing.assert_array_less(np.abs(shuffled.prob_best - as_int.prob_best),
-                                 _tolerance(as_int.prob_best, 4000, 4000))
+                                 _tolerance(as_int.prob_best, 2000, 2000))
 
 
 # ---------------------------------------------------------------------------
@@ -476,18 +479,26 @@ def _pooled_moments_by_quadrature(mean, cov, width, log_prior=None):
     def weight(tau):
         return np.exp(log_weight(tau) - peak)
 
+    def moments(tau):      # the weight, and the weight times theta's first two moments
+        _, centre, covariance = parts(tau)
+        return weight(tau) * np.concatenate(
+            [[1.0], centre, (covariance + np.outer(centre, centre)).ravel()])
+
+    # One adaptive quadrature of the whole vector (the weight's normaliser, the n means
+    # and the n^2 second moments share their evaluations of the integrand).
     points = np.geomspace(1e-5, width, 40)
-    z = integrate.quad(weight, 0, width, points=points, limit=400)[0]
-    first = np.array([integrate.quad(lambda t, i=i: weight(t) * parts(t)[1][i], 0, width,
-                                     points=points, limit=400)[0] for i in range(n)]) / z
-    second = np.array([[integrate.quad(
-        lambda t, i=i, j=j: weight(t) * (parts(t)[2][i, j] + parts(t)[1][i] * parts(t)[1][j]),
-        0, width, points=points, limit=400)[0] for j in range(n)] for i in range(n)]) / z
+    total = integrate.quad_vec(moments, 0, width, points=points, limit=400, epsrel=1e-10)[0]
+    first = total[1:n + 1] / total[0]
+    second = total[n + 1:].reshape(n, n) / total[0]
     return first, second - np.outer(first, first)
 
 
-@pytest.mark.parametrize("spread", [0.002, 0.03])
-def test_partial_pooling_has_the_hierarchical_posteriors_moments(spread):
+# 50 000 draws in the fast tier (0.4 s); 200 000 draws (1.5-3 s a spread) and the clear
+# difference in the slow tier.
+@pytest.mark.parametrize("spread, n_draws", [
+    (0.002, 50_000), pytest.param(0.002, 200_000, marks=pytest.mark.slow),
+    pytest.param(0.03, 200_000, marks=pytest.mark.slow)])
+def test_partial_pooling_has_the_hierarchical_posteriors_moments(spread, n_draws):
     # Gaussian draws stand for the data; the pooled draws' mean and covariance
     # against adaptive quadrature over the spread tau (uniform prior on [0, 1]).
     from skprobeval._compare._pooling import partial_pooling
@@ -496,8 +507,11 @@ def test_partial_pooling_has_the_hierarchical_posteriors_moments(spread):
     mean = 0.8 + spread * np.array([-1.0, 0.3, 0.6, 1.2])
     root = rng.normal(size=(4, 4)) * 0.004 + np.eye(4) * 0.01
     cov = root @ root.T
-    draws = rng.multivariate_normal(mean, cov, size=200_000)
+    draws = rng.multivariate_normal(mean, cov, size=n_draws)
     pooled = partial_pooling(draws, 1.0, np.random.default_rng(3))
+    # The means' tolerance is 5 standard errors; a covariance's standard error is about
+    # sqrt(2 / n) sd^2 (0.0063 sd^2 at 50 000 draws, 0.0032 sd^2 at 200 000), below its
+    # tolerance 0.03 sd^2 nearly 5 and 9.5 times.
     expected_mean, expected_cov = _pooled_moments_by_quadrature(draws.mean(axis=0),
                                                                 np.cov(draws, rowvar=False), 1.0)
     sd = np.sqrt(np.diag(expected_cov))
@@ -557,15 +571,15 @@ def test_pooled_draws_stay_in_the_metrics_range():
     rng = np.random.default_rng(3)
     y = np.r_[np.ones(150, int), np.zeros(150, int)]
     scores = {f"s{i}": y * (3.5 + 0.3 * i) + rng.normal(size=300) for i in range(4)}
-    ranking = rank_systems(y, scores, metric="average_precision", n_draws=4000, random_state=0)
+    ranking = rank_systems(y, scores, metric="average_precision", n_draws=1000, random_state=0)
     assert ranking.values.max() < 1.0 and ranking.values.min() > 0.0
     assert float(ranking.interval()["high"].max()) <= 1.0
     labels = {name: (score > 1.5).astype(int) for name, score in scores.items()}
-    signed = rank_systems(y, labels, metric="informedness", n_draws=4000, random_state=0)
+    signed = rank_systems(y, labels, metric="informedness", n_draws=1000, random_state=0)
     assert -1.0 < signed.values.min() and signed.values.max() < 1.0
     # A metric and its complement still give mirrored draws.
-    error = rank_systems(y, labels, metric="error", n_draws=4000, random_state=0)
-    accuracy = rank_systems(y, labels, metric="accuracy", n_draws=4000, random_state=0)
+    error = rank_systems(y, labels, metric="error", n_draws=1000, random_state=0)
+    accuracy = rank_systems(y, labels, metric="accuracy", n_draws=1000, random_state=0)
     np.testing.assert_allclose(error.values, 1.0 - accuracy.values, atol=1e-12)
 
 

@@ -46,7 +46,13 @@ def _baycomp_probs(test, a, b, rope, **options):
         return test.probs(a, b, rope=rope, nsamples=20_000, random_state=1, **options)
 
 
-@pytest.mark.parametrize("seed", range(12))
+# Two seeds (a shift towards the first system and none) stay in the fast tier for each rope;
+# the other ten, about 0.2 s each, are slow.
+_BAYCOMP_SEEDS = [seed if seed in (0, 2) else pytest.param(seed, marks=pytest.mark.slow)
+                  for seed in range(12)]
+
+
+@pytest.mark.parametrize("seed", _BAYCOMP_SEEDS)
 @pytest.mark.parametrize("rope", [0.0, 0.01])
 def test_signed_rank_equals_baycomp(seed, rope):
     a, b = _scores(seed)

@@ -42,6 +42,7 @@ def data():
 GRID = {"C": [0.001, 0.1, 10.0]}
 
 
+@pytest.mark.xdist_group("processes")     # its pool of processes starts once
 def test_grid_search_with_posterior_scorer_n_jobs_and_pickle(data):
     X, y = data
     scorer = make_posterior_scorer(metric="f1", statistic="lower", confidence=0.9)
@@ -317,7 +318,7 @@ def test_scorer_validates_sampling_arguments():
 @pytest.fixture(scope="module")
 def digits():
     X, y = load_digits(return_X_y=True)
-    return X[:600], y[:600]
+    return X[:300], y[:300]
 
 
 def _digits_search(X, y):
@@ -330,6 +331,7 @@ def _digits_search(X, y):
                         n_jobs=2).fit(X, y)
 
 
+@pytest.mark.xdist_group("processes")     # its pool of processes starts once
 def test_digits_grid_search_with_macro_scorer_and_refit(digits):
     X, y = digits
     first = _digits_search(X, y)
@@ -454,11 +456,11 @@ def test_repeated_cv_counts_are_divided_by_n_repeats(data):
     # Reference: the pooled counts computed here from cv_results_, divided by the 5 repeats
     # (each item is tested once per repeat), through metric_posterior.
     X, y = data
-    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=5, random_state=0)
+    cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=0)
     search = GridSearchCV(LogisticRegression(), GRID, cv=cv, scoring=CountsScorer(),
                           refit=PosteriorRefit(n_repeats=5)).fit(X, y)
     results = search.cv_results_
-    cells = [sum(results[f"split{k}_test_{cell}"] for k in range(15))
+    cells = [sum(results[f"split{k}_test_{cell}"] for k in range(10))
              for cell in ("tp", "fp", "fn", "tn")]
     np.testing.assert_allclose(sum(cells), 5 * y.shape[0])
     expected = metric_posterior(ConfusionCounts(*(c / 5 for c in cells)),
@@ -468,7 +470,7 @@ def test_repeated_cv_counts_are_divided_by_n_repeats(data):
     assert search.best_index_ == int(np.argmax(expected))
     assert np.all(got < PosteriorRefit(n_repeats=1).scores(results))
     with pytest.raises(ValueError, match=r"`n_repeats` must be a divisor of the number of "
-                                         r"splits \(15\); got 4"):
+                                         r"splits \(10\); got 4"):
         PosteriorRefit(n_repeats=4).scores(results)
 
 
@@ -541,16 +543,16 @@ def test_renaming_the_classes_keeps_grid_search_scores_and_the_refit_choice():
     results = []
     for labels in (y, np.array([2, 0, 1])[y]):
         scoring = {"lower": make_posterior_scorer(metric="f1", average="macro",
-                                                  statistic="lower", n_draws=2000),
+                                                  statistic="lower", n_draws=500),
                    "weighted": make_posterior_scorer(metric="mcc", average="weighted",
-                                                     n_draws=2000),
+                                                     n_draws=500),
                    **CountsScorer(labels=range(3)).as_scoring()}
         search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring=scoring,
-                              refit=False, cv=3).fit(X, labels)
+                              refit=False, cv=2).fit(X, labels)
         results.append([search.cv_results_["mean_test_lower"],
                         search.cv_results_["mean_test_weighted"],
                         PosteriorRefit(average="macro", statistic="lower",
-                                       n_draws=2000).scores(search.cv_results_)])
+                                       n_draws=500).scores(search.cv_results_)])
     for first, renamed in zip(*results):
         np.testing.assert_array_equal(renamed, first)
 
