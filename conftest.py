@@ -2,20 +2,18 @@
 
 Doctests (the package's and README.md's) whose examples import a package that is not
 installed skip, naming it: the plotting examples need matplotlib, which only the ``plot``
-and ``test`` extras install.  Under pytest-xdist each worker runs BLAS on one thread."""
+and ``test`` extras install.  Every test process runs BLAS on one thread."""
 
 import importlib.util
-import os
 import re
 
 import pytest
+from threadpoolctl import threadpool_limits
 
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    # One test worker a core already: BLAS threads of their own would only contend for
-    # the cores (a digits report took 2.5 s with them, 1.0 s without, on two cores).
-    from threadpoolctl import threadpool_limits
-
-    _ONE_BLAS_THREAD = threadpool_limits(limits=1, user_api="blas")
+# One BLAS thread in every test process: the suite runs one worker a core, and BLAS
+# threads of their own would only contend for the cores (small logistic fits took 3-6
+# times as long, and a digits report 2.5 s against 1.0 s, on two cores).
+_ONE_BLAS_THREAD = threadpool_limits(limits=1, user_api="blas")
 
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)")
 

@@ -348,23 +348,24 @@ def test_default_boundary_mass_of_average_precision():
     assert ap_boundary_mass(31) == pytest.approx(3 / 31, rel=1e-15)
     assert ap_boundary_mass(3000) == pytest.approx(0.001, rel=1e-15)
     rng = np.random.default_rng(4)
+    # Every check below is an exact equality of draws: 100 draws check it as well as more.
     # (positives, weight of each positive): weights count, so 20 positives of weight 3
     # are 60 positives' worth.
     for n_pos, weight, mass in ((20, 1.0, 0.1), (400, 1.0, 3 / 400), (20, 3.0, 3 / 60)):
         y = np.r_[np.ones(n_pos, int), np.zeros(300, int)]
         score = rng.normal(size=y.size) + 2 * y
         w = np.where(y == 1, weight, 1.0)
-        default = average_precision_posterior(y, score, sample_weight=w, n_draws=300,
+        default = average_precision_posterior(y, score, sample_weight=w, n_draws=100,
                                               random_state=0)
         explicit = average_precision_posterior(y, score, sample_weight=w, prior=mass,
-                                               n_draws=300, random_state=0)
+                                               n_draws=100, random_state=0)
         np.testing.assert_array_equal(default.samples, explicit.samples)
         other = score + rng.normal(size=y.size)
         for metric, lam in (("average_precision", mass), ("roc_auc", 0.1)):
             by_default = compare_scores(y, score, other, metric=metric, sample_weight=w,
-                                        n_draws=300, random_state=0)
+                                        n_draws=100, random_state=0)
             by_mass = compare_scores(y, score, other, metric=metric, sample_weight=w,
-                                     prior=lam, n_draws=300, random_state=0)
+                                     prior=lam, n_draws=100, random_state=0)
             np.testing.assert_array_equal(by_default.difference.samples,
                                           by_mass.difference.samples)
     # A prior string other than the named ones is refused, naming "auto" among them.
@@ -372,9 +373,9 @@ def test_default_boundary_mass_of_average_precision():
         with pytest.raises(ValueError, match=r"`prior` must be .*'auto'.*; got 'automatic'"):
             function(y, score, prior="automatic")
     # ROC AUC's "auto" is its default 0.1.
-    auc = roc_auc_posterior(y, score, prior="auto", n_draws=300, random_state=0)
+    auc = roc_auc_posterior(y, score, prior="auto", n_draws=100, random_state=0)
     np.testing.assert_array_equal(
-        auc.samples, roc_auc_posterior(y, score, n_draws=300, random_state=0).samples)
+        auc.samples, roc_auc_posterior(y, score, n_draws=100, random_state=0).samples)
 
 
 @pytest.mark.slow   # 3 s of bootstrap
