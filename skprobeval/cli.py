@@ -347,11 +347,11 @@ def _check_same_columns(columns):
     ``columns`` maps each file to its column names; their order may differ (the
     readers align columns by name).
     """
-    names = [set(n) for n in columns.values()]
-    every = list(dict.fromkeys(c for n in columns.values() for c in n))
-    differing = [c for c in every if any(c not in n for n in names)]
+    sets = {path: set(names) for path, names in columns.items()}
+    every = list(dict.fromkeys(c for names in columns.values() for c in names))
+    differing = [c for c in every if any(c not in n for n in sets.values())]
     if differing:
-        lacking = next(path for path, n in columns.items() if not set(differing) <= set(n))
+        lacking = next(path for path, n in sets.items() if not n.issuperset(differing))
         raise _UsageError(f"the files do not all have the same columns: {differing!r} "
                           f"not in every file ({lacking!r} has {columns[lacking]!r})")
 
@@ -386,7 +386,8 @@ def _check_parquet_schemas(schemas):
     for name in next(iter(columns.values())):
         kinds = {}
         for file, schema in schemas.items():
-            kinds.setdefault(kind(schema.field(name).type), (file, schema.field(name).type))
+            dtype = schema.field(name).type
+            kinds.setdefault(kind(dtype), (file, dtype))
         if "string" in kinds and "number" in kinds:
             (a, a_type), (b, b_type) = kinds["number"], kinds["string"]
             raise _UsageError(f"Mix of label input types (string and number) across the "
