@@ -145,6 +145,15 @@ class ComparisonReport:
         groups: P(higher - lower > rope), at rope 0 the probability that the
         group that looks better is; more groups: P(max - min > rope)) and
         the ``mc_error`` of a sampled gap.
+    ranking : SystemRanking, CVResultsRanking or None
+        The systems ranked on the report's metric: P(best), rank
+        probabilities, expected ranks and a plot.  From the joint paired
+        posterior of the items (as `rank_systems` gives it) for reports
+        built from predictions; from each system's own posterior for
+        `compare_counts` (the systems are independent); from the fold
+        scores (as `rank_cv_results` gives it) for cross-validation results
+        that hold fold scores only.  None where no ranking applies (one
+        system, or ``average=None``).
 
     See Also
     --------
@@ -186,6 +195,7 @@ class ComparisonReport:
     posteriors: dict = field(default_factory=dict, repr=False)
     by_group: object = None
     group_gaps: object = None
+    ranking: object = field(default=None, repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
