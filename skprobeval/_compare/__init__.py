@@ -23,7 +23,7 @@ from ._metric_comparison import (
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
 from ._rank_cv import CVResultsRanking, SimplestWithinRopeRefit, rank_cv_results
-from ._rank_systems import SystemRanking, rank_systems
+from ._rank_systems import SystemRanking, rank_systems, ranking_from_draws
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking_posteriors import (
     RankingPosterior,
@@ -31,6 +31,7 @@ from ._ranking_posteriors import (
     compare_scores,
     roc_auc_posterior,
 )
+from ._runs import runs_draws
 from ._ttest import CorrelatedTTestResult, correlated_ttest
 
 __all__ = [
@@ -63,6 +64,8 @@ __all__ = [
     "rank_across_datasets",
     "rank_cv_results",
     "rank_systems",
+    "ranking_from_draws",
+    "runs_draws",
     "report_group_tables",
     "roc_auc_posterior",
 ]

@@ -60,7 +60,7 @@ from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 
-__all__ = ["SystemRanking", "rank_systems"]
+__all__ = ["SystemRanking", "rank_systems", "ranking_from_draws"]
 
 _RANKING_METRICS = ("average_precision", "roc_auc")
 # Dense map of cells to per-label sums up to this many entries (then sparse).
@@ -568,14 +568,18 @@ def _rank_figures(values, higher_is_better, rope):
     n_draws, n = values.shape
     oriented = values if higher_is_better else -values
     tally = RankTally(n, rope)
-    above = np.zeros((n, n))
+    above = np.zeros((n, n), dtype=np.int64)
     step = max(1, _RANK_CELLS // (n * n))
     for start in range(0, n_draws, step):
         s = oriented[start:start + step]
         tally.add(s)
-        above += (s[:, :, None] - s[:, None, :] > rope).sum(axis=0)     # row minus column
+        # Row minus column above rope; at rope 0 the comparison itself (a - b > 0 exactly
+        # when a > b for finite floats), without the difference's temporary.
+        beyond = (np.greater(s[:, :, None], s[:, None, :]) if rope == 0
+                  else s[:, :, None] - s[:, None, :] > rope)
+        above += np.count_nonzero(beyond, axis=0)
     ranks, prob_best, error, within, _ = tally.result()
-    above /= n_draws
+    above = above / n_draws
     np.fill_diagonal(above, np.nan)
     return ranks, prob_best, error, above, within
 
@@ -761,8 +765,6 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     b     0.04  0.95  0.01
     c     0.00  0.01  0.99
     """
-    import pandas as pd
-
     names, values = _systems(predictions)
     if metric in _RANKING_METRICS:
         name, higher = metric, True
@@ -829,8 +831,24 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         # On the logit scale of the metric's range, [1 - width, 1] ([-1, 1] for
         # the signed metrics, [0, 1] otherwise), so that the draws stay inside it.
         draws = pool_in_range(draws, 1.0 - width, 1.0, rng, higher)
+    return ranking_from_draws(draws, names, metric=name, average=average, prior=lam,
+                              rope=rope, higher_is_better=higher, pooling=pooling)
+
+
+def ranking_from_draws(draws, names, *, metric, average, prior, rope, higher_is_better,
+                       pooling):
+    """The `SystemRanking` of joint posterior draws, one column per system.
+
+    The one place where draws of several systems' metrics become rank
+    probabilities, P(best), expected ranks and pairwise probabilities:
+    `rank_systems` passes the draws of its joint table, `compare_counts` the
+    independent draws of its systems (or of their means over runs).
+    """
+    import pandas as pd
+
+    draws = np.asarray(draws, dtype=float)
     draws.setflags(write=False)
-    ranks, prob_best, error, above, within = _rank_figures(draws, higher, rope)
+    ranks, prob_best, error, above, within = _rank_figures(draws, higher_is_better, rope)
     index = pd.Index(names)
     return SystemRanking(
         prob_best=pd.Series(prob_best, index=index, name="prob_best"),
@@ -844,5 +862,6 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
                               columns=pd.Index(names, name="second")),
         prob_within_rope_of_best=pd.Series(within, index=index,
                                            name="prob_within_rope_of_best"),
-        values=draws, names=tuple(names), metric=name, average=average, prior=lam,
-        rope=rope, n_draws=int(draws.shape[0]), higher_is_better=higher, pooling=pooling)
+        values=draws, names=tuple(names), metric=metric, average=average, prior=prior,
+        rope=rope, n_draws=int(draws.shape[0]), higher_is_better=higher_is_better,
+        pooling=pooling)

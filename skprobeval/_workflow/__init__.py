@@ -4,6 +4,7 @@ Scorers and refit rules, comparison reports from predictions, estimators and
 cross-validation, and threshold choice.
 """
 
+from ._counts_report import compare_counts
 from ._crossval import (
     check_report_options,
     compare_cv_results,
@@ -33,6 +34,7 @@ __all__ = [
     "ThresholdUtility",
     "check_report_options",
     "choose_threshold",
+    "compare_counts",
     "compare_cv_results",
     "compare_estimators",
     "compare_estimators_across_datasets",

@@ -154,6 +154,12 @@ class ComparisonReport:
         scores (as `rank_cv_results` gives it) for cross-validation results
         that hold fold scores only.  None where no ranking applies (one
         system, or ``average=None``).
+    runs : pandas.DataFrame or None
+        From `compare_counts`: one row per run of each system, its counts,
+        ``point`` and its own posterior's ``mean``, ``low``, ``high``.
+    independent : bool
+        True for a report on independent systems (`compare_counts`): the
+        comparisons are unpaired and the paired tables (`pairwise`) are NaN.
 
     See Also
     --------
@@ -196,6 +202,8 @@ class ComparisonReport:
     by_group: object = None
     group_gaps: object = None
     ranking: object = field(default=None, repr=False)
+    runs: object = None
+    independent: bool = False
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -218,6 +226,8 @@ class ComparisonReport:
         ]
         if self.average not in ("binary", None):      # None: the summary is per label
             sections.append(("Per label (one-vs-rest)", self.per_label, True))
+        if self.independent:
+            return sections + self._independent_sections(rope_text)
         if self._has_pairs():
             sections += [
                 (f"P(row right more often than column{rope_text}), paired Dirichlet",
@@ -236,6 +246,25 @@ class ComparisonReport:
             ]
         return sections
 
+    def _independent_sections(self, rope_text):
+        """The sections of a report on independent systems (`compare_counts`)."""
+        sections = []
+        if self._has_pairs():
+            sections += [
+                (f"P(row {self.metric_label} > column{rope_text}), independent posteriors "
+                 "(unpaired)", self.pairwise_metric, True),
+                ("Every pair, with P(practically equivalent) and the Monte Carlo error",
+                 self.pairs, False),
+            ]
+        if self.ranking is not None:
+            sections.append(("Ranking (best first)",
+                             self.ranking.summary(self.confidence)[
+                                 ["prob_best", "expected_rank", "prob_within_rope_of_best"]],
+                             True))
+        if self.runs is not None and len(self.runs) > len(self.summary):
+            sections.append(("Every run's own posterior", self.runs, False))
+        return sections
+
     def _has_pairs(self):
         return self.pairs is None or len(self.pairs) > 0
 
@@ -245,7 +274,9 @@ class ComparisonReport:
 
     def __str__(self):
         header = (f"metric: {self.metric_label}; {self.confidence:.0%} credible intervals; "
-                  f"rope: {self.rope:g}; repeats: {self.n_repeats}")
+                  f"rope: {self.rope:g}; " + (
+                      "independent systems (unpaired comparisons, from counts)"
+                      if self.independent else f"repeats: {self.n_repeats}"))
         return render_text(header, self._sections(), self._note())
 
     def to_markdown(self):
@@ -324,6 +355,8 @@ class ComparisonReport:
                   "pairwise_metric": (self.pairwise_metric, True),
                   "pairs": (self.pairs, False), "ttest": (self.ttest, False),
                   "per_fold": (self.per_fold, False)}
+        if self.runs is not None:
+            tables["runs"] = (self.runs, False)
         if self.by_group is not None:
             tables["by_group"] = (self.by_group, True)
             tables["group_gaps"] = (self.group_gaps, True)
@@ -334,10 +367,13 @@ class ComparisonReport:
 
         Parameters
         ----------
-        table : {"pairwise_metric", "pairwise"}, default=None
+        table : {"pairwise_metric", "pairwise", "runs", "ranking"}, default=None
             P(row's metric > column's) or P(row right more often than column);
             by default the first, or the second for a per-label report
             (``average=None``), whose metric table has one square per label.
+            ``"runs"`` (a report from `compare_counts`): a forest plot of
+            every run's interval and each system's interval of its mean;
+            ``"ranking"``: the rank probabilities (`SystemRanking.plot`).
         ax : matplotlib Axes, default=None
             Where to draw; a new figure's axes by default.
 
@@ -356,9 +392,53 @@ class ComparisonReport:
             return plot_pairwise(self.pairwise_metric, ax=ax,
                                  title=f"P(row {self.metric_label} > column{rope_text})")
         if table == "pairwise":
+            if self.independent:
+                fail("table", "'pairwise_metric', 'runs' or 'ranking' for independent "
+                     "systems (nothing is paired)", table)
             return plot_pairwise(self.pairwise, ax=ax,
                                  title=f"P(row right more often than column{rope_text})")
-        fail("table", "'pairwise_metric' or 'pairwise'", table)
+        if table == "ranking":
+            if self.ranking is None:
+                fail("table", "'pairwise_metric' or 'pairwise' (this report has no ranking)",
+                     table)
+            return self.ranking.plot(ax=ax)
+        if table == "runs":
+            if self.runs is None:
+                fail("table", "'pairwise_metric', 'pairwise' or 'ranking' (runs are plotted "
+                     "for compare_counts reports)", table)
+            return _forest_plot(self, ax)
+        fail("table", "'pairwise_metric', 'pairwise', 'runs' or 'ranking'", table)
+
+
+def _forest_plot(report, ax):
+    """Every run's interval (thin) under each system's interval of its mean (thick)."""
+    from .._core import import_pyplot
+
+    plt = import_pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 0.35 * (len(report.runs) + 2 * len(report.summary))
+                                      + 1.2))
+    position, ticks, labels = 0, [], []
+    for name, row in report.summary.iterrows():
+        runs = report.runs[report.runs["estimator"] == name]
+        for _, run in runs.iterrows():
+            ax.errorbar(run["mean"], position, xerr=[[run["mean"] - run["low"]],
+                                                     [run["high"] - run["mean"]]],
+                        fmt="o", color="0.45", markersize=3, capsize=2, linewidth=1)
+            ticks.append(position)
+            labels.append(f"{name} run {int(run['run'])}")
+            position += 1
+        ax.errorbar(row["mean"], position, xerr=[[row["mean"] - row["low"]],
+                                                 [row["high"] - row["mean"]]],
+                    fmt="D", color="C0", markersize=6, capsize=3, linewidth=2.5)
+        ticks.append(position)
+        labels.append(f"{name}: mean" if row.get("n_runs", 1) > 1 else f"{name}")
+        position += 1.5
+    ax.set_yticks(ticks, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{report.metric_label} ({report.confidence:.0%} credible intervals)")
+    ax.set_title("Each run, and each system's mean over runs")
+    return ax
 
 
 # ---------------------------------------------------------------------------
@@ -525,6 +605,23 @@ def _counts_only_report(results, tests, spec, *, average, beta, lam, rope, confi
 def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confidence,
                         n_draws, rng):
     """A summary row from counts alone (labels' tables independent for averages)."""
+    posterior, point, chance = _counts_posterior(counts, spec, params, average=average,
+                                                 lam=lam, beta=beta, n_draws=n_draws, rng=rng)
+    interval = posterior.interval(confidence)
+    return {"estimator": name, **{c: float(np.sum(getattr(counts, c))) for c in COUNT_COLUMNS},
+            "point": float(point), "mean": float(posterior.mean()),
+            "low": float(interval.low), "high": float(interval.high),
+            "mc_error": float(getattr(posterior, "mc_error", 0.0)),
+            "prob_better_than_chance": float(chance)}
+
+
+def _counts_posterior(counts, spec, params, *, average, lam, beta, n_draws, rng):
+    """(posterior, point, P(better than chance)) of per-label or binary counts alone.
+
+    Binary and micro averages are exact where the metric is; macro, weighted
+    and Powers averages draw the labels' one-vs-rest tables independently
+    (per-label counts do not determine the joint K x K table).
+    """
     from .._metrics import label_weights
     from .._posteriors import average_values, sample_cells
 
@@ -560,12 +657,7 @@ def _counts_summary_row(name, counts, spec, params, *, average, lam, beta, confi
         chance = float(np.mean(average_values(
             informedness, {}, cells, "powers",
             label_weights(counts, "powers", "informedness")) > 0))
-    interval = posterior.interval(confidence)
     point = averaged_value(spec, counts, average if average is not None else "macro", params,
                            kind="binary" if average == "binary" else "counts",
                            every_label=False)
-    return {"estimator": name, **{c: float(np.sum(getattr(counts, c))) for c in COUNT_COLUMNS},
-            "point": float(point), "mean": float(posterior.mean()),
-            "low": float(interval.low), "high": float(interval.high),
-            "mc_error": float(getattr(posterior, "mc_error", 0.0)),
-            "prob_better_than_chance": float(chance)}
+    return posterior, point, chance

@@ -1,0 +1,307 @@
+"""`compare_counts`: systems compared and ranked from their confusion counts alone.
+
+References: the systems' own posteriors (`metric_posterior`), `compare_independent`'s exact
+probabilities, independent NumPy Beta draws for the ranks (within four Monte Carlo standard
+errors), prob_conf_mat 0.4's rank probabilities of the same leaderboard (stored from its
+call, and live when it is installed), and the pooled counts for runs that do not differ.
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from optional import needs
+
+from skprobeval import (
+    ConfusionCounts,
+    compare_counts,
+    compare_independent,
+    compare_predictions,
+    metric_posterior,
+)
+
+# Tötsch & Hoffmann (2020), Table 3: the Kaggle "Recursion Cellular Image Classification"
+# top ten, counts reconstructed from the leaderboard's accuracy and size (a balanced
+# binary table per team: TP = TN, FN = FP), as prob_conf_mat's replication reads them.
+TABLE_3 = pd.DataFrame(
+    [[7544, 18, 18, 7544], [7537, 25, 25, 7537], [7531, 31, 31, 7531],
+     [7525, 37, 37, 7525], [7524, 38, 38, 7524], [7515, 47, 47, 7515],
+     [7509, 53, 53, 7509], [7509, 53, 53, 7509], [7507, 55, 55, 7507],
+     [7504, 58, 58, 7504]],
+    columns=["tp", "fn", "fp", "tn"],
+    index=["3467175", "3394520", "3338942", "3339018", "3338836", "3429037", "3346448",
+           "3338664", "3338358", "3339624"])
+
+# prob_conf_mat 0.4.0, Study(seed=0, num_samples=100_000), add_metric("acc"), each team an
+# experiment with confusion_matrix [[TP, FN], [FP, TN]] and the default priors;
+# get_listwise_comparsion_result(metric="acc").p_rank_given_experiment, rows in the order
+# above, ranks 1-5 (the later ranks are the complement of these and of each other).
+PROB_CONF_MAT_RANKS = np.array([
+    [0.934, 0.063, 0.002, 0.000, 0.000],
+    [0.063, 0.802, 0.121, 0.013, 0.001],
+    [0.002, 0.121, 0.664, 0.163, 0.047],
+    [0.000, 0.009, 0.124, 0.446, 0.363],
+    [0.000, 0.005, 0.088, 0.358, 0.462],
+    [0.000, 0.000, 0.001, 0.018, 0.097],
+    [0.000, 0.000, 0.000, 0.001, 0.012],
+    [0.000, 0.000, 0.000, 0.001, 0.012],
+    [0.000, 0.000, 0.000, 0.000, 0.005],
+    [0.000, 0.000, 0.000, 0.000, 0.001],
+])
+
+
+def _tables():
+    return {"a": ConfusionCounts(90, 10, 12, 88), "b": ConfusionCounts(80, 15, 20, 85),
+            "c": ConfusionCounts(85, 12, 15, 88)}
+
+
+# ---------------------------------------------------------------------------
+# One run per system
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1", "precision", "informedness"])
+def test_summary_is_each_systems_own_posterior(metric):
+    report = compare_counts(_tables(), metric=metric, random_state=0)
+    for name, counts in _tables().items():
+        posterior = metric_posterior(counts, metric=metric)
+        row = report.summary.loc[name]
+        assert row["mean"] == pytest.approx(posterior.mean(), rel=1e-12)
+        assert row["low"] == pytest.approx(posterior.interval(0.95).low, rel=1e-12)
+        assert row["high"] == pytest.approx(posterior.interval(0.95).high, rel=1e-12)
+        assert row["tp"] == float(counts.tp)
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1", "informedness", "error"])
+def test_pairs_are_compare_independents_exact_probabilities(metric):
+    report = compare_counts(_tables(), metric=metric, random_state=0)
+    tables = _tables()
+    for _, pair in report.pairs.iterrows():
+        exact = compare_independent(tables[pair["first"]], tables[pair["second"]],
+                                    metric=metric)
+        assert exact.method == "exact"
+        assert pair["prob_first_better"] == pytest.approx(exact.prob_first_better, abs=1e-12)
+        assert pair["mc_error"] == 0.0
+        assert report.pairwise_metric.loc[pair["first"], pair["second"]] == pytest.approx(
+            exact.prob_first_better, abs=1e-12)
+    assert report.independent
+    assert "unpaired" in str(report)
+
+
+def test_dataframe_of_counts_equals_the_dict_of_counts():
+    frame = pd.DataFrame({name: {"tp": float(c.tp), "fp": float(c.fp), "fn": float(c.fn),
+                                 "tn": float(c.tn)} for name, c in _tables().items()}).T
+    from_frame = compare_counts(frame, metric="f1", random_state=3)
+    from_dict = compare_counts(_tables(), metric="f1", random_state=3)
+    pd.testing.assert_frame_equal(from_frame.summary, from_dict.summary)
+    pd.testing.assert_frame_equal(from_frame.pairs, from_dict.pairs)
+
+
+def test_rank_probabilities_match_independent_beta_draws(seed):
+    """Accuracy of a 4-cell Dirichlet(λ) table is Beta(tp + tn + 2λ, fp + fn + 2λ)."""
+    n = 40_000
+    ranking = compare_counts(TABLE_3, n_draws=n, random_state=seed).ranking
+    rng = np.random.default_rng(seed + 1)
+    right = (TABLE_3["tp"] + TABLE_3["tn"]).to_numpy()
+    wrong = (TABLE_3["fp"] + TABLE_3["fn"]).to_numpy()
+    draws = rng.beta(right + 1.0, wrong + 1.0, size=(n, right.size))
+    ranks = (-draws).argsort(axis=1).argsort(axis=1)
+    reference = np.stack([(ranks == r).mean(axis=0) for r in range(right.size)], axis=1)
+    mine = ranking.rank_probabilities.to_numpy()
+    # Two independent estimates: the difference's sd is sqrt(2 p (1 - p) / n); four of it.
+    tolerance = 4 * np.sqrt(2 * np.maximum(reference * (1 - reference), 1e-4) / n)
+    np.testing.assert_array_less(np.abs(mine - reference), tolerance)
+
+
+def test_rank_probabilities_within_001_of_prob_conf_mat():
+    ranking = compare_counts(TABLE_3, n_draws=100_000, random_state=0).ranking
+    mine = ranking.rank_probabilities.to_numpy()[:, :5]
+    np.testing.assert_allclose(mine, PROB_CONF_MAT_RANKS, atol=0.01)
+    assert ranking.prob_best.iloc[0] == pytest.approx(0.93, abs=0.01)
+
+
+@pytest.mark.slow      # about 3 s: prob_conf_mat's own sampler
+@needs("prob_conf_mat")
+def test_rank_probabilities_within_001_of_prob_conf_mat_live():
+    from prob_conf_mat import Study
+
+    study = Study(seed=0, num_samples=100_000, ci_probability=0.95)
+    study.add_metric(metric="acc")
+    for name, row in TABLE_3.iterrows():
+        study.add_experiment(experiment_name=f"{name}/{name}",
+                             confusion_matrix=[[row.tp, row.fn], [row.fp, row.tn]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = study.get_listwise_comparsion_result(metric="acc")
+    order = [name.split("/")[0] for name in result.experiment_names]
+    theirs = pd.DataFrame(result.p_rank_given_experiment, index=order).loc[TABLE_3.index]
+    mine = compare_counts(TABLE_3, n_draws=100_000, random_state=0).ranking
+    np.testing.assert_allclose(mine.rank_probabilities.to_numpy(), theirs.to_numpy(),
+                               atol=0.01)
+
+
+def test_confusion_matrices_give_the_posterior_of_the_predictions(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, 600)
+    predictions = {name: np.where(rng.random(600) < p, y, rng.integers(0, 3, 600))
+                   for name, p in (("a", 0.8), ("b", 0.7))}
+    from sklearn.metrics import confusion_matrix
+
+    matrices = {name: confusion_matrix(y, p) for name, p in predictions.items()}
+    # Micro accuracy is exact: identical to the posterior from the predictions.
+    report = compare_counts(matrices, metric="accuracy", average="micro", random_state=0)
+    for name, p in predictions.items():
+        posterior = metric_posterior(y, p, metric="accuracy", average="micro")
+        assert report.summary.loc[name, "mean"] == pytest.approx(posterior.mean(), rel=1e-12)
+    # Macro F1 is sampled from the same joint Dirichlet: equal within Monte Carlo error.
+    n = 20_000
+    report = compare_counts(matrices, metric="f1", average="macro", n_draws=n, random_state=0)
+    for name, p in predictions.items():
+        posterior = metric_posterior(y, p, metric="f1", average="macro", n_draws=n,
+                                     random_state=1)
+        row = report.summary.loc[name]
+        assert row["point"] == pytest.approx(
+            compare_predictions(y, predictions, metric="f1", average="macro",
+                                n_draws=200).summary.loc[name, "point"], rel=1e-12)
+        assert row["mean"] == pytest.approx(posterior.mean(), abs=4 * np.sqrt(2) *
+                                            posterior.std() / np.sqrt(n))
+
+
+def test_a_matrix_as_a_dataframe_names_its_labels():
+    cm = pd.DataFrame([[40, 5, 5], [3, 30, 7], [2, 8, 50]], index=["x", "y", "z"],
+                      columns=["x", "y", "z"])
+    reordered = cm.loc[["z", "y", "x"], ["z", "y", "x"]]
+    report = compare_counts({"one": cm, "two": reordered}, metric="f1", average="macro",
+                            random_state=0, n_draws=500)
+    # The same table in another order of its labels: the same point and exact mean.
+    assert report.summary.loc["one", "point"] == report.summary.loc["two", "point"]
+    assert report.summary.loc["one", "mean"] == pytest.approx(
+        report.summary.loc["two", "mean"], abs=1e-12)
+    chosen = compare_counts({"one": cm, "two": reordered}, metric="f1", average="macro",
+                            labels=["x", "y"], random_state=0, n_draws=500)
+    assert list(chosen.labels) == ["x", "y"]
+    assert chosen.summary.loc["one", "point"] != report.summary.loc["one", "point"]
+    with pytest.raises(ValueError, match="'two' \(run 0\) has no \['x', 'y'\]"):
+        compare_counts({"one": cm, "two": cm.to_numpy()}, metric="f1", average="macro",
+                       labels=["x", "y"])
+
+
+def test_to_dict_csv_html_and_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    runs = {"a": [ConfusionCounts(80, 20, 15, 85), ConfusionCounts(84, 14, 11, 91)],
+            "b": [ConfusionCounts(70, 25, 25, 80), ConfusionCounts(75, 20, 20, 85)]}
+    report = compare_counts(runs, random_state=0, n_draws=2000)
+    data = report.to_dict()
+    assert set(data["summary"]) == {"a", "b"} and len(data["runs"]) == 4
+    assert report.to_csv("runs").splitlines()[0].startswith("estimator,run,tp")
+    assert "Every run" in report._repr_html_() if hasattr(report, "_repr_html_") else True
+    ax = report.plot(table="runs")
+    assert len(ax.get_yticklabels()) == 6
+    assert report.plot(table="ranking").get_xlabel() == "rank"
+    with pytest.raises(ValueError, match="nothing is paired"):
+        report.plot(table="pairwise")
+
+
+# ---------------------------------------------------------------------------
+# Runs
+# ---------------------------------------------------------------------------
+
+
+def test_runs_that_do_not_differ_agree_with_pooled_counts(seed):
+    run = ConfusionCounts(400, 100, 90, 410)
+    report = compare_counts({"a": [run] * 5, "b": [ConfusionCounts(380, 110, 120, 390)] * 5},
+                            n_draws=20_000, random_state=seed)
+    pooled = metric_posterior(run + run + run + run + run, metric="accuracy")
+    row = report.summary.loc["a"]
+    # The mean over runs is the pooled mean (within the logit-normal approximation of each
+    # run's Beta posterior, far below the interval's width).
+    assert row["mean"] == pytest.approx(pooled.mean(), abs=0.002)
+    width, pooled_width = row["high"] - row["low"], np.subtract(*pooled.interval()[::-1])
+    assert pooled_width <= width <= 1.5 * pooled_width
+    assert row["n_runs"] == 5 and row["spread"] < 0.02
+
+
+def test_one_run_per_system_is_the_single_table_model():
+    single = compare_counts(_tables(), random_state=0)
+    listed = compare_counts({name: [c] for name, c in _tables().items()}, random_state=0)
+    pd.testing.assert_frame_equal(single.summary, listed.summary)
+    assert "n_runs" not in single.summary
+
+
+def test_runs_from_a_long_dataframe_and_a_mix_of_runs_and_single_counts():
+    frame = pd.DataFrame({"system": ["a", "a", "a", "b"], "tp": [80, 82, 85, 70],
+                          "fp": [20, 18, 15, 30], "fn": [15, 14, 12, 25],
+                          "tn": [85, 86, 88, 75]})
+    report = compare_counts(frame, random_state=0, n_draws=2000)
+    assert list(report.summary["n_runs"]) == [3.0, 1.0]
+    assert np.isnan(report.summary.loc["b", "spread"])
+    assert np.isnan(report.pairs["prob_new_run_first_better"].iloc[0])
+    assert len(report.runs) == 4
+
+
+def test_runs_that_differ_widen_the_interval_and_show_the_spread():
+    same = [ConfusionCounts(800, 200, 200, 800)] * 4
+    differ = [ConfusionCounts(760, 240, 240, 760), ConfusionCounts(840, 160, 160, 840),
+              ConfusionCounts(780, 220, 220, 780), ConfusionCounts(820, 180, 180, 820)]
+    report = compare_counts({"same": same, "differ": differ}, random_state=0, n_draws=5000)
+    s, d = report.summary.loc["same"], report.summary.loc["differ"]
+    assert d["high"] - d["low"] > 2 * (s["high"] - s["low"])
+    assert d["spread_low"] > 0.01 and d["spread"] == pytest.approx(0.035, abs=0.02)
+    assert d["new_run_high"] - d["new_run_low"] > d["high"] - d["low"]
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("counts, match", [
+    ({"a": ConfusionCounts(1, 2, 3, 4)}, "at least two systems"),
+    ({"a": [], "b": ConfusionCounts(1, 2, 3, 4)}, r"counts\['a'\].*at least one run"),
+    ({"a": np.ones((2, 3)), "b": np.ones((2, 2))}, r"counts\['a'\].*square K x K"),
+    ({"a": [[1, -2], [3, 4]], "b": np.ones((2, 2))}, r"counts\['a'\]"),
+    ({"a": [[1, np.nan], [3, 4]], "b": np.ones((2, 2))}, r"counts\['a'\]"),
+    (pd.DataFrame({"tp": [1, 2], "fp": [1, 2]}, index=["a", "b"]), "missing.*'fn'"),
+    ([ConfusionCounts(1, 2, 3, 4)] * 2, "dict of system name"),
+])
+def test_bad_counts_are_refused_naming_the_argument(counts, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        compare_counts(counts)
+
+
+def test_negative_counts_are_refused():
+    with pytest.raises(ValueError, match="tp"):
+        compare_counts({"a": ConfusionCounts(-1, 2, 3, 4), "b": ConfusionCounts(1, 2, 3, 4)})
+
+
+def test_systems_counting_different_labels_need_labels():
+    a = pd.DataFrame([[5, 1], [2, 6]], index=["cat", "dog"], columns=["cat", "dog"])
+    b = pd.DataFrame([[5, 1, 0], [2, 6, 1], [0, 1, 4]], index=["cat", "dog", "eel"],
+                     columns=["cat", "dog", "eel"])
+    with pytest.raises(ValueError, match="same labels.*labels="):
+        compare_counts({"a": a, "b": b}, metric="f1", average="macro")
+    report = compare_counts({"a": a, "b": b}, metric="f1", average="macro",
+                            labels=["cat", "dog"], n_draws=500, random_state=0)
+    assert list(report.summary.index) == ["a", "b"]
+    with pytest.raises(ValueError, match="'a'.*no \\['eel'\\]"):
+        compare_counts({"a": a, "b": b}, metric="f1", average="macro", labels=["eel"])
+
+
+def test_an_empty_run_warns_and_adds_nothing():
+    runs = {"a": [ConfusionCounts(80, 20, 15, 85), ConfusionCounts(0, 0, 0, 0)],
+            "b": ConfusionCounts(70, 25, 25, 80)}
+    with pytest.warns(UserWarning, match=r"counts\['a'\] run 1 has no items"):
+        report = compare_counts(runs, random_state=0, n_draws=500)
+    assert report.summary.loc["a", "tp"] == 80 and "n_runs" not in report.summary
+
+
+def test_average_none_and_binary_per_label_counts_are_refused():
+    per_label = ConfusionCounts([5, 6], [1, 2], [2, 1], [6, 5], labels=["x", "y"])
+    with pytest.raises(ValueError, match="average.*one number per system"):
+        compare_counts(_tables(), average=None)
+    with pytest.raises(ValueError, match="average.*per-label counts"):
+        compare_counts({"a": per_label, "b": per_label}, metric="f1")
