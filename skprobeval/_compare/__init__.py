@@ -22,7 +22,14 @@ from ._metric_comparison import (
 )
 from ._paired import PairedComparison, compare_paired, pairwise_comparison
 from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
-from ._rank_cv import CVResultsRanking, SimplestWithinRopeRefit, rank_cv_results
+from ._rank_cv import (
+    CVResultsRanking,
+    SimplestWithinRopeRefit,
+    choose_scoring,
+    rank_cv_results,
+    rank_fold_scores,
+    splitter_test_fraction,
+)
 from ._rank_systems import SystemRanking, rank_systems, ranking_from_draws
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking_posteriors import (
@@ -51,6 +58,7 @@ __all__ = [
     "bayesian_sign_test",
     "bayesian_signed_rank_test",
     "check_across_options",
+    "choose_scoring",
     "compare_across_datasets",
     "compare_independent",
     "compare_paired",
@@ -63,9 +71,11 @@ __all__ = [
     "pairwise_comparison",
     "rank_across_datasets",
     "rank_cv_results",
+    "rank_fold_scores",
     "rank_systems",
     "ranking_from_draws",
     "runs_draws",
     "report_group_tables",
     "roc_auc_posterior",
+    "splitter_test_fraction",
 ]

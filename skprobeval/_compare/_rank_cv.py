@@ -32,7 +32,8 @@ from .._core import (
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 from ._ttest import prob_mean_above
 
-__all__ = ["CVResultsRanking", "SimplestWithinRopeRefit", "rank_cv_results"]
+__all__ = ["CVResultsRanking", "SimplestWithinRopeRefit", "choose_scoring", "rank_cv_results",
+           "rank_fold_scores", "splitter_test_fraction"]
 
 _SPLIT_KEY = re.compile(r"^split(\d+)_test_(.+)$")
 # Cells (draws x candidates, or candidate pairs x folds) per chunk of work.
@@ -319,19 +320,29 @@ def _scoring_key(results, scoring, search):
     if scoring is None and search is not None and isinstance(getattr(search, "refit", None),
                                                                str):
         scoring = search.refit
+    scoring = choose_scoring(recorded, scoring, holder="the search")
+    return scoring, sorted(recorded[scoring])
+
+
+def choose_scoring(recorded, scoring, *, holder):
+    """The scorer to read: `scoring`, else ``"score"``, else the only one recorded.
+
+    `recorded` holds the scorer names found (``split<k>_test_<name>`` of a
+    search, ``test_<name>`` of `cross_validate`); `holder` names what holds
+    them in the message when several leave the choice open.
+    """
     if scoring is None:
         if "score" in recorded:
-            scoring = "score"
-        elif len(recorded) == 1:
-            scoring = next(iter(recorded))
-        else:
-            fail("scoring", f"one of the recorded scorers {sorted(recorded)} (the search "
-                 "has several)", scoring)
+            return "score"
+        if len(recorded) == 1:
+            return next(iter(recorded))
+        fail("scoring", f"one of the recorded scorers {sorted(recorded)} ({holder} "
+             "has several)", scoring)
     if not isinstance(scoring, str):
         fail("scoring", "a scorer name (str)", scoring, error=TypeError)
     if scoring not in recorded:
         fail("scoring", f"one of the recorded scorers {sorted(recorded)}", scoring)
-    return scoring, sorted(recorded[scoring])
+    return scoring
 
 
 def _split_scores(results, scoring, splits):
@@ -401,11 +412,11 @@ def _check_test_fraction(value):
     return value
 
 
-def _splitter_test_fraction(search, n_splits):
-    """The test fraction of a fitted search's splitter, or a clear error."""
+def splitter_test_fraction(cv, n_splits):
+    """The test fraction of the splitter `cv` (a search's ``cv``) that made
+    `n_splits` splits, or a clear error."""
     from sklearn import model_selection as ms
 
-    cv = search.cv
     if cv is None:
         return 1.0 / 5
     if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
@@ -604,18 +615,34 @@ def rank_cv_results(cv_results, *, scoring=None, rope=0.0, test_fraction=None,
     >>> ranking.expected_rank.round(2).tolist()
     [4.82, 3.22, 1.54, 2.34, 3.09]
     """
-    import pandas as pd
-
     results, search = _results_of(cv_results)
     scoring, splits = _scoring_key(results, scoring, search)
     scores = _split_scores(results, scoring, splits)
+    params = _candidate_params(results, scores.shape[1])
+    if test_fraction is None and search is not None:
+        test_fraction = splitter_test_fraction(search.cv, scores.shape[0])
+    return rank_fold_scores(scores, _candidate_names(params), params=params, scoring=scoring,
+                            rope=rope, test_fraction=test_fraction, n_draws=n_draws,
+                            random_state=random_state)
+
+
+def rank_fold_scores(scores, names, *, scoring, rope=0.0, test_fraction=None, n_draws=N_DRAWS,
+                     random_state=None, params=None):
+    """The `CVResultsRanking` of a matrix of fold scores.
+
+    The one computation behind `rank_cv_results` (a search's candidates) and
+    the ranking of `compare_cv_results` (systems' fold scores).  `scores`,
+    of shape (n_splits, n_systems), is checked by the caller: finite, at
+    least two splits.  `test_fraction` None is ``1 / n_splits``; `params`
+    None gives an empty dict per system.
+    """
+    import pandas as pd
+
     n_splits, n = scores.shape
-    params = _candidate_params(results, n)
+    params = tuple({} for _ in range(n)) if params is None else params
     rope = check_rope(rope, width=math.inf)
-    if test_fraction is None:
-        test_fraction = (1.0 / n_splits if search is None
-                         else _splitter_test_fraction(search, n_splits))
-    test_fraction = _check_test_fraction(test_fraction)
+    test_fraction = _check_test_fraction(1.0 / n_splits if test_fraction is None
+                                         else test_fraction)
     n_draws = check_draws(n_draws, values_per_draw=4 * n)
     rng = check_random_state(random_state)
 
@@ -627,7 +654,7 @@ def rank_cv_results(cv_results, *, scoring=None, rope=0.0, test_fraction=None,
     scale_matrix = factor * (centred.T @ centred) / (n_splits - 1)
     scale_matrix.setflags(write=False)
 
-    index = pd.Index(_candidate_names(params))
+    index = pd.Index(list(names))
     return CVResultsRanking(
         prob_best=pd.Series(best, index=index, name="prob_best"),
         mc_error=pd.Series(best_error, index=index, name="mc_error"),
