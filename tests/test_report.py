@@ -198,6 +198,8 @@ def test_compare_cv_results_from_fitted_estimators_and_counts(data, report):
     pd.testing.assert_frame_equal(counted.summary.iloc[:, :9], report.summary.iloc[:, :9])
     assert counted.pairwise.isna().all().all()
     pd.testing.assert_frame_equal(counted.ttest, report.ttest)
+    # No pair table, but three systems: the printed report does not say "one system".
+    assert "One system" not in str(counted) and "pooled over folds" in str(counted)
 
 
 def test_undefined_fold_metric_gives_nan_ttest_with_warning(data):

@@ -269,8 +269,10 @@ class ComparisonReport:
         return self.pairs is None or len(self.pairs) > 0
 
     def _note(self):
-        """The closing line of a report without pairs, or None."""
-        return None if self._has_pairs() else "One system: no pair to compare."
+        """The closing line of a report of one system, or None."""
+        if not self._has_pairs() and self.summary.index.get_level_values(0).nunique() == 1:
+            return "One system: no pair to compare."
+        return None
 
     def __str__(self):
         header = (f"metric: {self.metric_label}; {self.confidence:.0%} credible intervals; "
