@@ -25,6 +25,7 @@ from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
 from ._rank_cv import (
     CVResultsRanking,
     SimplestWithinRopeRefit,
+    check_test_fraction,
     choose_scoring,
     rank_cv_results,
     rank_fold_scores,
@@ -58,6 +59,7 @@ __all__ = [
     "bayesian_sign_test",
     "bayesian_signed_rank_test",
     "check_across_options",
+    "check_test_fraction",
     "choose_scoring",
     "compare_across_datasets",
     "compare_independent",

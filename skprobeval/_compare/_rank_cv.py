@@ -32,8 +32,8 @@ from .._core import (
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 from ._ttest import prob_mean_above
 
-__all__ = ["CVResultsRanking", "SimplestWithinRopeRefit", "choose_scoring", "rank_cv_results",
-           "rank_fold_scores", "splitter_test_fraction"]
+__all__ = ["CVResultsRanking", "SimplestWithinRopeRefit", "check_test_fraction", "choose_scoring",
+           "rank_cv_results", "rank_fold_scores", "splitter_test_fraction"]
 
 _SPLIT_KEY = re.compile(r"^split(\d+)_test_(.+)$")
 # Cells (draws x candidates, or candidate pairs x folds) per chunk of work.
@@ -46,9 +46,11 @@ _TINY = np.finfo(np.float64).tiny
 class CVResultsRanking(RankingMixin):
     """Posterior ranking of the candidates of a cross-validated search.
 
-    Returned by `rank_cv_results`.  Series and tables list the candidates in
-    the search's order (``cv_results_["params"]``); `summary` and `plot`
-    sort them best first.
+    Returned by `rank_cv_results`, and held as ``ranking`` by the report of
+    `compare_cv_results` on fold scores alone (its systems are then the
+    candidates).  Series and tables list the candidates in the search's order
+    (``cv_results_["params"]``; the systems' order for a report); `summary`
+    and `plot` sort them best first.
 
     Attributes
     ----------
@@ -80,11 +82,13 @@ class CVResultsRanking(RankingMixin):
     df : int
         ``n - 1`` degrees of freedom, ``n`` the number of splits.
     names : tuple of str
-        The candidates, named by their parameters.
+        The candidates, named by their parameters (the systems' names for a
+        report).
     params : tuple of dict
-        ``cv_results_["params"]``.
+        ``cv_results_["params"]`` (an empty dict per system for a report).
     scoring : str
-        The scorer read (``split<k>_test_<scoring>``).
+        The scorer read (``split<k>_test_<scoring>``; ``test_<scoring>`` of
+        `cross_validate` for a report).
     rope : float
         Region of practical equivalence.
     test_fraction : float
@@ -314,6 +318,7 @@ def _scoring_key(results, scoring, search):
         if match:
             recorded.setdefault(match.group(2), set()).add(int(match.group(1)))
     if not recorded:
+        _refuse_cross_validate_results(results)
         fail("cv_results", "the cv_results_ of a search, with per-split test scores "
              "('split0_test_score', ...)", sorted(map(str, results))[:6],
              shown=f"keys {sorted(map(str, results))[:6]}")
@@ -343,6 +348,37 @@ def choose_scoring(recorded, scoring, *, holder):
     if scoring not in recorded:
         fail("scoring", f"one of the recorded scorers {sorted(recorded)}", scoring)
     return scoring
+
+
+def _refuse_cross_validate_results(results):
+    """Name `compare_cv_results` when `results` holds `cross_validate` or
+    `cross_val_score` results rather than a search's ``cv_results_``."""
+    if "params" in results:
+        return
+    keys = [str(key) for key in results]
+    values = [results[key] for key in results]
+    if "fit_time" in keys and any(key.startswith("test_") for key in keys):
+        fail("cv_results", "the cv_results_ of a search (for cross_validate results, use "
+             "compare_cv_results({name: cross_validate(...), ...}) with one entry per system)",
+             None, shown=f"one cross_validate result (keys {sorted(keys)[:6]})")
+    if values and all(hasattr(value, "keys") and any(str(key).startswith("test_")
+                                                     for key in value) for value in values):
+        fail("cv_results", "the cv_results_ of a search (for {name: cross_validate(...)} "
+             "results of several systems, use compare_cv_results)", None,
+             shown=f"a dict of cross_validate results for {keys[:6]}")
+    if values and all(not hasattr(value, "keys") and not isinstance(value, str)
+                      and _is_flat(value) for value in values):
+        fail("cv_results", "the cv_results_ of a search (for {name: cross_val_score(...)} "
+             "fold scores of several systems, use compare_cv_results)", None,
+             shown=f"a dict of fold-score arrays for {keys[:6]}")
+
+
+def _is_flat(value):
+    """Whether `value` reads as a 1-d array (a ragged sequence does not)."""
+    try:
+        return np.ndim(value) == 1
+    except ValueError:
+        return False
 
 
 def _split_scores(results, scoring, splits):
@@ -402,7 +438,8 @@ def _candidate_names(params):
     return names
 
 
-def _check_test_fraction(value):
+def check_test_fraction(value):
+    """``rho`` as a float in (0, 1), or the house error naming `test_fraction`."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         fail("test_fraction", "None or a float in the open interval (0, 1)", value,
              error=TypeError)
@@ -549,6 +586,9 @@ def rank_cv_results(cv_results, *, scoring=None, rope=0.0, test_fraction=None,
     See Also
     --------
     correlated_ttest : The same posterior for two candidates.
+    compare_cv_results : The same ranking, with the t-test of every pair, for the
+        ``{name: cross_validate(...)}`` or ``{name: cross_val_score(...)}`` results
+        of several systems.
     SimplestWithinRopeRefit : A ``refit=`` rule built on this ranking.
     rank_across_datasets : Ranking systems across data sets.
 
@@ -641,8 +681,8 @@ def rank_fold_scores(scores, names, *, scoring, rope=0.0, test_fraction=None, n_
     n_splits, n = scores.shape
     params = tuple({} for _ in range(n)) if params is None else params
     rope = check_rope(rope, width=math.inf)
-    test_fraction = _check_test_fraction(1.0 / n_splits if test_fraction is None
-                                         else test_fraction)
+    test_fraction = check_test_fraction(1.0 / n_splits if test_fraction is None
+                                        else test_fraction)
     n_draws = check_draws(n_draws, values_per_draw=4 * n)
     rng = check_random_state(random_state)
 
@@ -801,7 +841,7 @@ class SimplestWithinRopeRefit:
         if not 0.0 < float(threshold) <= 1.0:
             fail("threshold", "a float in (0, 1]", threshold)
         if self.test_fraction is not None:
-            _check_test_fraction(self.test_fraction)
+            check_test_fraction(self.test_fraction)
         if self.scoring is not None and not isinstance(self.scoring, str):
             fail("scoring", "None or a scorer name (str)", self.scoring, error=TypeError)
         check_random_state(self.random_state)

@@ -18,8 +18,10 @@ __all__ = ["COUNT_COLUMNS", "rounded", "format_array", "key_value_html", "render
            "render_markdown", "render_text", "whole_counts"]
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
-# Columns of the summary that are blank when no system has scores.
+# Columns of the summary that are blank when no system has scores, and those
+# that are blank when the report holds fold scores only (no counts).
 _SCORE_COLUMNS = ("average_precision", "random_average_precision")
+_COUNTS_COLUMNS = (*COUNT_COLUMNS, "prob_better_than_chance")
 
 
 def render_text(header, sections, note=None):
@@ -96,7 +98,7 @@ def render_html(sections, note=None):
         parts.append(table.to_html(index=index, formatters=_counts_formatters(table),
                                    float_format=_format_number, na_rep=""))
     if note is not None:
-        parts.append(f"<p>{note}</p>")
+        parts.append(f"<p>{html.escape(note)}</p>")
     return "\n".join(parts)
 
 
@@ -123,8 +125,9 @@ def _format_count(value):
 
 def _shown(table):
     """A table as printed: the score columns left out where every row is blank
-    (hard labels only); the data (``to_csv``, ``to_dict``) keep them."""
-    blank = [c for c in _SCORE_COLUMNS if c in getattr(table, "columns", ())
+    (hard labels only), and the count columns where every row is blank (fold
+    scores only); the data (``to_csv``, ``to_dict``) keep them."""
+    blank = [c for c in (*_SCORE_COLUMNS, *_COUNTS_COLUMNS) if c in getattr(table, "columns", ())
              and table[c].isna().all()]
     return table.drop(columns=blank) if blank else table
 

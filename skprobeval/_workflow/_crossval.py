@@ -5,7 +5,9 @@
 hand-written cross-validation); `compare_cv_results` reads results the user
 already holds; `compare_predictions` takes predictions on one test set.
 All three gather each system's per-fold predictions (and scores for
-average precision) and hand them to the one report builder.
+average precision) and hand them to the one report builder; results with
+counts only or fold scores only get the reports of ``_report.py`` and
+``_fold_scores.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .._core import (
 )
 from .._counting import frame_column, frame_matrix, joint_codes, resolve_columns
 from .._metrics import check_average, get_metric
+from ._fold_scores import compare_fold_scores, refuse_search_results, result_kind
 from ._report import _counts_only_report, _repeats
 from ._report_builder import _Fold, _ReportBuilder
 from ._sklearn import estimator_responses
@@ -317,14 +320,16 @@ def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, v
 
 
 @renamed_keyword("n_samples", "n_draws")
-def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary", labels=None,
-                       beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
-                       n_draws=N_DRAWS, random_state=0):
+def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_fraction=None,
+                       metric="f1", average="binary", labels=None, beta=1.0, prior=0.5,
+                       rope=0.0, confidence=0.95, pos_label=1, n_draws=N_DRAWS,
+                       random_state=0):
     """Compare estimators from `cross_validate` results the user already holds.
 
     Each value of `results` is the dict returned by
     ``cross_validate(..., return_indices=True)`` for one estimator, on the same
-    splits.  What the report can hold depends on what the results carry:
+    splits (or the array of ``cross_val_score``).  What the report can hold
+    depends on what the results carry:
 
     * out-of-fold predictions — a ``"predictions"`` entry (one array per fold,
       aligned with ``indices["test"]``, optionally with ``"scores"`` for
@@ -337,22 +342,70 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
       the t-tests; the paired tables, which need item-level predictions, are
       then NaN and a warning says so.  Macro and weighted averages then
       draw each label's one-vs-rest table independently, since per-label
-      counts do not determine the joint K x K table.
+      counts do not determine the joint K x K table;
+    * only fold scores — ``test_score`` of a plain ``cross_validate(model,
+      X, y, cv=5)`` (``test_<scorer>`` per scorer of a multi-metric
+      ``scoring=``), or the array of ``cross_val_score`` (a list will do)
+      — give the t-tests, a summary and a ranking of the mean scores
+      (below).  The scorer did the scoring: `y`, `X`, `metric`, `average`,
+      `labels`, `beta`, `prior` and `pos_label` are then neither used nor
+      checked, and the report's `metric` is the scorer's name.
+
+    **Fold scores only.**  With ``n`` fold scores per system, sample
+    variance ``s^2`` and test fraction ``rho``, a system's mean score has the
+    Student-t posterior with ``n - 1`` degrees of freedom, location the mean
+    fold score and squared scale ``(1/n + rho/(1 - rho)) s^2``: the
+    one-system marginal of `rank_cv_results`' multivariate t, whose
+    contrasts are the correlated t-tests (Nadeau & Bengio 2003; Benavoli et
+    al. 2017).  The report holds ``ttest`` (`correlated_ttest` of every
+    pair); ``summary`` (``point`` and ``mean`` the mean fold score, ``low``
+    and ``high`` that posterior's interval, ``mc_error`` 0, the count
+    columns NaN); ``per_fold`` (``estimator``, ``repeat``, ``fold``,
+    ``score``; counts NaN); ``ranking``, the `CVResultsRanking` of the
+    systems, whose ``pairwise`` is the t-tests' ``prob_first_better``; and
+    ``note``, printed under the tables.  ``pairwise``, ``pairwise_metric``
+    (NaN), ``pairs`` and ``per_label`` (empty) need the items.
+
+    ``rho`` is `test_fraction`, else read from `cv` as `rank_cv_results`
+    reads a search's splitter, else ``1/n`` (one k-fold partition).  For
+    repeated k-fold pass `cv` or ``test_fraction=1/k``: ``1/n`` understates
+    the correlation of the splits.  A system with a NaN fold score (a failed
+    fit, which `cross_validate` scores NaN by default) gets NaN t-tests and
+    summary row, with an `~sklearn.exceptions.UndefinedMetricWarning`, and
+    the report no ranking.
 
     Parameters
     ----------
-    results : dict of str to dict
-        Per estimator, the result of `cross_validate` (see above).
+    results : dict of str to dict or to array-like of shape (n_splits,)
+        Per estimator (at least two), the result of `cross_validate`, or the
+        fold scores of ``cross_val_score`` (see above).
     y : array-like of shape (n_samples,) or (n_samples, n_labels), default=None
         The labels the results were computed on (needed with predictions).
     X : array-like of shape (n_samples, n_features), default=None
         The features, to predict with ``result["estimator"]`` when the results
         hold fitted estimators but no ``"predictions"``.
+    scoring : str, default=None
+        Fold scores only: which ``test_<scoring>`` key to read, as
+        `rank_cv_results` reads a search.  By default ``"score"`` where
+        present, else the only scorer every result holds.  For
+        ``cross_val_score`` arrays, the name the report gives their scores
+        (default ``"score"``).  Higher is better, as for every scikit-learn
+        scorer.
+    cv : int, cross-validation splitter or list of (train, test) splits, default=None
+        Fold scores only: the `cv` the scores were computed with, for the
+        test fraction ``rho`` (a (repeated) k-fold splitter, an int, a
+        shuffle split with float sizes, or the splits) and the repeats; it
+        must make as many splits as there are fold scores.
+    test_fraction : float, default=None
+        Fold scores only: ``rho``, the share of the data in each test fold,
+        in (0, 1): ``1/k`` for k-fold cross-validation, repeated or not.  By
+        default from `cv`, else ``1/n`` for ``n`` fold scores.  (Results with
+        predictions or counts give it from their folds.)
     metric : str, default="f1"
         A registered metric name (see `available_metrics`).  ``prob_first_better``
         and the t-test read "the first has the higher value": for metrics
         where lower is better (fallout, error, silence, noise, e_measure) that
-        is the worse one.
+        is the worse one.  Not used with fold scores only.
     average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
         How labels are combined, as in `sklearn.metrics.f1_score`:
         ``"binary"`` reports the table of `pos_label` (binary targets only);
@@ -363,7 +416,8 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
         the joint Dirichlet of the K x K table, or of independent columns for
         multilabel targets); ``"powers"`` (informedness and markedness only)
         weights labels by predicted (true) share; ``None`` gives one row per
-        label.
+        label.  Not used with fold scores only (the report's ``average`` is
+        then ``"binary"``: one row per system).
     labels : array-like, default=None
         Labels to average over, in order; they must occur in the data.  By
         default every label (for multilabel targets: the column indices).
@@ -375,15 +429,16 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
         one, the same total mass 4λ).
     rope : float, default=0.0
         Region of practical equivalence for the comparisons, in [0, 1) (it
-        applies to the share of items right as well as to the metric).
+        applies to the share of items right as well as to the metric); with
+        fold scores only, any finite value >= 0, in score units.
     confidence : float, default=0.95
         Level of the credible intervals.
     pos_label : int, float, bool or str, default=1
         The positive class of ``average="binary"``.
     n_draws : int, default=10_000
         Posterior draws of every sampled figure (the paired metric
-        comparisons, macro / weighted posteriors); their Monte Carlo error is
-        reported next to them.
+        comparisons, macro / weighted posteriors, the ranking of fold
+        scores); their Monte Carlo error is reported next to them.
     random_state : None, int or numpy.random.Generator, default=0
         Seeds the default splitter and every sampled figure: identical input
         gives identical reports.
@@ -391,6 +446,12 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
     Returns
     -------
     ComparisonReport
+
+    See Also
+    --------
+    compare_estimators : The same report, running the cross-validation itself.
+    rank_cv_results : The ranking of the candidates of a search (its ``cv_results_``).
+    correlated_ttest : The t-test of two systems' fold scores.
 
     Examples
     --------
@@ -410,14 +471,53 @@ def compare_cv_results(results, *, y=None, X=None, metric="f1", average="binary"
     ['tree', 'nb']
     >>> round(float(report.pairwise.loc["tree", "nb"]), 3)
     0.143
+
+    Fold scores only, as a plain ``cross_validate`` returns them: the
+    t-test of every pair, each system's mean score with its interval, and
+    the ranking:
+
+    >>> models = {"tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+    ...           "nb": GaussianNB()}
+    >>> results = {name: cross_validate(model, X, y, cv=5) for name, model in models.items()}
+    >>> report = compare_cv_results(results)
+    >>> report.summary[["point", "low", "high"]].round(3)
+               point    low   high
+    estimator
+    tree       0.917  0.871  0.963
+    nb         0.939  0.908  0.969
+    >>> report.ttest[["first", "second", "prob_first_better", "mean_difference"]].round(3)
+      first second  prob_first_better  mean_difference
+    0  tree     nb              0.136           -0.021
+    >>> report.ranking.prob_best.round(2).tolist()
+    [0.13, 0.87]
+    >>> print(report.note)
+    Fold scores only: no counts, so no per-item posterior; test fraction 0.2 (1/5: one
+    5-fold partition; pass test_fraction= for repeated cross-validation).
+
+    The arrays of ``cross_val_score`` give the same report:
+
+    >>> from sklearn.model_selection import cross_val_score
+    >>> scores = {name: cross_val_score(model, X, y, cv=5) for name, model in models.items()}
+    >>> round(float(compare_cv_results(scores).ttest["prob_first_better"].iloc[0]), 3)
+    0.136
     """
+    refuse_search_results(results)
     if not isinstance(results, dict) or len(results) < 2:
-        fail("results", "a dict of at least two named cross-validation results", results)
+        fail("results", "a dict of at least two named cross-validation results "
+             "({name: cross_validate(...)} or {name: cross_val_score(...)})", results,
+             shown=f"{len(results)} result(s) for {list(results)}"
+             if isinstance(results, dict) else None)
+    kinds = {name: result_kind(result, X) for name, result in results.items()}
+    if all(kind == "fold scores only" for kind in kinds.values()):
+        return compare_fold_scores(results, scoring=scoring, cv=cv, test_fraction=test_fraction,
+                                   rope=rope, confidence=confidence, n_draws=n_draws,
+                                   random_state=random_state)
+    if "fold scores only" in kinds.values():
+        fail("results", "results of one kind for every system: all with out-of-fold "
+             "predictions (or fitted estimators and X), all with CountsScorer counts, or all "
+             "with fold scores only", kinds)
     spec, average, beta, lam, confidence, n_draws = _check_common(
         metric, average, beta, prior, confidence, n_draws)
-    for name, result in results.items():
-        if not isinstance(result, dict):
-            fail("results", "dicts returned by cross_validate", {name: result})
     tests = {name: _test_indices(name, result) for name, result in results.items()}
     usable = {name: "predictions" in result or ("estimator" in result and X is not None)
               for name, result in results.items()}

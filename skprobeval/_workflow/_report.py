@@ -12,6 +12,7 @@ pandas is imported lazily.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,7 +56,10 @@ class ComparisonReport:
     `compare_predictions`.  Every table is a pandas DataFrame; the numeric
     columns are floats.  With ``average=None`` the summary has one row per
     (estimator, label) and the pair, t-test and per-fold tables a ``label``
-    column.
+    column.  From fold scores alone (`compare_cv_results` of plain
+    `cross_validate` or ``cross_val_score`` results) the count columns are
+    NaN, ``point`` and ``mean`` are the mean fold score, the pair tables are
+    blank and `note` says so.
 
     Attributes
     ----------
@@ -153,13 +157,17 @@ class ComparisonReport:
         `compare_counts` (the systems are independent); from the fold
         scores (as `rank_cv_results` gives it) for cross-validation results
         that hold fold scores only.  None where no ranking applies (one
-        system, or ``average=None``).
+        system, ``average=None``, or a system with NaN fold scores).
     runs : pandas.DataFrame or None
         From `compare_counts`: one row per run of each system, its counts,
         ``point`` and its own posterior's ``mean``, ``low``, ``high``.
     independent : bool
         True for a report on independent systems (`compare_counts`): the
         comparisons are unpaired and the paired tables (`pairwise`) are NaN.
+    note : str or None
+        A line on what the report could not hold and why, printed after its
+        tables (for fold scores only: no counts, and the test fraction the
+        t-tests and the ranking use); None for the other reports.
 
     See Also
     --------
@@ -204,6 +212,7 @@ class ComparisonReport:
     ranking: object = field(default=None, repr=False)
     runs: object = None
     independent: bool = False
+    note: str | None = None
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -219,11 +228,15 @@ class ComparisonReport:
     def _sections(self):
         """(title, table, show index) of every table, in reading order."""
         rope_text = f" by more than {self.rope:g}" if self.rope > 0 else ""
-        sections = [
-            ("Summary (pooled over folds)" if len(self.ttest) or self.n_repeats > 1 or (
+        if not self._has_counts():
+            title = "Summary (mean over folds)"
+        elif len(self.ttest) or self.n_repeats > 1 or (
                 self.per_fold is not None and "fold" in self.per_fold
-                and self.per_fold["fold"].nunique() > 1) else "Summary", self.summary, True),
-        ]
+                and self.per_fold["fold"].nunique() > 1):
+            title = "Summary (pooled over folds)"
+        else:
+            title = "Summary"
+        sections = [(title, self.summary, True)]
         if self.average not in ("binary", None):      # None: the summary is per label
             sections.append(("Per label (one-vs-rest)", self.per_label, True))
         if self.independent:
@@ -268,11 +281,17 @@ class ComparisonReport:
     def _has_pairs(self):
         return self.pairs is None or len(self.pairs) > 0
 
+    def _has_counts(self):
+        """False for a report of fold scores alone, whose count columns are blank."""
+        return not ("tp" in self.summary and len(self.summary)
+                    and self.summary["tp"].isna().all())
+
     def _note(self):
-        """The closing line of a report of one system, or None."""
+        """The closing line: the report's `note`, and whether it has a single system."""
+        notes = [] if self.note is None else [self.note]
         if not self._has_pairs() and self.summary.index.get_level_values(0).nunique() == 1:
-            return "One system: no pair to compare."
-        return None
+            notes.append("One system: no pair to compare.")
+        return " ".join(notes) or None
 
     def __str__(self):
         header = (f"metric: {self.metric_label}; {self.confidence:.0%} credible intervals; "
@@ -469,12 +488,20 @@ def _summary_frame(summary):
     return summary[list(SUMMARY_COLUMNS)].astype(float)
 
 
-def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
+_UNDEFINED_FOLDS = ("{metric} is undefined on some folds of {undefined!r} (0/0); the t-tests of "
+                    "those estimators are NaN. Pooled counts and paired comparisons are "
+                    "unaffected.")
+
+
+def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs,
+                 undefined_message=_UNDEFINED_FOLDS):
     """Correlated t-test of fold scores for every pair of estimators.
 
     A pair whose fold scores include an undefined metric (0/0 on a fold, for
     example precision of a fold with no predicted positive) gets NaN
-    probabilities and an `UndefinedMetricWarning`, never a silent number.
+    probabilities and an `UndefinedMetricWarning`, never a silent number;
+    `undefined_message` (with the fields ``metric`` and ``undefined``) says
+    what else the report does about it.
     """
     import pandas as pd
 
@@ -482,10 +509,8 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
     rows = []
     undefined = [name for name in names if not np.all(np.isfinite(fold_scores[name]))]
     if undefined:
-        warn_user(
-            f"{metric} is undefined on some folds of {undefined!r} (0/0); the t-tests of "
-            "those estimators are NaN. Pooled counts and paired comparisons are unaffected.",
-            UndefinedMetricWarning)
+        warn_user(undefined_message.format(metric=metric, undefined=undefined),
+                  UndefinedMetricWarning)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             row = {"first": first, "second": second}
@@ -508,24 +533,31 @@ def _ttest_table(fold_scores, metric, *, test_fraction, rope, runs):
 # ---------------------------------------------------------------------------
 
 
+_LABEL_COUNT_KEY = re.compile(r"^test_(tp|fp|fn|tn)_(.+)$")
+
+
+def _holds_counts(result):
+    """Whether a cross_validate result holds CountsScorer counts (binary or per label)."""
+    return (all(f"test_{cell}" in result for cell in COUNT_COLUMNS)
+            or any(_LABEL_COUNT_KEY.match(str(key)) for key in result))
+
+
 def _fold_cells(name, result):
     """Per-fold count arrays (n_folds,) or (n_folds, R) and the label keys, from CountsScorer."""
-    import re
-
     binary = [f"test_{cell}" for cell in COUNT_COLUMNS]
     if all(key in result for key in binary):
         return [np.asarray(result[key], dtype=float) for key in binary], None
-    pattern = re.compile(r"^test_(tp|fp|fn|tn)_(.+)$")
     found = {}
     for key in result:
-        match = pattern.match(key)
+        match = _LABEL_COUNT_KEY.match(key)
         if match:
             found.setdefault(match.group(2), {})[match.group(1)] = np.asarray(result[key],
                                                                               dtype=float)
     labels = [label for label, cells in found.items() if set(cells) == set(COUNT_COLUMNS)]
     if not labels:
         fail("results", "cross_validate results with out-of-fold 'predictions', fitted "
-             "'estimator's and X, or scoring=CountsScorer() counts", {name: sorted(result)})
+             "'estimator's and X, scoring=CountsScorer() counts, or fold scores ('test_score' "
+             "or 'test_<scorer>')", {name: sorted(result)})
     return [np.column_stack([found[label][cell] for label in labels])
             for cell in COUNT_COLUMNS], labels
 
