@@ -182,7 +182,7 @@ def test_a_matrix_as_a_dataframe_names_its_labels():
                             labels=["x", "y"], random_state=0, n_draws=500)
     assert list(chosen.labels) == ["x", "y"]
     assert chosen.summary.loc["one", "point"] != report.summary.loc["one", "point"]
-    with pytest.raises(ValueError, match="'two' \(run 0\) has no \['x', 'y'\]"):
+    with pytest.raises(ValueError, match=r"'two' \(run 0\) has no \['x', 'y'\]"):
         compare_counts({"one": cm, "two": cm.to_numpy()}, metric="f1", average="macro",
                        labels=["x", "y"])
 
