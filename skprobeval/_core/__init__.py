@@ -86,6 +86,7 @@ from ._validation import (
     keyword_only,
     renamed_attribute,
     renamed_keyword,
+    to_host,
     warn_future,
     warn_user,
 )
@@ -158,6 +159,7 @@ __all__ = [
     "solve_increasing",
     "tail_mass_hdi",
     "take_params",
+    "to_host",
     "unit_rule",
     "warn_future",
     "warn_user",

@@ -28,6 +28,7 @@ __all__ = [
     "keyword_only",
     "renamed_attribute",
     "renamed_keyword",
+    "to_host",
     "warn_future",
 ]
 
@@ -69,9 +70,119 @@ def fail(name, requirement, value, *, error=ValueError, shown=None):
     raise error(f"`{name}` must be {requirement}; got {got}.")
 
 
+# Values NumPy reads as they are: returned by `to_host` without a look.
+_HOST_TYPES = (np.ndarray, np.generic, list, tuple, range, str, bytes, numbers.Number)
+
+# The DLPack header's device types (``DLDeviceType``), to name a device in messages.
+_DLPACK_DEVICES = {1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan", 8: "metal",
+                   9: "vpi", 10: "rocm", 11: "rocm_host", 13: "cuda_managed", 14: "oneapi",
+                   15: "webgpu", 16: "hexagon", 17: "maia"}
+
+
+def _device_name(value):
+    """The device `value` lives on, as ``'cuda:0'`` (DLPack's numbering) where it says."""
+    try:
+        kind, index = value.__dlpack_device__()
+        return f"{_DLPACK_DEVICES.get(int(kind), f'device type {int(kind)}')}:{int(index)}"
+    except Exception:
+        device = getattr(value, "device", None)
+        return "unknown" if device is None or callable(device) else str(device)
+
+
+def _library_copy(value):
+    """A host copy made by `value`'s own library: ``get()`` (CuPy), ``detach()`` and
+    ``cpu()`` (PyTorch), ``to_device("cpu")`` (array-API libraries that name it so)."""
+    get = getattr(value, "get", None)
+    if callable(get):
+        try:
+            host = get()
+        except TypeError:       # a `get` of another meaning, which needs arguments
+            host = None
+        if isinstance(host, np.ndarray):
+            return host
+    moved = value
+    if callable(getattr(moved, "detach", None)):
+        moved = moved.detach()
+    if callable(getattr(moved, "cpu", None)):
+        moved = moved.cpu()
+    elif callable(getattr(moved, "to_device", None)):
+        moved = moved.to_device("cpu")
+    return np.from_dlpack(moved)
+
+
+def _read_as_numpy(value):
+    """``np.asarray(value)``, kept only where it is the array `value` stands for (an
+    object NumPy cannot read would become a 0-d object array)."""
+    array = np.asarray(value)
+    shape = getattr(value, "shape", None)
+    if (array.ndim == 0 and array.dtype.kind == "O") or (
+            shape is not None and array.shape != tuple(shape)):
+        raise TypeError(f"NumPy reads a {type(value).__name__} as an array of shape "
+                        f"{array.shape} and dtype {array.dtype}")
+    return array
+
+
+def _from_dlpack_on_cpu(value):
+    """A host copy asked of the producer through DLPack (NumPy >= 2.1, DLPack 1.0)."""
+    return np.from_dlpack(value, device="cpu")
+
+
+def _on_cpu(value):
+    """Whether `value` says, through DLPack, that it lives on the CPU (True if it says nothing)."""
+    try:
+        return int(value.__dlpack_device__()[0]) == 1
+    except Exception:
+        return True
+
+
+def to_host(value, name):
+    """`value` as a NumPy array on the host when it is another library's array.
+
+    NumPy arrays, pandas and Dask objects, lists and scalars come back as they
+    are (Dask collections are counted block by block, never loaded).  An
+    object with ``__dlpack__`` or ``__array_namespace__`` (PyTorch, CuPy, JAX,
+    array-api-strict) becomes a NumPy array of its dtype and shape.  On the
+    CPU, NumPy reads it as it is, or through ``np.from_dlpack`` where
+    ``np.asarray`` is refused (array-api-strict's other devices) and, for a
+    PyTorch tensor that tracks gradients, after ``detach()``.  On another
+    device, the host copy is asked of DLPack (``np.from_dlpack(value,
+    device="cpu")``, NumPy >= 2.1), then of the array's library (``get()``
+    for CuPy, ``cpu()`` for PyTorch, ``to_device("cpu")``), then of
+    ``np.asarray`` (JAX).  Where no copy can be made, a `TypeError` names the
+    argument and the device.  Each entry point calls this once per argument,
+    where its input is validated, so that a device array crosses once.
+    """
+    if value is None or isinstance(value, _HOST_TYPES):
+        return value
+    kind = type(value)
+    if not (hasattr(kind, "__dlpack__") or hasattr(kind, "__array_namespace__")):
+        return value
+    if callable(getattr(value, "__dask_graph__", None)):
+        return value
+    copies = [np.from_dlpack, _from_dlpack_on_cpu, _library_copy]
+    # NumPy's own reading first where it applies: DLPack would give the same array,
+    # but pyarrow exports no nulls, booleans or strings through it, and producers of
+    # unversioned DLPack capsules make NumPy 2.4 warn.
+    copies.insert(0 if hasattr(kind, "__array__") and _on_cpu(value) else 3, _read_as_numpy)
+    errors = {}
+    for copy in copies:
+        try:
+            return copy(value)
+        except Exception as error:  # each library refuses in its own way
+            errors[copy] = error
+    error = errors[np.from_dlpack]
+    fail(name, f"an array NumPy can read, or one its library copies to the host (pass "
+         f"`{name}.cpu()` or `cupy.asnumpy({name})`)", value, error=TypeError,
+         shown=f"a {kind.__module__.split('.')[0]}.{kind.__name__} on device "
+               f"{_device_name(value)!r} that could not be copied to the host "
+               f"({type(error).__name__}: {error})")
+
+
 def as_array(values, name):
     """``np.asarray(values)``, naming the argument where NumPy cannot make one
-    array of it (rows of different lengths)."""
+    array of it (rows of different lengths); another library's array is first
+    copied to the host (`to_host`)."""
+    values = to_host(values, name)
     try:
         return np.asarray(values)
     except ValueError:
@@ -280,6 +391,7 @@ def check_random_state(random_state):
 
 def check_count_array(value, name):
     """Return ``value`` as a float64 array, checking it is finite and non-negative."""
+    value = to_host(value, name)
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -295,6 +407,7 @@ def check_sample_weight(sample_weight, n_samples):
     """Return ``sample_weight`` as a 1-d float64 array (or None), finite and >= 0."""
     if sample_weight is None:
         return None
+    sample_weight = to_host(sample_weight, "sample_weight")
     weight = np.asarray(sample_weight)
     if weight.dtype.kind not in "iufb":
         fail("sample_weight", "an array of non-negative numbers", sample_weight, error=TypeError)
