@@ -28,6 +28,7 @@ from .._core import (
     fail,
     renamed_keyword,
     rounded,
+    to_host,
     warn_user,
 )
 from .._counting import ConfusionCounts, joint_codes
@@ -85,11 +86,18 @@ def _check_metrics(metrics):
     return False, out
 
 
+def _features_on_host(value):
+    """Sensitive features as given, their arrays on the host (read once)."""
+    if isinstance(value, dict):
+        return {k: to_host(v, f"sensitive_features[{k!r}]") for k, v in value.items()}
+    return to_host(value, "sensitive_features")
+
+
 def _sensitive_columns(sensitive_features, n):
     """``[(name, values)]`` of the sensitive features, fairlearn's naming."""
     import pandas as pd
 
-    value = sensitive_features
+    value = _features_on_host(sensitive_features)
     if isinstance(value, pd.DataFrame):
         columns = [(str(name) if not isinstance(name, str) else name, value[name].to_numpy())
                    for name in value.columns]
@@ -956,6 +964,7 @@ def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_
     import pandas as pd
 
     rng = check_random_state(random_state)
+    sensitive_features = _features_on_host(sensitive_features)
     frames, gaps = {}, {}
     for name, y_pred in predictions.items():
         frame = PosteriorMetricFrame(metrics=metric, y_true=y_true, y_pred=y_pred,

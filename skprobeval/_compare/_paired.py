@@ -33,6 +33,7 @@ from .._core import (
     frozen_result,
     rounded,
     solve_increasing,
+    to_host,
     warn_future,
 )
 from .._counting import PairedCounts, check_pair
@@ -491,6 +492,9 @@ class PairedComparison(ComparisonResult):
 
 def _paired_counts(y_true, y_pred_a, y_pred_b, sample_weight):
     """PairedCounts with errors naming this module's arguments."""
+    # Read once here, for the checks below and the counts.
+    y_true, y_pred_a = to_host(y_true, "y_true"), to_host(y_pred_a, "y_pred_a")
+    y_pred_b, sample_weight = to_host(y_pred_b, "y_pred_b"), to_host(sample_weight, "sample_weight")
     check_pair(y_true, y_pred_a, "y_true", "y_pred_a")
     check_pair(y_true, y_pred_b, "y_true", "y_pred_b")
     return PairedCounts.from_predictions(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)

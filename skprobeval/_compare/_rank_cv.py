@@ -28,6 +28,7 @@ from .._core import (
     fail,
     renamed_keyword,
     rounded,
+    to_host,
 )
 from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
 from ._ttest import prob_mean_above
@@ -387,7 +388,7 @@ def _split_scores(results, scoring, splits):
     for k in splits:
         key = f"split{k}_test_{scoring}"
         try:
-            row = np.asarray(results[key], dtype=np.float64)
+            row = np.asarray(to_host(results[key], "cv_results"), dtype=np.float64)
         except (TypeError, ValueError):
             fail("cv_results", "real per-split scores", results[key], error=TypeError,
                  shown=f"{key} = {results[key]!r}")

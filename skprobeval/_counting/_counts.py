@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._core import check_count_array, check_sample_weight, fail, format_array
+from .._core import check_count_array, check_sample_weight, fail, format_array, to_host
 from ._dask import dask_indicator_sums, dask_paired, dask_tally, is_dask
 from ._data import resolve_columns
 from ._labels import (
@@ -135,6 +135,7 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
     the data; otherwise an absent label is a class with no items.
     """
     names = names or ["y_true"] + [f"y_pred_{i}" for i in range(len(y_preds))]
+    y_true = to_host(y_true, names[0])      # read once, checked with each prediction
     checked = [check_pair(y_true, y_pred, names[0], name)
                for y_pred, name in zip(y_preds, names[1:])]
     truth = checked[0][0]
@@ -324,7 +325,7 @@ class ConfusionCounts:
         for name, cell in zip(("tp", "fp", "fn", "tn"), cells):
             object.__setattr__(self, name, _frozen(cell))
         if self.labels is not None:
-            labels = np.asarray(self.labels)
+            labels = np.asarray(to_host(self.labels, "labels"))
             if labels.shape != self.tp.shape or labels.ndim != 1:
                 fail("labels", f"an array of shape {self.tp.shape} (one label per table)",
                      self.labels)
@@ -342,7 +343,10 @@ class ConfusionCounts:
         Parameters
         ----------
         y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
-            True labels, or a label indicator matrix (multilabel).
+            True labels, or a label indicator matrix (multilabel).  Every
+            array-like here may be a NumPy, pandas or Dask array, or any DLPack
+            or array-API array (PyTorch, CuPy, JAX; CPU or GPU), copied to the
+            host once.
         y_pred : array-like of the same shape as `y_true`
             Predicted labels or indicator matrix.
         labels : array-like of shape (K,), default=None
@@ -543,7 +547,7 @@ class ConfusionCounts:
         if labels is None:
             labels = np.arange(size)
         else:
-            labels = np.asarray(labels)
+            labels = np.asarray(to_host(labels, "labels"))
             if labels.shape != (size,):
                 fail("labels", f"of length {size} (one per row of `matrix`)", labels)
         diag = np.diag(table)
@@ -720,7 +724,7 @@ class PairedCounts:
         for name, cell in zip(names, cells):
             object.__setattr__(self, name, _frozen(cell))
         if self.labels is not None:
-            labels = np.asarray(self.labels)
+            labels = np.asarray(to_host(self.labels, "labels"))
             if labels.shape != self.first_better.shape or labels.ndim != 1:
                 fail("labels", f"an array of shape {self.first_better.shape}", self.labels)
             labels = labels.copy()
@@ -736,6 +740,9 @@ class PairedCounts:
         ----------
         y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
             True labels (any hashable labels), or a multilabel indicator matrix.
+            Every array-like here may be a NumPy, pandas or Dask array, or any
+            DLPack or array-API array (PyTorch, CuPy, JAX; CPU or GPU), copied
+            to the host once.
         y_pred_first, y_pred_second : array-like of the same shape as `y_true`
             The two systems' predictions on the same items.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._core import fail
+from .._core import fail, to_host
 from ._dask import dask_distinct, dask_distinct_arrays, is_dask
 
 __all__ = ["as_pandas_frame", "column_names", "frame_column", "frame_matrix", "is_dask_frame",
@@ -60,6 +60,10 @@ def as_pandas_frame(data, name, requirement="a DataFrame"):
         return data.to_pandas()
     if callable(getattr(data, "__dataframe__", None)):
         return pd.api.interchange.from_dataframe(data)
+    if isinstance(data, Mapping):
+        data = {key: to_host(column, f"{name}[{key!r}]") for key, column in data.items()}
+    else:
+        data = to_host(data, name)
     try:
         return pd.DataFrame(data)
     except (TypeError, ValueError):
@@ -79,12 +83,13 @@ def _is_key(value):
 def frame_column(data, key, name):
     """The column of `data` that `key` names, or `key` itself when it is an array.
 
-    Without `data`, `key` is returned untouched.  With `data`, a scalar `key`
-    must name a column; an array-like `key` is taken as the values (as in
-    seaborn, vectors and column names may be mixed).
+    Without `data`, `key` is returned as it is (another library's array copied
+    to the host, `to_host`).  With `data`, a scalar `key` must name a column;
+    an array-like `key` is taken as the values (as in seaborn, vectors and
+    column names may be mixed).
     """
     if data is None or not _is_key(key):
-        return key
+        return to_host(key, name)
     names = column_names(data)
     if key not in names:
         shown = ", ".join(repr(n) for n in names[:10]) + (" ..." if len(names) > 10 else "")
@@ -97,7 +102,7 @@ def frame_column(data, key, name):
         copy = {} if hasattr(column, "chunks") else {"zero_copy_only": False}
         return np.asarray(column.to_numpy(**copy))
     to_numpy = getattr(column, "to_numpy", None)   # pandas and Polars Series
-    return np.asarray(to_numpy() if callable(to_numpy) else column)
+    return np.asarray(to_numpy() if callable(to_numpy) else to_host(column, name))
 
 
 def frame_matrix(data, key, name):
@@ -136,10 +141,12 @@ def resolve_columns(data, values, names, sample_weight=None, *, distinct_arrays=
             if isinstance(value, str):
                 fail(name, "an array (a column name needs `data=`, the DataFrame it names)",
                      value, error=TypeError)
+        values = [to_host(value, name) for value, name in zip(values, names)]
+        sample_weight = to_host(sample_weight, "sample_weight")
         if distinct_arrays and is_dask(*values, sample_weight):
             arrays, weight = dask_distinct_arrays(values, names, sample_weight, label_names)
             return arrays, weight, True
-        return list(values), sample_weight, False
+        return values, sample_weight, False
     column_names(data)      # a clear error for what is not a frame
     if is_dask_frame(data):
         keys = [_dask_key(data, value, name) for value, name in zip(values, names)]

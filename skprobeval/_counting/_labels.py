@@ -17,7 +17,7 @@ import pandas as pd
 import scipy.sparse as sp
 from pandas.api.types import infer_dtype
 
-from .._core import as_array, check_sample_weight, fail
+from .._core import as_array, check_sample_weight, fail, to_host
 
 __all__ = ["multiclass_confusion_matrix"]
 
@@ -419,7 +419,7 @@ def square_table(tally, labels):
 def check_labels_argument(labels, classes):
     if labels is None:
         return None
-    array = np.asarray(labels)
+    array = np.asarray(to_host(labels, "labels"))
     if array.ndim != 1 or array.shape[0] == 0:
         fail("labels", "a non-empty 1-d array-like of labels", labels)
     try:
@@ -440,7 +440,7 @@ def _indicator_columns(labels, n_columns):
     """Column indices of a multilabel indicator matrix: ``labels`` checked, or all."""
     if labels is None:
         return np.arange(n_columns)
-    columns = np.asarray(labels)
+    columns = np.asarray(to_host(labels, "labels"))
     if (columns.ndim != 1 or columns.shape[0] == 0 or columns.dtype.kind not in "iu"
             or columns.min() < 0 or columns.max() >= n_columns):
         fail("labels", f"column indices in [0, {n_columns}) for multilabel targets", labels)

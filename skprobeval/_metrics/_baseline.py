@@ -24,7 +24,14 @@ from scipy import special
 from scipy.special import digamma, zeta
 from scipy.stats import binom, hypergeom
 
-from .._core import check_confidence, check_random_state, fail, format_array, frozen_result
+from .._core import (
+    check_confidence,
+    check_random_state,
+    fail,
+    format_array,
+    frozen_result,
+    to_host,
+)
 from .._counting import ConfusionCounts
 from ._ranking import _ap_from_groups, _check_ranking_input, _tie_groups
 
@@ -214,7 +221,7 @@ class RandomAveragePrecision:
         >>> round(baseline.z_score(0.5), 3)
         6.749
         """
-        values = np.asarray(average_precision)
+        values = np.asarray(to_host(average_precision, "average_precision"))
         if values.dtype.kind not in "iuf" or values.size == 0:
             fail("average_precision", "a number (or array of numbers) in [0, 1]",
                  average_precision)

@@ -18,7 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._core import check_positive, check_sample_weight, fail, warn_user, weighted_mean
+from .._core import (
+    check_positive,
+    check_sample_weight,
+    fail,
+    to_host,
+    warn_user,
+    weighted_mean,
+)
 from .._counting import (
     ConfusionCounts,
     check_labels_argument,
@@ -1007,7 +1014,7 @@ def distance_weighted_precision_recall(y_true, y_pred, *, distance, labels=None,
         fail("labels", "a list of every class in the data", labels,
              shown=f"{labels!r}, missing {missing.tolist()!r}")
     matrix, _ = square_table(tally, chosen)
-    dist = np.asarray(distance, dtype=np.float64)
+    dist = np.asarray(to_host(distance, "distance"), dtype=np.float64)
     if dist.shape != matrix.shape:
         fail("distance", f"an array of shape {matrix.shape} (one row and column per label)",
              distance, shown=f"shape {dist.shape}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import fail, import_pyplot
+from .._core import fail, import_pyplot, to_host
 from .._posteriors import CalibrationCurve, CurveBand, posterior_calibration_curve
 from ._curve_display import _estimator_scores
 
@@ -88,7 +88,7 @@ class PosteriorCalibrationDisplay:
         self.band = band
         self.prob_true = curve.prob_true
         self.prob_pred = curve.prob_pred
-        self.y_prob = None if y_prob is None else np.asarray(y_prob)
+        self.y_prob = None if y_prob is None else np.asarray(to_host(y_prob, "y_prob"))
         self.estimator_name = estimator_name
         self.pos_label = pos_label
 
@@ -173,6 +173,7 @@ class PosteriorCalibrationDisplay:
         -------
         display
         """
+        y_prob = to_host(y_prob, "y_prob")      # read once for the curve and the display
         curve = posterior_calibration_curve(y_true, y_prob, pos_label=pos_label, n_bins=n_bins,
                                             strategy=strategy, prior=prior,
                                             sample_weight=sample_weight)

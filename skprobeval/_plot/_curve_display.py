@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._compare import average_precision_posterior, roc_auc_posterior
-from .._core import N_DRAWS, fail, import_pyplot, renamed_keyword
+from .._core import N_DRAWS, fail, import_pyplot, renamed_keyword, to_host
 from .._posteriors import posterior_precision_recall_curve, posterior_roc_curve
 from .._workflow import SCORE_METHODS, estimator_responses
 
@@ -111,6 +111,9 @@ class _PosteriorCurveDisplay:
         -------
         display
         """
+        # Read once for the curve and the summary.
+        y_true, y_score = to_host(y_true, "y_true"), to_host(y_score, "y_score")
+        sample_weight = to_host(sample_weight, "sample_weight")
         build = (posterior_precision_recall_curve if cls._kind == "precision_recall"
                  else posterior_roc_curve)
         # prior=None: the curve and the summary each keep their own default.

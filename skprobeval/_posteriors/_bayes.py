@@ -395,6 +395,9 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         True labels (or a label indicator matrix), or the counts themselves:
         one table (0-d cells) or one per label ((K,) cells; sampled per-label
         tables are drawn independently; fractional, weighted counts work).
+        Every array-like here may be a NumPy or pandas array, or any DLPack or
+        array-API array (PyTorch, CuPy, JAX; CPU or GPU), copied to the host
+        once.
     y_pred : array-like of the same shape as `y_true`, default=None
         Predicted labels; None when `y_true` is a `ConfusionCounts`.
     metric : str or callable

@@ -73,6 +73,7 @@ from .._core import (
     rounded,
     tail_mass_hdi,
     take_params,
+    to_host,
 )
 
 __all__ = [
@@ -174,6 +175,7 @@ class PosteriorSummary:
 
 def _check_parameter(value, name):
     """Float64 array of finite values > 0 (a Beta/Dirichlet concentration)."""
+    value = to_host(value, name)
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -653,6 +655,7 @@ class SampledPosterior(_Posterior):
     __slots__ = ("_samples", "_ordered", "_mc_error")
 
     def __init__(self, samples):
+        samples = to_host(samples, "samples")
         try:
             array = np.array(samples, dtype=np.float64)
         except (TypeError, ValueError):

@@ -28,6 +28,7 @@ from .._core import (
     check_prior,
     fail,
     renamed_keyword,
+    to_host,
 )
 from .._counting import frame_column, frame_matrix, joint_codes, resolve_columns
 from .._metrics import check_average, get_metric
@@ -264,6 +265,7 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
         fail("estimators", "a dict of at least two named estimators", estimators)
     spec, average, beta, lam, confidence, n_draws = _check_common(
         metric, average, beta, prior, confidence, n_draws)
+    labels = to_host(labels, "labels")      # read once for every fold and system
     y_array = _check_target(y)
     multilabel = y_array.ndim == 2
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
@@ -312,7 +314,7 @@ def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, v
     fold_predictions, fold_scores = [], []
     for k, (fitted, fold) in enumerate(zip(fitted_estimators, folds)):
         X_test = _index(X, fold.test)
-        fold_predictions.append(np.asarray(fitted.predict(X_test)))
+        fold_predictions.append(np.asarray(to_host(fitted.predict(X_test), "predict(X)")))
         fold_scores.append(_scores_of(fitted, X_test, kind, wanted))
         if verbose:
             print(f"    fold {k + 1}/{len(folds)} done", file=sys.stderr)
@@ -518,6 +520,7 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
              "with fold scores only", kinds)
     spec, average, beta, lam, confidence, n_draws = _check_common(
         metric, average, beta, prior, confidence, n_draws)
+    labels = to_host(labels, "labels")      # read once for every fold and system
     tests = {name: _test_indices(name, result) for name, result in results.items()}
     usable = {name: "predictions" in result or ("estimator" in result and X is not None)
               for name, result in results.items()}
@@ -544,10 +547,12 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
                 not np.array_equal(a, b) for a, b in zip(tests[name], reference)):
             fail("results", "results on the same splits (same indices['test'])", name)
         if "predictions" in result:
-            fold_predictions = [np.asarray(p) for p in result["predictions"]]
+            fold_predictions = [np.asarray(to_host(p, f"results[{name!r}]['predictions']"))
+                                for p in result["predictions"]]
             fold_scores = result.get("scores")
-            fold_scores = None if fold_scores is None else [np.asarray(s, dtype=float)
-                                                            for s in fold_scores]
+            fold_scores = None if fold_scores is None else [
+                np.asarray(to_host(s, f"results[{name!r}]['scores']"), dtype=float)
+                for s in fold_scores]
         else:
             fold_predictions, fold_scores = _predict_folds(result["estimator"], folds, X,
                                                            y_array, average, labels, pos_label,
@@ -598,7 +603,9 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     ----------
     y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or str
         True labels, or a multilabel indicator matrix; with `data`, the name
-        of the truth column.
+        of the truth column.  Every array-like here may be a NumPy, pandas or
+        Dask array, or any DLPack or array-API array (PyTorch, CuPy, JAX; CPU
+        or GPU), copied to the host once.
     predictions : dict of str to array-like of the same shape as `y_true`, or list of str
         Each system's predicted labels, by name (at least one); with `data`,
         a list of column names (the names of the systems) or a dict of
@@ -730,6 +737,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
              "column names)", predictions)
     spec, average, beta, lam, confidence, n_draws = _check_common(
         metric, average, beta, prior, confidence, n_draws)
+    labels = to_host(labels, "labels")      # read once for every fold and system
     if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
         fail("scores", "a dict of score arrays keyed like `predictions`", scores)
     names = list(predictions)

@@ -25,6 +25,7 @@ from .._core import (
     fail,
     keyword_only,
     renamed_keyword,
+    to_host,
 )
 from .._counting import ConfusionCounts, JointCodes, joint_codes
 from .._metrics import check_average, get_metric, label_weights
@@ -67,6 +68,8 @@ def estimator_responses(estimator, X, response_method="auto", errors=None):
     (an ``AttributeError``, ``NotImplementedError`` or ``ValueError``, as for
     an SVC without probability estimates), whose exceptions are appended to
     `errors` when a list is given.  Callers take the first whose values fit.
+    Values of another array library (an estimator under scikit-learn's
+    array API dispatch) come on the host.
     """
     for method in SCORE_METHODS if response_method == "auto" else (response_method,):
         if not hasattr(estimator, method):
@@ -77,7 +80,7 @@ def estimator_responses(estimator, X, response_method="auto", errors=None):
             if errors is not None:
                 errors.append(error)
             continue
-        yield method, values
+        yield method, to_host(values, f"{method}(X)")
 _CELLS = ("tp", "fp", "fn", "tn")
 # A score is one number: every average but None (one value per label).
 _SCORE_AVERAGES = ("binary", "micro", "macro", "weighted", "powers")
@@ -387,7 +390,7 @@ def confusion_count(y_true, y_pred, *, cell="tp", label=None, pos_label=1, sampl
 def _count_keys(labels):
     if labels is None:
         return list(_CELLS)
-    return [f"{cell}_{label}" for label in labels for cell in _CELLS]
+    return [f"{cell}_{label}" for label in to_host(labels, "labels") for cell in _CELLS]
 
 
 class CountsScorer:
@@ -475,7 +478,7 @@ class CountsScorer:
                     "CountsScorer(labels=list(range(10)))); got labels=None, which records "
                     "the binary table of `pos_label`.") from None
             return {cell: float(getattr(counts, cell)) for cell in _CELLS}
-        labels = list(self.labels)
+        labels = list(to_host(self.labels, "labels"))
         counts = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
                                                   average=None, sample_weight=sample_weight)
         return {f"{cell}_{label}": float(getattr(counts, cell)[i])
