@@ -195,6 +195,10 @@ CASES = {
     "rank_systems": lambda T: skprobeval.rank_systems(
         T(Y), {"a": T(PRED_A), "b": T(PRED_B), "c": T(PRED_C)}, sample_weight=T(WEIGHT),
         **DRAWS),
+    "compare_counts": lambda T: skprobeval.compare_counts(
+        {"a": T(np.array([[5.0, 1.0], [2.0, 4.0]])),
+         "b": [T(np.array([[4.0, 2.0], [1.0, 5.0]])), T(np.array([[6.0, 1.0], [1.0, 3.0]]))]},
+        **DRAWS),
     "compare_independent": lambda T: skprobeval.compare_independent(
         ConfusionCounts(T(np.array(3.0)), T(np.array(1.0)), T(np.array(2.0)),
                         T(np.array(4.0))),
@@ -358,6 +362,9 @@ LABELS_CASES = {
         y=T(Y3), labels=T(LABELS), average="macro", **DRAWS),
     "compare_estimators": lambda T: skprobeval.compare_estimators(
         _estimators(), X, T(Y3), labels=T(LABELS), average="macro", cv=2, n_draws=200),
+    "compare_counts": lambda T: skprobeval.compare_counts(
+        {"a": T(MATRIX3), "b": T(MATRIX3.T.copy())}, metric="f1", labels=T(LABELS[:2]),
+        average="macro", **DRAWS),
     "make_posterior_scorer": lambda T: skprobeval.make_posterior_scorer(
         labels=T(LABELS), average="macro", n_draws=200)(_fitted(Y3), X, T(Y3)),
     "CountsScorer": lambda T: skprobeval.CountsScorer(labels=T(LABELS))(_fitted(Y3), X, T(Y3)),

@@ -28,6 +28,7 @@ from .._core import (
     check_rope,
     fail,
     renamed_keyword,
+    to_host,
     warn_user,
 )
 from .._counting import ConfusionCounts, plain_labels
@@ -93,6 +94,7 @@ def _table(value, where):
 
 def _runs_of(value, where):
     """The runs of one system's value: one table, or a list of tables."""
+    value = to_host(value, where)
     if isinstance(value, ConfusionCounts) or hasattr(value, "columns"):
         return [_table(value, where)]
     if isinstance(value, (list, tuple)):
@@ -103,7 +105,8 @@ def _runs_of(value, where):
                 isinstance(first, (list, tuple)) and first
                 and isinstance(first[0], numbers.Number)):
             return [_matrix_table(value, where)]     # a matrix as nested lists
-        return [_table(run, f"{where}[{k}]") for k, run in enumerate(value)]
+        return [_table(to_host(run, f"{where}[{k}]"), f"{where}[{k}]")
+                for k, run in enumerate(value)]
     array = np.asarray(value)
     if array.ndim == 3:
         return [_matrix_table(run, f"{where}[{k}]") for k, run in enumerate(array)]
@@ -147,6 +150,7 @@ def _align(systems, labels):
     """Check that the systems count the same labels, or select `labels` from each."""
     sets = {name: {t.label_set for t in tables} for name, tables in systems.items()}
     if labels is not None:
+        labels = to_host(labels, "labels")
         wanted = plain_labels(np.asarray(labels))
         for name, tables in systems.items():
             for k, table in enumerate(tables):
