@@ -53,6 +53,13 @@ systems
     sets each), printed with each cell's worst bin.  The cells run five and
     ten times the test sets of the others, so that the upper bins hold
     enough pairs to be judged.
+runs
+    the mean over runs of `compare_counts` (several runs of a system, each with
+    its own counts): runs of accuracy 0.8 plus normal offsets of sd 0, 0.01
+    or 0.03, 3, 5 or 10 runs of 200 or 2000 items.  Reference: the pooled
+    counts' Beta interval (at spread 0 the library's may be at most 1.2 times
+    as wide); candidate priors of the spread beside the default; null cells
+    (two systems with the same runs population) in the comparisons section.
 thresholds
     `choose_threshold` for precision >= 0.8, 0.9, 0.95 on binormal scores (n in
     {300, 3000}): the share of data sets whose chosen threshold meets the
@@ -102,6 +109,7 @@ from scipy import special, stats
 
 from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_groups as _groups
+from benchmarks import _coverage_runs as _runs
 from benchmarks import _coverage_systems as _systems
 from benchmarks import _coverage_thresholds as _thresholds
 from benchmarks import _references as ref
@@ -842,6 +850,11 @@ def run_systems(cell, reps, n_draws):
     return _systems.run_systems(cell, reps, n_draws, seed=_seed, library=LIBRARY)
 
 
+def run_runs(cell, reps, n_draws):
+    return _runs.run_runs(cell, reps, n_draws, seed=_seed, coverage_row=_coverage_row,
+                          levels=LEVELS, library=LIBRARY)
+
+
 def run_thresholds(cell, reps, n_draws):
     return _thresholds.run_thresholds(cell, reps, n_draws, seed=_seed, levels=LEVELS,
                                       library=LIBRARY)
@@ -856,6 +869,7 @@ SECTIONS = {
     "systems": (_systems.system_cells, run_systems),
     "calibration": (_calibration.calibration_cells, run_calibration),
     "thresholds": (_thresholds.threshold_cells, run_thresholds),
+    "runs": (_runs.run_cells, run_runs),
 }
 # Sections whose rows are not intervals (no coverage, width or bootstrap columns).
 NOT_INTERVALS = ("comparisons", "systems")
@@ -934,6 +948,10 @@ def verdicts(rows):
             for r in references:
                 limit = 1.1 if r["method"] == "Wilson" else 1.25 if \
                     r["method"] == "bootstrap" else None
+                if r["method"] == _runs.POOLED:
+                    # Runs that do not differ: at most 1.2 times the pooled counts' width
+                    # (pooled counts promise nothing once the runs differ).
+                    limit = 1.2 if r.get("spread") == 0 else None
                 if limit and coverage >= 0.93 and r["coverage_95"] >= 0.93 and \
                         lib["width_95"] > limit * r["width_95"]:
                     failures.append(f"{cell} {quantity} [{lib['method']}]: width "

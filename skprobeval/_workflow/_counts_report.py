@@ -307,11 +307,12 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     A system may have **several runs** (seeds, folds, resamples), each with
     its own counts on its own items: then each run's metric has its
     posterior from its counts, and across runs the metric, on the logit
-    scale of its range, is normal with the system's level and spread (a
-    half-Cauchy prior of scale 0.1 logit on the spread, the candidate the
-    coverage benchmark chose).  The system's row then reports the mean of
-    the metric over runs, the spread between runs, and the interval of a
-    new run; a single count is one run.
+    scale of its range, is normal with the system's level and spread (the
+    prior of the spread, chosen by the coverage benchmark: probability 0.2
+    that the runs do not differ, otherwise a half-Cauchy of scale 0.3 logit).
+    The system's row then reports the mean of the metric over runs, the
+    spread between runs, and the interval of a new run; a single count is one
+    run.
 
     Parameters
     ----------
