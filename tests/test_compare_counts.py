@@ -305,3 +305,14 @@ def test_average_none_and_binary_per_label_counts_are_refused():
         compare_counts(_tables(), average=None)
     with pytest.raises(ValueError, match="average.*per-label counts"):
         compare_counts({"a": per_label, "b": per_label}, metric="f1")
+
+
+@pytest.mark.slow      # about 4 s: prob_conf_mat samples both tables
+@needs("prob_conf_mat")
+def test_the_side_by_side_script_runs_and_agrees(capsys):
+    from benchmarks import totsch_hoffmann
+
+    result = totsch_hoffmann.main(quick=True)
+    # 20 000 draws each: the rank probabilities and the interval ends within 0.015.
+    assert result["rank_gap"] < 0.015 and result["interval_gap"] < 0.015
+    assert "Table S1" in capsys.readouterr().out

@@ -296,3 +296,18 @@ def test_macro_f1_of_ten_item_labels_keeps_its_promise():
     assert macro[bc.FORMER_TABLE] < 0.86
     checked, failures = bc.verdicts([r for r in rows if r["quantity"] == "macro F1"])
     assert checked == 1 and failures == []
+
+
+def test_runs_width_is_judged_against_pooled_counts_only_where_runs_agree():
+    def rows(spread, width):
+        base = {"section": "runs", "cell": f"spread={spread:g} runs=3 n=200",
+                "quantity": "mean over runs", "coverage_95": 0.95, "coverage_90": 0.9,
+                "reps": 400, "spread": spread}
+        return [dict(base, method="skprobeval", kind="library", width_95=width),
+                dict(base, method=bc._runs.POOLED, kind="reference", width_95=1.0)]
+
+    _, failures = bc.verdicts(rows(0.0, 1.3))
+    assert len(failures) == 1 and "1.2 x pooled counts" in failures[0]
+    assert bc.verdicts(rows(0.0, 1.15))[1] == []
+    # Once the runs differ, pooled counts promise nothing: no width rule.
+    assert bc.verdicts(rows(0.03, 4.0))[1] == []
