@@ -59,7 +59,7 @@ def _system(rng, spread, runs, n):
     accuracy = np.clip(TRUTH + spread * rng.standard_normal(runs), 0.01, 0.99)
     right = rng.binomial(n, accuracy)
     # A balanced binary table per run with `right` items right: its accuracy posterior
-    # is Beta(right + 2λ, wrong + 2λ) whatever the split between the classes.
+    # is Beta(right + λ, wrong + λ) whatever the split between the classes.
     return [ConfusionCounts(r // 2, (n - r) // 2, n - r - (n - r) // 2, r - r // 2)
             for r in right]
 
@@ -88,7 +88,8 @@ def run_runs(cell, reps, n_draws, *, seed, coverage_row, levels, library):
             bounds[library][level][0].append(low)
             bounds[library][level][1].append(high)
         above[library].append(float(report.pairs["prob_first_better"].iloc[0]))
-        run_draws = {key: [rng.beta(float(t.tp + t.tn) + 2 * lam, float(t.fp + t.fn) + 2 * lam,
+        # The share of items right takes λ a side, as the library's accuracy posterior.
+        run_draws = {key: [rng.beta(float(t.tp + t.tn) + lam, float(t.fp + t.fn) + lam,
                                     n_draws) for t in system]
                      for key, system in (("a", first), ("b", second))}
         for name, (log_prior, spike) in CANDIDATES.items():
@@ -104,7 +105,7 @@ def run_runs(cell, reps, n_draws, *, seed, coverage_row, levels, library):
         right = sum(float(t.tp + t.tn) for t in first)
         for level in levels:
             tail = (1 - level) / 2
-            pooled = special.betaincinv(right + 2 * lam, runs * n - right + 2 * lam,
+            pooled = special.betaincinv(right + lam, runs * n - right + lam,
                                         [tail, 1 - tail])
             bounds[POOLED][level][0].append(pooled[0])
             bounds[POOLED][level][1].append(pooled[1])

@@ -99,13 +99,13 @@ def test_dataframe_of_counts_equals_the_dict_of_counts():
 
 
 def test_rank_probabilities_match_independent_beta_draws(seed):
-    """Accuracy of a 4-cell Dirichlet(λ) table is Beta(tp + tn + 2λ, fp + fn + 2λ)."""
+    """The share of items right takes λ a side: Beta(tp + tn + λ, fp + fn + λ)."""
     n = 40_000
     ranking = compare_counts(TABLE_3, n_draws=n, random_state=seed).ranking
     rng = np.random.default_rng(seed + 1)
     right = (TABLE_3["tp"] + TABLE_3["tn"]).to_numpy()
     wrong = (TABLE_3["fp"] + TABLE_3["fn"]).to_numpy()
-    draws = rng.beta(right + 1.0, wrong + 1.0, size=(n, right.size))
+    draws = rng.beta(right + 0.5, wrong + 0.5, size=(n, right.size))
     ranks = (-draws).argsort(axis=1).argsort(axis=1)
     reference = np.stack([(ranks == r).mean(axis=0) for r in range(right.size)], axis=1)
     mine = ranking.rank_probabilities.to_numpy()
@@ -316,3 +316,12 @@ def test_the_side_by_side_script_runs_and_agrees(capsys):
     # 20 000 draws each: the rank probabilities and the interval ends within 0.015.
     assert result["rank_gap"] < 0.015 and result["interval_gap"] < 0.015
     assert "Table S1" in capsys.readouterr().out
+
+
+def test_accuracy_of_per_label_counts_is_refused():
+    per_label = ConfusionCounts([5, 6], [1, 2], [2, 1], [6, 5], labels=["x", "y"])
+    with pytest.raises(ValueError, match="metric.*K x K matrix"):
+        compare_counts({"a": per_label, "b": per_label}, average="micro")
+    report = compare_counts({"a": per_label, "b": per_label}, metric="f1", average="micro",
+                            n_draws=500, random_state=0)
+    assert report.summary.loc["a", "tp"] == 11

@@ -33,7 +33,7 @@ from .._core import (
 )
 from .._counting import ConfusionCounts, plain_labels
 from .._metrics import check_average, get_metric, metric_score, range_width
-from .._posteriors import metric_posterior
+from .._posteriors import check_counts_metric, metric_posterior
 from ._report import _TTEST_COLUMNS, ComparisonReport, _counts_posterior
 
 __all__ = ["compare_counts"]
@@ -226,6 +226,10 @@ def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng):
         if average == "binary":
             fail("average", "'micro', 'macro' or 'weighted' for per-label counts (one table "
                  "per label)", average)
+        check_counts_metric(spec.name, average)
+        if spec.name in ("accuracy", "error"):
+            fail("metric", "a per-label metric for per-label counts: the share of items "
+                 "right needs the K x K matrix (pass the confusion matrix instead)", spec.name)
         if labels is not None:
             index = [list(table.label_set).index(lab) for lab in labels]
             counts = counts[np.asarray(index)]
