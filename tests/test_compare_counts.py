@@ -325,3 +325,31 @@ def test_accuracy_of_per_label_counts_is_refused():
     report = compare_counts({"a": per_label, "b": per_label}, metric="f1", average="micro",
                             n_draws=500, random_state=0)
     assert report.summary.loc["a", "tp"] == 11
+
+
+def test_reports_from_predictions_carry_rank_systems_ranking():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    predictions = {name: np.where(rng.random(300) < p, y, rng.integers(0, 3, 300))
+                   for name, p in (("a", 0.8), ("b", 0.75), ("c", 0.7))}
+    groups = rng.integers(0, 2, 300)
+    report = compare_predictions(y, predictions, metric="f1", average="macro", n_draws=2000,
+                                 random_state=0)
+    ranking = report.ranking
+    assert ranking is report.ranking            # drawn once, on first access
+    assert list(ranking.names) == ["a", "b", "c"] and ranking.metric == "f1"
+    # The joint paired posterior of rank_systems: its two-system pairwise table is
+    # compare_paired_metric's, so the report's pairs and the ranking agree within their
+    # Monte Carlo errors.
+    for _, pair in report.pairs.iterrows():
+        assert ranking.pairwise.loc[pair["first"], pair["second"]] == pytest.approx(
+            pair["prob_first_better"], abs=4 * np.sqrt(2 * 0.25 / 2000))
+    # Identical input, identical ranking; one system or average=None, none.
+    again = compare_predictions(y, predictions, metric="f1", average="macro", n_draws=2000,
+                                random_state=0)
+    np.testing.assert_array_equal(again.ranking.values, ranking.values)
+    assert compare_predictions(y, predictions, metric="f1", average=None,
+                               n_draws=200).ranking is None
+    binary = compare_predictions(y == 0, {k: v == 0 for k, v in predictions.items()},
+                                 sensitive_features=groups, n_draws=500, random_state=0)
+    assert binary.by_group is not None and binary.ranking is not None

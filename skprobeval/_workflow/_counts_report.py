@@ -34,7 +34,7 @@ from .._core import (
 from .._counting import ConfusionCounts, plain_labels
 from .._metrics import check_average, get_metric, metric_score, range_width
 from .._posteriors import check_counts_metric, metric_posterior
-from ._report import _TTEST_COLUMNS, ComparisonReport, _counts_posterior
+from ._report import _TTEST_COLUMNS, ComparisonReport, _counts_posterior, with_ranking
 
 __all__ = ["compare_counts"]
 
@@ -552,11 +552,11 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
                          columns=pd.Index(names, name="second"))
     runs = pd.DataFrame(run_rows, columns=["estimator", "run", *COUNT_COLUMNS, "point",
                                            "mean", "low", "high"])
-    return ComparisonReport(
+    return with_ranking(ComparisonReport(
         summary=summary, pairwise=empty, pairwise_metric=pairwise_metric,
         ttest=pd.DataFrame(columns=list(_TTEST_COLUMNS)), per_fold=pd.DataFrame(),
         metric=spec.name, confidence=confidence, rope=float(rope), average=average,
         labels=wanted, per_label=pd.DataFrame(),
         pairs=pd.DataFrame(pairs, columns=pair_columns), n_draws=n_draws,
-        ranking=ranking, runs=runs, independent=True)
+        runs=runs, independent=True), ranking)
 

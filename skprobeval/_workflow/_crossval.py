@@ -33,7 +33,7 @@ from .._core import (
 from .._counting import frame_column, frame_matrix, joint_codes, resolve_columns
 from .._metrics import check_average, get_metric
 from ._fold_scores import compare_fold_scores, refuse_search_results, result_kind
-from ._report import _counts_only_report, _repeats
+from ._report import _counts_only_report, _repeats, with_ranking
 from ._report_builder import _Fold, _ReportBuilder
 from ._sklearn import estimator_responses
 
@@ -779,7 +779,9 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         _group_columns(data, sensitive_features), metric=spec.name,
         pos_label=pos_label, sample_weight=sample_weight, prior=lam, beta=beta, rope=rope,
         confidence=confidence, n_draws=n_draws, random_state=random_state)
-    return dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps)
+    # replace() rebuilds the report from its init fields: the ranking is carried over.
+    return with_ranking(dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps),
+                        report._ranking, source=report._ranking_source)
 
 
 

@@ -30,6 +30,7 @@ from ._report import (
     ComparisonReport,
     _holds_counts,
     _ttest_table,
+    with_ranking,
 )
 
 __all__ = ["compare_fold_scores", "refuse_search_results", "result_kind"]
@@ -245,9 +246,8 @@ def _fold_scores_report(fold_scores, scoring, *, test_fraction, n_repeats, note,
     empty = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
                          columns=pd.Index(names, name="second"))
     pairs = pd.DataFrame(columns=["first", "second"] + list(_PAIR_COLUMNS))
-    return ComparisonReport(summary=summary.astype(float), pairwise=empty,
-                            pairwise_metric=empty.copy(), ttest=ttest, per_fold=per_fold,
-                            metric=scoring, confidence=confidence, rope=float(rope),
-                            n_repeats=n_repeats, average="binary", labels=None,
-                            per_label=pd.DataFrame(), pairs=pairs, n_draws=n_draws,
-                            ranking=ranking, note=note)
+    return with_ranking(ComparisonReport(
+        summary=summary.astype(float), pairwise=empty, pairwise_metric=empty.copy(),
+        ttest=ttest, per_fold=per_fold, metric=scoring, confidence=confidence,
+        rope=float(rope), n_repeats=n_repeats, average="binary", labels=None,
+        per_label=pd.DataFrame(), pairs=pairs, n_draws=n_draws, note=note), ranking)

@@ -34,7 +34,7 @@ from .._counting import ConfusionCounts, plain_labels
 from .._metrics import averaged_value, get_metric
 from .._posteriors import check_counts_metric, metric_posterior
 
-__all__ = ["ComparisonReport"]
+__all__ = ["ComparisonReport", "with_ranking"]
 
 SUMMARY_COLUMNS = (
     "tp", "fp", "fn", "tn", "point", "mean", "low", "high", "mc_error",
@@ -209,12 +209,26 @@ class ComparisonReport:
     posteriors: dict = field(default_factory=dict, repr=False)
     by_group: object = None
     group_gaps: object = None
-    ranking: object = field(default=None, repr=False)
+    _ranking: object = field(default=None, init=False, repr=False, compare=False)
+    _ranking_source: object = field(default=None, init=False, repr=False, compare=False)
     runs: object = None
     independent: bool = False
     note: str | None = None
 
     n_samples = renamed_attribute("n_samples", "n_draws")
+
+    @property
+    def ranking(self):
+        """The systems ranked on the report's metric (see the class's Attributes).
+
+        For reports built from predictions it is drawn on first access (one
+        `rank_systems` call with the report's settings and a seed taken when
+        the report was built), so that reports nobody ranks cost nothing more.
+        """
+        if self._ranking is None and self._ranking_source is not None:
+            object.__setattr__(self, "_ranking", self._ranking_source())
+            object.__setattr__(self, "_ranking_source", None)
+        return self._ranking
 
     # -- presentation -----------------------------------------------------
 
@@ -357,7 +371,8 @@ class ComparisonReport:
         out = {"metric": self.metric, "average": self.average,
                "labels": None if self.labels is None else plain_labels(self.labels),
                "confidence": self.confidence, "rope": self.rope,
-               "n_repeats": self.n_repeats, "n_draws": self.n_draws}
+               "n_repeats": self.n_repeats, "n_draws": self.n_draws, "note": self.note,
+               "independent": self.independent}
         for name, (frame, index) in self._tables().items():
             if index and frame.index.nlevels == 1 and frame.index.is_unique:
                 # {row: {column: value}}, e.g. summary["nb"]["mean"], pairwise["a"]["b"].
@@ -460,6 +475,13 @@ def _forest_plot(report, ax):
     ax.set_xlabel(f"{report.metric_label} ({report.confidence:.0%} credible intervals)")
     ax.set_title("Each run, and each system's mean over runs")
     return ax
+
+
+def with_ranking(report, ranking=None, *, source=None):
+    """`report` with its ranking: a ranking, or a function drawing it on first access."""
+    object.__setattr__(report, "_ranking", ranking)
+    object.__setattr__(report, "_ranking_source", source)
+    return report
 
 
 # ---------------------------------------------------------------------------

@@ -27,7 +27,14 @@ from .._metrics import (
     random_average_precision,
 )
 from .._posteriors import check_target_metric, metric_posterior, posterior_from_codes
-from ._report import _PAIR_COLUMNS, _TTEST_COLUMNS, ComparisonReport, _summary_frame, _ttest_table
+from ._report import (
+    _PAIR_COLUMNS,
+    _TTEST_COLUMNS,
+    ComparisonReport,
+    _summary_frame,
+    _ttest_table,
+    with_ranking,
+)
 
 
 def _fold_average_precision(relevant, scores, average):
@@ -159,14 +166,34 @@ class _ReportBuilder:
         self.add_average_precision(summary, strict=strict_scores)
         pairwise, pairwise_metric, pairs = self.pair_tables()
         per_fold, ttest = self.fold_tables()
-        return ComparisonReport(
+        return with_ranking(ComparisonReport(
             summary=summary, pairwise=pairwise, pairwise_metric=pairwise_metric, ttest=ttest,
             per_fold=per_fold, metric=self.spec.name, confidence=self.confidence,
             rope=float(self.rope), n_repeats=self.n_repeats,
             predictions=self.stored_predictions() if store_predictions else {},
             average=self.average,
             labels=None if self.labels is None else plain_labels(self.requested),
-            per_label=per_label, pairs=pairs, n_draws=self.n_draws, posteriors=posteriors)
+            per_label=per_label, pairs=pairs, n_draws=self.n_draws, posteriors=posteriors),
+            source=self.ranking_source())
+
+    def ranking_source(self):
+        """A function drawing the report's ranking from the joint posterior of the pooled
+        predictions (`rank_systems` with the report's settings), or None where no ranking
+        applies (one system, ``average=None``)."""
+        if len(self.names) < 2 or self.average is None:
+            return None
+        from functools import partial
+
+        from .._compare import rank_systems
+
+        # A seed from the report's stream, taken now: the ranking is the same whenever it
+        # is first read, and reading it changes nothing else.
+        seed = int(self.rng.integers(2 ** 32))
+        return partial(rank_systems, self.truth, dict(zip(self.names, self.pooled)),
+                       metric=self.spec.name, average=self.average, labels=self.labels,
+                       pos_label=self.pos_label, beta=self.beta, prior=self.lam,
+                       rope=self.rope, n_draws=self.n_draws, random_state=seed,
+                       sample_weight=self.weight)
 
     # -- summary and per-label rows -------------------------------------------
 
