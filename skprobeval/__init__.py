@@ -36,7 +36,7 @@ from ._compare import (
     roc_auc_posterior,
 )
 from ._core import ComparisonResult
-from ._counting import ConfusionCounts, PairedCounts
+from ._counting import ConfusionCounts, ConfusionMatrix, PairedCounts
 from ._metrics import (
     ChanceBaseline,
     MetricSpec,
@@ -133,6 +133,7 @@ __all__ = [
     "ComparisonReport",
     "ComparisonResult",
     "ConfusionCounts",
+    "ConfusionMatrix",
     "CorrelatedTTestResult",
     "CountsScorer",
     "CredibleInterval",

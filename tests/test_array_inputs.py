@@ -28,6 +28,7 @@ import skprobeval
 from skprobeval import (
     BetaPosterior,
     ConfusionCounts,
+    ConfusionMatrix,
     FBetaPosterior,
     PairedCounts,
     PosteriorMetricFrame,
@@ -150,6 +151,9 @@ CASES = {
         T(np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]))),
     "PairedCounts": lambda T: PairedCounts(T(np.array([3.0, 1.0])), T(np.array([1.0, 2.0])),
                                            T(np.array([8.0, 9.0]))),
+    "ConfusionMatrix": lambda T: ConfusionMatrix(
+        T(np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]))),
+    "ConfusionMatrix.from_predictions": _label_pair(ConfusionMatrix.from_predictions),
     "PairedCounts.from_predictions": lambda T: PairedCounts.from_predictions(
         T(Y), T(PRED_A), T(PRED_B), sample_weight=T(WEIGHT)),
     "confusion_count": _label_pair(skprobeval.confusion_count),
@@ -346,6 +350,9 @@ LABELS_CASES = {
                                                  labels=T(np.array([7, 9]))),
     "PairedCounts": lambda T: PairedCounts(T(np.array([3.0, 1.0])), T(np.array([1.0, 2.0])),
                                            T(np.array([8.0, 9.0])), labels=T(np.array([7, 9]))),
+    "ConfusionMatrix": lambda T: ConfusionMatrix(T(MATRIX3), labels=T(LABELS)),
+    "ConfusionMatrix.from_predictions": lambda T: ConfusionMatrix.from_predictions(
+        T(Y3), T(PRED3), labels=T(LABELS), sample_weight=T(WEIGHT)),
     "posterior_report": lambda T: skprobeval.posterior_report(T(Y3), T(PRED3), labels=T(LABELS),
                                                               **DRAWS),
     "compare_paired_metric": lambda T: skprobeval.compare_paired_metric(

@@ -1,16 +1,19 @@
 """From labels to counts; labels are handled here and nowhere above.
 
 Label encoding and selection, pandas/Parquet columns, Dask inputs, and the
-immutable confusion and paired counts every metric and posterior reads.
+immutable confusion matrices, confusion counts and paired counts every metric
+and posterior reads.
 """
 
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes, label_masks
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
 from ._labels import check_labels_argument, check_pair, plain_labels, square_table, tally_labels
+from ._matrix import ConfusionMatrix, matrix_items
 
 __all__ = [
     "ConfusionCounts",
+    "ConfusionMatrix",
     "JointCodes",
     "PairedCounts",
     "as_pandas_frame",
@@ -21,6 +24,7 @@ __all__ = [
     "is_dask",
     "joint_codes",
     "label_masks",
+    "matrix_items",
     "plain_labels",
     "resolve_columns",
     "square_table",

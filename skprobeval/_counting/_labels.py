@@ -455,11 +455,16 @@ def _check_average(average):
     return average
 
 
-def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
+def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None,
+                                every_label=False):
     """K x K confusion matrix (rows true, columns predicted) and its labels.
 
-    Private helper for the joint K x K Dirichlet of multiclass posteriors.
-    Uses the same validation and fast path as `ConfusionCounts`.
+    The counting of `ConfusionMatrix.from_predictions`, with the validation
+    and fast path of `ConfusionCounts`.  By default the labels are those
+    occurring in either array, sorted (booleans stay booleans); `labels`
+    selects and orders them, a label absent from the data giving an empty
+    row and column.  With ``every_label=True``, `labels` must name every
+    label of the data: a label left out would drop its items silently.
 
     Returns
     -------
@@ -470,14 +475,26 @@ def multiclass_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=No
     """
     y_true, y_pred, multilabel = check_pair(y_true, y_pred)
     if multilabel:
-        raise ValueError(
-            "A K x K confusion matrix needs 1-d multiclass labels; got multilabel "
-            "indicator matrices."
-        )
+        fail("y_true", "1-d single-label targets (a multilabel indicator matrix has no K x K "
+             "confusion matrix; count it with ConfusionCounts.from_predictions)", y_true,
+             shown=f"an indicator matrix of shape {y_true.shape}")
     weight = check_sample_weight(sample_weight, y_true.shape[0])
     tally = tally_labels(y_true, y_pred, weight)
-    labels = check_labels_argument(labels, tally.classes[tally.present])
-    return square_table(tally, labels)
+    present = tally.classes[tally.present]
+    labels = check_labels_argument(labels, present)
+    if labels is not None and every_label:
+        _, found = _positions(np.sort(labels), present)
+        if not np.all(found):
+            missing = present[~found]
+            fail("labels", "a list of every label of the data (a label left out would drop "
+                 "its items)", labels,
+                 shown=f"{plain_labels(labels[:10])}{' ...' if labels.shape[0] > 10 else ''}"
+                       f", which leaves out {plain_labels(missing[:10])}"
+                       f"{' ...' if missing.shape[0] > 10 else ''}")
+    matrix, out_labels = square_table(tally, labels)
+    if labels is None and y_true.dtype.kind == "b" and y_pred.dtype.kind == "b":
+        out_labels = out_labels.astype(bool)
+    return matrix, out_labels
 
 
 def plain_labels(values):

@@ -1,0 +1,235 @@
+"""`ConfusionMatrix`: the K x K table, counted batch by batch, and its posteriors.
+
+References: scikit-learn's ``confusion_matrix`` (the table), ``ConfusionCounts`` (the
+one-vs-rest tables) and ``metric_posterior`` of the items the matrix counts (its
+posteriors, which must be the same objects: exact posteriors equal, sampled ones the same
+draws under one seed, since the items' joint table is the matrix itself).
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.metrics import confusion_matrix
+from strategies import as_kind, label_pairs
+
+from skprobeval import (
+    ConfusionCounts,
+    ConfusionMatrix,
+    PairedCounts,
+)
+
+LABELS = np.array(["ant", "bee", "cat", "dog"])
+
+
+def _data(rng, n=240):
+    """Labels in which the first batches of 30 lack "dog" and the last lack "ant"."""
+    y_true = rng.choice(LABELS, size=n)
+    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.choice(LABELS, size=n))
+    for array in (y_true, y_pred):
+        array[:60] = np.where(array[:60] == "dog", "cat", array[:60])
+        array[-30:] = np.where(array[-30:] == "ant", "bee", array[-30:])
+    return y_true, y_pred
+
+
+def _batches(y_true, y_pred, size=30, sample_weight=None):
+    for start in range(0, len(y_true), size):
+        part = slice(start, start + size)
+        yield ConfusionMatrix.from_predictions(
+            y_true[part], y_pred[part],
+            sample_weight=None if sample_weight is None else sample_weight[part])
+
+
+def _aligned(matrix, labels):
+    """The matrix's array with its rows and columns in the order of `labels`."""
+    order = [list(matrix.labels).index(label) for label in labels]
+    return matrix.to_array()[np.ix_(order, order)]
+
+
+def _same_posterior(a, b):
+    assert type(a) is type(b)
+    samples = getattr(a, "samples", None)
+    if samples is None:
+        assert repr(a) == repr(b)
+        np.testing.assert_array_equal(a.mean(), b.mean())
+    else:
+        np.testing.assert_array_equal(a.samples, b.samples)
+        np.testing.assert_array_equal(a.mean(), b.mean())
+
+
+# ---------------------------------------------------------------------------
+# Counting, batch by batch
+# ---------------------------------------------------------------------------
+
+
+def test_batches_add_up_to_the_count_of_every_item(rng):
+    y_true, y_pred = _data(rng)
+    whole = ConfusionMatrix.from_predictions(y_true, y_pred)
+    total = 0
+    for batch in _batches(y_true, y_pred):
+        total += batch
+    assert set(next(_batches(y_true, y_pred)).labels) == {"ant", "bee", "cat"}
+    assert total == whole and sum(_batches(y_true, y_pred)) == whole
+    # The union of labels in the order met: the first batch's, then "dog".
+    assert total.labels.tolist() == ["ant", "bee", "cat", "dog"]
+    # Reference: scikit-learn on every item, in the matrix's order of labels.
+    np.testing.assert_array_equal(
+        total.to_array(), confusion_matrix(y_true, y_pred, labels=total.labels))
+    assert total.n == len(y_true)
+
+
+def test_weighted_batches_add_up(rng):
+    y_true, y_pred = _data(rng)
+    weight = rng.integers(0, 4, size=len(y_true)).astype(float)
+    total = sum(_batches(y_true, y_pred, sample_weight=weight))
+    assert total == ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight)
+    # Fractional weights: the batch sums add in another order, equal to rounding.
+    weight = rng.uniform(size=len(y_true))
+    total = sum(_batches(y_true, y_pred, sample_weight=weight))
+    np.testing.assert_allclose(
+        _aligned(total, LABELS),
+        confusion_matrix(y_true, y_pred, labels=LABELS, sample_weight=weight), rtol=1e-12)
+
+
+def test_fixed_labels_give_every_batch_one_layout(rng):
+    y_true, y_pred = _data(rng)
+    batches = [ConfusionMatrix.from_predictions(y_true[k:k + 30], y_pred[k:k + 30],
+                                                labels=LABELS[::-1])
+               for k in range(0, len(y_true), 30)]
+    assert all(b.labels.tolist() == LABELS[::-1].tolist() for b in batches)
+    total = sum(batches)
+    np.testing.assert_array_equal(
+        total.to_array(), confusion_matrix(y_true, y_pred, labels=LABELS[::-1]))
+    # A label of no item: an empty row and column, as scikit-learn's.
+    padded = ConfusionMatrix.from_predictions(y_true, y_pred, labels=[*LABELS, "eel"])
+    np.testing.assert_array_equal(
+        padded.to_array(), confusion_matrix(y_true, y_pred, labels=[*LABELS, "eel"]))
+
+
+def test_matrix_equals_scikit_learn(rng):
+    y_true = rng.integers(0, 5, size=300) * 3 + 1        # labels 1, 4, ..., 13
+    y_pred = rng.integers(0, 5, size=300) * 3 + 1
+    weight = rng.uniform(size=300)
+    matrix = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight)
+    assert matrix.labels.tolist() == [1, 4, 7, 10, 13]
+    np.testing.assert_allclose(matrix.to_array(),
+                               confusion_matrix(y_true, y_pred, sample_weight=weight))
+    small = ConfusionMatrix.from_predictions([0, 1, 1, 2], [0, 1, 2, 2])
+    np.testing.assert_array_equal(small.to_array(), confusion_matrix([0, 1, 1, 2], [0, 1, 2, 2]))
+    booleans = ConfusionMatrix.from_predictions([True, False, True], [True, True, False])
+    assert booleans.labels.tolist() == [False, True]
+    np.testing.assert_array_equal(booleans.to_array(), [[0, 1], [1, 1]])
+
+
+def test_one_vs_rest_counts_are_those_of_the_items(rng):
+    y_true, y_pred = _data(rng)
+    total = sum(_batches(y_true, y_pred))
+    ordered = ConfusionMatrix.from_predictions(y_true, y_pred)
+    assert ordered.counts() == ConfusionCounts.from_predictions(y_true, y_pred, average=None)
+    assert total.counts(average="micro") == ConfusionCounts.from_predictions(
+        y_true, y_pred, average="micro")
+    binary = ConfusionMatrix([[5, 1], [2, 4]], labels=["no", "yes"])
+    assert binary.counts(average="binary") == ConfusionCounts(tp=4, fp=1, fn=2, tn=5)
+
+
+def test_value_object(rng):
+    matrix = ConfusionMatrix([[3, 1], [0, 2]])
+    assert matrix.labels.tolist() == [0, 1]
+    assert not matrix.matrix.flags.writeable and not matrix.labels.flags.writeable
+    copy = matrix.to_array()
+    copy[0, 0] = 99.0
+    assert matrix.matrix[0, 0] == 3.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        matrix.labels = np.array([5, 6])
+    assert repr(matrix) == "ConfusionMatrix(labels=[0, 1], matrix=[[3, 1], [0, 2]])"
+    assert repr(ConfusionMatrix(np.eye(8))).endswith("[0, 0, 0, 0, 0, 1, ...], ...])")
+    # Equal whatever the order of the labels; unequal counts or labels differ.
+    swapped = ConfusionMatrix([[2, 0], [1, 3]], labels=[1, 0])
+    assert swapped == matrix and swapped.to_array().tolist() != matrix.to_array().tolist()
+    assert matrix != ConfusionMatrix([[3, 1], [0, 2]], labels=[0, 2])
+    assert matrix != ConfusionMatrix([[3, 1], [1, 2]])
+    assert matrix != ConfusionMatrix(np.eye(3))
+    assert (matrix == ConfusionCounts(1, 2, 3, 4)) is False
+    assert sum([matrix]) is matrix and matrix + ConfusionMatrix([[0]]) == ConfusionMatrix(
+        [[3, 1], [0, 2]])
+    with pytest.raises(TypeError):
+        np.ones((2, 2)) + matrix
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+BAD = [
+    (lambda: ConfusionMatrix([[1, -1], [0, 2]]), ValueError, "`matrix` must be non-negative"),
+    (lambda: ConfusionMatrix([[1, np.nan], [0, 2]]), ValueError, "`matrix` must be finite"),
+    (lambda: ConfusionMatrix([[1, 2, 3], [4, 5, 6]]), ValueError,
+     r"`matrix` must be a square K x K array .*; got shape \(2, 3\)"),
+    (lambda: ConfusionMatrix(np.zeros((0, 0))), ValueError, "`matrix` must be a square"),
+    (lambda: ConfusionMatrix([1, 2]), ValueError, "`matrix` must be a square"),
+    (lambda: ConfusionMatrix([[1, 2], [3, 4]], labels=["a", "a"]), ValueError,
+     "`labels` must be free of duplicates"),
+    (lambda: ConfusionMatrix([[1, 2], [3, 4]], labels=["a", "b", "c"]), ValueError,
+     r"`labels` must be of length 2 \(one label per row of `matrix`\); got length 3"),
+    (lambda: ConfusionMatrix([[1, 2], [3, 4]], labels=np.array([1, "b"], dtype=object)), TypeError,
+     "`labels` must be labels of one kind"),
+    (lambda: ConfusionMatrix.from_predictions([[0, 1], [1, 1]], [[0, 1], [1, 0]]), ValueError,
+     "`y_true` must be 1-d single-label targets .*multilabel indicator matrix"),
+    (lambda: ConfusionMatrix.from_predictions([0, 1, 2], [0, 1, 1], labels=[0, 1]), ValueError,
+     r"`labels` must be a list of every label of the data .*leaves out \[2\]"),
+    (lambda: ConfusionMatrix.from_predictions([0, 1, 2], [0, 1, 1], labels=[0, 1, 1, 2]),
+     ValueError, "`labels` must be free of duplicates"),
+    (lambda: ConfusionMatrix.from_predictions(["a", "b"], [0, 1]), ValueError,
+     "Mix of label input types"),
+    (lambda: ConfusionMatrix([[1, 0], [0, 1]]) + ConfusionCounts(1, 0, 0, 1), TypeError,
+     "one-vs-rest tables do not determine the K x K table"),
+    (lambda: ConfusionCounts(1, 0, 0, 1) + ConfusionMatrix([[1, 0], [0, 1]]), TypeError,
+     "one-vs-rest tables do not determine the K x K table"),
+    (lambda: ConfusionMatrix([[1]]) + PairedCounts(1, 0, 0), TypeError,
+     "unsupported operand"),
+    (lambda: ConfusionMatrix([[1]]) + 1, TypeError, "unsupported operand"),
+    (lambda: ConfusionMatrix([[1]], labels=["a"]) + ConfusionMatrix([[1]]), ValueError,
+     r"Cannot add confusion matrices of string and of number labels: \['a'\] and \[0\]"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), BAD)
+def test_bad_input_is_refused_by_name(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+# ---------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+@given(label_pairs(min_size=2), st.data())
+def test_parts_add_up_to_the_whole(case, data):
+    # Any cut: the two parts, each with only its own labels, add to the count of every item
+    # (exactly with unit weights; to rounding with fractional ones).  Reference: scikit-learn.
+    n = len(case["y_true"])
+    cut = data.draw(st.integers(1, n - 1), label="cut")
+    weight = case["sample_weight"]
+    true, pred = np.asarray(case["y_true"]), np.asarray(case["y_pred"])
+    parts = [ConfusionMatrix.from_predictions(
+        as_kind(true[part].tolist(), case["kind"], case["classes"]),
+        as_kind(pred[part].tolist(), case["kind"], case["classes"]),
+        sample_weight=None if weight is None else weight[part])
+        for part in (slice(0, cut), slice(cut, n))]
+    whole = ConfusionMatrix.from_predictions(case["y_true"], case["y_pred"],
+                                             sample_weight=weight)
+    total = parts[0] + parts[1]
+    assert sorted(total.labels.tolist()) == sorted(whole.labels.tolist())
+    if weight is None:
+        assert total == whole and sum(parts) == whole
+    tolerance = 0.0 if weight is None else 1e-12 * max(1.0, float(np.sum(weight)))
+    np.testing.assert_allclose(_aligned(total, whole.labels), whole.to_array(), rtol=1e-12,
+                               atol=tolerance)
+    if weight is None or np.any(weight):   # scikit-learn refuses all-zero weights
+        np.testing.assert_allclose(
+            whole.to_array(), confusion_matrix(true, pred, labels=whole.labels,
+                                               sample_weight=weight), rtol=1e-12)
