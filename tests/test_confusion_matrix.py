@@ -19,6 +19,7 @@ from skprobeval import (
     ConfusionCounts,
     ConfusionMatrix,
     PairedCounts,
+    metric_posterior,
 )
 
 LABELS = np.array(["ant", "bee", "cat", "dog"])
@@ -159,6 +160,67 @@ def test_value_object(rng):
 
 
 # ---------------------------------------------------------------------------
+# Posteriors: those of the items the matrix counts
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("metric", "average"), [
+    ("f1", None), ("precision", "micro"), ("accuracy", "micro"), ("recall", "micro"),
+    ("f1", "macro"), ("f1", "weighted"), ("mcc", "macro"), ("informedness", "powers")])
+def test_posterior_of_the_summed_matrix_is_that_of_the_items(rng, metric, average):
+    # Exact posteriors (None, micro) are equal; sampled label averages are the same draws:
+    # the items' joint K x K table is the matrix, so the Dirichlet and its variates agree.
+    y_true, y_pred = _data(rng)
+    total = sum(_batches(y_true, y_pred))
+    options = {"metric": metric, "average": average, "n_draws": 2000, "random_state": 7}
+    _same_posterior(metric_posterior(total, **options),
+                    metric_posterior(y_true, y_pred, **options))
+    chosen = dict(options, labels=["dog", "ant"])
+    if metric != "accuracy":
+        _same_posterior(metric_posterior(total, **chosen),
+                        metric_posterior(y_true, y_pred, **chosen))
+
+
+def test_posterior_of_many_labels_and_weights(rng):
+    # 30 labels: the joint table keeps the observed cells only (its sparse prior).
+    y_true = rng.integers(0, 30, size=300)
+    y_pred = np.where(rng.random(300) < 0.5, y_true, rng.integers(0, 30, size=300))
+    weight = rng.uniform(size=300)
+    matrix = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight)
+    options = {"metric": "f1", "average": "macro", "n_draws": 1000, "random_state": 3}
+    _same_posterior(metric_posterior(matrix, **options),
+                    metric_posterior(y_true, y_pred, sample_weight=weight, **options))
+
+
+def test_binary_posterior_takes_pos_label(rng):
+    y_true = rng.choice(["no", "yes"], size=80)
+    y_pred = np.where(rng.random(80) < 0.7, y_true, rng.choice(["no", "yes"], size=80))
+    total = sum(_batches(y_true, y_pred, size=16))
+    for metric in ("f1", "precision", "mcc"):
+        options = {"metric": metric, "pos_label": "yes", "n_draws": 2000, "random_state": 1}
+        _same_posterior(metric_posterior(total, **options),
+                        metric_posterior(y_true, y_pred, **options))
+    assert repr(metric_posterior(total, metric="recall", pos_label="no")) == repr(
+        metric_posterior(y_true, y_pred, metric="recall", pos_label="no"))
+    # Integer labels: pos_label=1 by default, as for labels.
+    numbers = ConfusionMatrix([[4, 1], [2, 3]])
+    assert repr(metric_posterior(numbers, metric="precision")) == "BetaPosterior(a=3.5, b=1.5)"
+
+
+def test_label_of_no_item_is_averaged_only_when_named(rng):
+    # A fixed layout gives an unseen label an empty row and column.  As for labels, the
+    # average runs over the labels that occur unless `labels` names the empty one.
+    y_true, y_pred = _data(rng)
+    padded = ConfusionMatrix.from_predictions(y_true, y_pred, labels=[*LABELS, "eel"])
+    options = {"metric": "f1", "average": "macro", "n_draws": 2000, "random_state": 2}
+    _same_posterior(metric_posterior(padded, **options),
+                    metric_posterior(y_true, y_pred, **options))
+    named = dict(options, labels=[*LABELS, "eel"])
+    _same_posterior(metric_posterior(padded, **named),
+                    metric_posterior(y_true, y_pred, **named))
+
+
+# ---------------------------------------------------------------------------
 # Bad input
 # ---------------------------------------------------------------------------
 
@@ -192,6 +254,17 @@ BAD = [
     (lambda: ConfusionMatrix([[1]]) + 1, TypeError, "unsupported operand"),
     (lambda: ConfusionMatrix([[1]], labels=["a"]) + ConfusionMatrix([[1]]), ValueError,
      r"Cannot add confusion matrices of string and of number labels: \['a'\] and \[0\]"),
+    (lambda: metric_posterior(ConfusionMatrix([[1, 0], [0, 1]]), [0, 1], metric="f1"),
+     TypeError, "`y_pred` must be None when `y_true` is a ConfusionMatrix"),
+    (lambda: metric_posterior(ConfusionMatrix([[1, 0], [0, 1]]), metric="f1",
+                              sample_weight=[1, 1]),
+     ValueError, "`sample_weight` must be None when `y_true` is a ConfusionMatrix"),
+    (lambda: metric_posterior(ConfusionMatrix(np.zeros((2, 2))), metric="f1"), ValueError,
+     "`y_true` must be a ConfusionMatrix that counts some items; got a matrix of zeros"),
+    (lambda: metric_posterior(ConfusionMatrix([[1, 0], [0, 1]], labels=[0, 2]), metric="f1"),
+     ValueError, r"`pos_label` must be one of the labels present \[0, 2\]"),
+    (lambda: metric_posterior(ConfusionMatrix(np.eye(3)), metric="f1"), ValueError,
+     "Target is multiclass"),
 ]
 
 

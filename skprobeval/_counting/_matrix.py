@@ -95,6 +95,16 @@ class ConfusionMatrix:
     ConfusionMatrix(labels=['cat', 'dog', 'bird'], matrix=[[2, 0, 0], [1, 1, 1], [0, 0, 1]])
     >>> total == ConfusionMatrix.from_predictions(y_true, y_pred)
     True
+
+    Its posteriors are those of the items it counts:
+
+    >>> from skprobeval import metric_posterior
+    >>> f1 = metric_posterior(total, metric="f1", average="macro", random_state=0)
+    >>> round(f1.mean(), 3)
+    0.608
+    >>> same = metric_posterior(y_true, y_pred, metric="f1", average="macro", random_state=0)
+    >>> bool((f1.samples == same.samples).all())
+    True
     """
 
     matrix: np.ndarray

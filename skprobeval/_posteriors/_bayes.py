@@ -27,7 +27,7 @@ from .._core import (
     renamed_keyword,
     warn_future,
 )
-from .._counting import ConfusionCounts, joint_codes, plain_labels
+from .._counting import ConfusionCounts, ConfusionMatrix, joint_codes, matrix_items, plain_labels
 from .._metrics import SHARE_OF_RIGHT, MetricSpec, get_metric, label_weights
 from ._joint import (
     JointTable,
@@ -357,6 +357,25 @@ def _finite(values, name):
     return values
 
 
+def _matrix_as_items(matrix, y_pred, sample_weight):
+    """The items a `ConfusionMatrix` counts: (y_true, y_pred, sample_weight).
+
+    One item per non-zero cell, weighted by its count: counted again, these
+    give the matrix's cells exactly, hence the posterior of the items the
+    matrix counts (the same joint table, so the same draws under one seed).
+    """
+    if y_pred is not None:
+        fail("y_pred", "None when `y_true` is a ConfusionMatrix (the table is counted "
+             "already)", y_pred, error=TypeError)
+    if sample_weight is not None:
+        fail("sample_weight", "None when `y_true` is a ConfusionMatrix (its counts are "
+             "weighted already)", sample_weight)
+    if not matrix.n > 0:
+        fail("y_true", "a ConfusionMatrix that counts some items", matrix,
+             shown="a matrix of zeros")
+    return matrix_items(matrix)
+
+
 # ---------------------------------------------------------------------------
 # Public entry points
 # ---------------------------------------------------------------------------
@@ -391,22 +410,31 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or ConfusionCounts
-        True labels (or a label indicator matrix), or the counts themselves:
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or counts
+        True labels (or a label indicator matrix), or the counts themselves,
+        a `ConfusionCounts` or a `ConfusionMatrix`.  A ConfusionCounts holds
         one table (0-d cells) or one per label ((K,) cells; sampled per-label
         tables are drawn independently; fractional, weighted counts work).
+        A `ConfusionMatrix` stands for the items it counts: its posterior is
+        that of those items (true and predicted labels, with their weights),
+        with `labels`, `pos_label` and `average` as for labels, and the same
+        draws under the same `random_state`.  A label whose row and column
+        are empty counts no item, so it joins an average only when `labels`
+        names it, as for labels.
         Every array-like here may be a NumPy or pandas array, or any DLPack or
         array-API array (PyTorch, CuPy, JAX; CPU or GPU), copied to the host
         once.
     y_pred : array-like of the same shape as `y_true`, default=None
-        Predicted labels; None when `y_true` is a `ConfusionCounts`.
+        Predicted labels; None when `y_true` is a `ConfusionCounts` or a
+        `ConfusionMatrix`.
     metric : str or callable
         Required.  A name from `available_metrics` (or alias), or a function
         ``f(tp, fp, fn, tn)`` of the cell probabilities (arrays of draws
         summing to 1 per draw), e.g. a K-measure with another ``alpha``.
     labels, pos_label, average, sample_weight
-        As in `precision_posterior`, for labels only (a `ConfusionCounts` is
-        counted already).  Macro, weighted and Powers averages take a
+        As in `precision_posterior`, for labels and for a `ConfusionMatrix`
+        (`sample_weight` for labels only; a `ConfusionCounts` is counted
+        already).  Macro, weighted and Powers averages take a
         registered metric name; their mean is exact (`mc_error` 0) where
         the metric's per-label posterior is, and sampled for mcc and
         k_measure, whose per-label posteriors are sampled.
@@ -456,7 +484,22 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
     >>> metric_posterior([1, 1, 1, 0, 0, 1, 0, 0, 0, 1], [1, 1, 1, 1, 1, 0, 0, 0, 0, 0],
     ...                  metric="precision")
     BetaPosterior(a=3.5, b=2.5)
+
+    From a K x K confusion matrix (rows true labels), the posterior of the
+    items it counts:
+
+    >>> from skprobeval import ConfusionMatrix
+    >>> y_true, y_pred = [0, 0, 1, 1, 2, 2, 2], [0, 1, 1, 1, 2, 0, 2]
+    >>> matrix = ConfusionMatrix.from_predictions(y_true, y_pred)
+    >>> macro = metric_posterior(matrix, metric="f1", average="macro", random_state=0)
+    >>> round(macro.mean(), 3)
+    0.648
+    >>> same = metric_posterior(y_true, y_pred, metric="f1", average="macro", random_state=0)
+    >>> bool((macro.samples == same.samples).all())
+    True
     """
+    if isinstance(y_true, ConfusionMatrix):
+        y_true, y_pred, sample_weight = _matrix_as_items(y_true, y_pred, sample_weight)
     if isinstance(y_true, ConfusionCounts):
         if y_pred is not None:
             if metric is None and (isinstance(y_pred, str) or callable(y_pred)):
