@@ -19,6 +19,7 @@ from skprobeval import (
     ConfusionCounts,
     ConfusionMatrix,
     PairedCounts,
+    compare_counts,
     metric_posterior,
 )
 
@@ -265,6 +266,8 @@ BAD = [
      ValueError, r"`pos_label` must be one of the labels present \[0, 2\]"),
     (lambda: metric_posterior(ConfusionMatrix(np.eye(3)), metric="f1"), ValueError,
      "Target is multiclass"),
+    (lambda: compare_counts({"a": ConfusionMatrix([[1]]), "b": ConfusionMatrix([[2]])}),
+     ValueError, r"`counts\['a'\]` must be a K x K confusion matrix with K >= 2"),
 ]
 
 
@@ -272,6 +275,31 @@ BAD = [
 def test_bad_input_is_refused_by_name(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# ---------------------------------------------------------------------------
+# compare_counts
+# ---------------------------------------------------------------------------
+
+
+def test_compare_counts_reads_confusion_matrices(rng):
+    y_true, y_pred = _data(rng)
+    other = np.where(rng.random(len(y_true)) < 0.8, y_true, "ant")
+    first = sum(_batches(y_true, y_pred))
+    second = ConfusionMatrix.from_predictions(y_true, other)
+    options = {"metric": "f1", "average": "macro", "n_draws": 2000}
+    report = compare_counts({"first": first, "second": [second, second]}, random_state=4,
+                            **options)
+    # Reference: the same tables as arrays in one order of labels.
+    arrays = compare_counts({"first": _aligned(first, LABELS),
+                             "second": [second.to_array(), second.to_array()]},
+                            random_state=4, **options)
+    np.testing.assert_array_equal(report.summary.to_numpy(), arrays.summary.to_numpy())
+    assert report.summary.loc["first", "mean"] == pytest.approx(
+        metric_posterior(y_true, y_pred, **options, random_state=0).mean(), abs=0.02)
+    binary = compare_counts({"a": ConfusionMatrix([[40, 10], [5, 45]]),
+                             "b": ConfusionMatrix([[35, 15], [10, 40]])}, metric="f1")
+    assert binary.summary["tp"].tolist() == [45.0, 40.0]
 
 
 # ---------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from .._core import (
     to_host,
     warn_user,
 )
-from .._counting import ConfusionCounts, plain_labels
+from .._counting import ConfusionCounts, ConfusionMatrix, plain_labels
 from .._metrics import check_average, get_metric, metric_score, range_width
 from .._posteriors import check_counts_metric, metric_posterior
 from ._report import _TTEST_COLUMNS, ComparisonReport, _counts_posterior, with_ranking
@@ -84,6 +84,11 @@ def _matrix_table(value, where):
 
 
 def _table(value, where):
+    if isinstance(value, ConfusionMatrix):
+        if value.labels.shape[0] < 2:
+            fail(where, "a K x K confusion matrix with K >= 2", value,
+                 shown=f"a ConfusionMatrix of the one label {plain_labels(value.labels)}")
+        return _Table(matrix=value.matrix, labels=value.labels)
     if isinstance(value, ConfusionCounts):
         if value.tp.ndim == 1 and value.labels is None:
             value = ConfusionCounts(value.tp, value.fp, value.fn, value.tn,
@@ -95,7 +100,7 @@ def _table(value, where):
 def _runs_of(value, where):
     """The runs of one system's value: one table, or a list of tables."""
     value = to_host(value, where)
-    if isinstance(value, ConfusionCounts) or hasattr(value, "columns"):
+    if isinstance(value, (ConfusionCounts, ConfusionMatrix)) or hasattr(value, "columns"):
         return [_table(value, where)]
     if isinstance(value, (list, tuple)):
         if not value:
@@ -322,11 +327,12 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     ----------
     counts : dict or pandas.DataFrame
         Per system, by name: a `ConfusionCounts` (one binary table, or one
-        table per label), a K x K confusion matrix (array or DataFrame, rows
-        true labels, columns predicted, as `sklearn.metrics.confusion_matrix`),
-        or a list of either, one per run.  Or a DataFrame with columns
-        ``tp, fp, fn, tn`` and one row per system (index: the names; a
-        name on several rows, or a ``system`` column, gives several runs).
+        table per label), a K x K confusion matrix (a `ConfusionMatrix`, or an
+        array or DataFrame with rows true labels, columns predicted, as
+        `sklearn.metrics.confusion_matrix`), or a list of these, one per
+        run.  Or a DataFrame with columns ``tp, fp, fn, tn`` and one row per
+        system (index: the names; a name on several rows, or a ``system``
+        column, gives several runs).
         At least two systems.
     metric : str, default="accuracy"
         A name from `available_metrics`.  As in every report,
