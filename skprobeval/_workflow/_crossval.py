@@ -30,11 +30,11 @@ from .._core import (
     renamed_keyword,
     to_host,
 )
-from .._counting import frame_column, frame_matrix, joint_codes, resolve_columns
+from .._counting import frame_matrix, joint_codes, resolve_columns
 from .._metrics import check_average, get_metric
 from ._fold_scores import compare_fold_scores, refuse_search_results, result_kind
 from ._report import _counts_only_report, _repeats, with_ranking
-from ._report_builder import _Fold, _ReportBuilder
+from ._report_builder import _Fold, _ReportBuilder, group_columns
 from ._sklearn import estimator_responses
 
 __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
@@ -135,8 +135,6 @@ def _scores_of(estimator, X, kind, labels):
 def _skip_scoring(estimator, X, y):
     """A scorer that predicts nothing: the report predicts once, afterwards."""
     return 0.0
-
-
 
 
 @renamed_keyword("n_samples", "n_draws")
@@ -776,25 +774,12 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
 
     by_group, group_gaps = report_group_tables(
         y_array, {name: fold_predictions[name][0] for name in names},
-        _group_columns(data, sensitive_features), metric=spec.name,
+        group_columns(data, sensitive_features), metric=spec.name,
         pos_label=pos_label, sample_weight=sample_weight, prior=lam, beta=beta, rope=rope,
         confidence=confidence, n_draws=n_draws, random_state=random_state)
-    # replace() rebuilds the report from its init fields: the ranking is carried over.
+    # replace() rebuilds the report from its init fields; the ranking is kept.
     return with_ranking(dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps),
                         report._ranking, source=report._ranking_source)
-
-
-
-
-def _group_columns(data, sensitive_features):
-    """The groups as `PosteriorMetricFrame` takes them; columns of `data` keep their names."""
-    if data is None:
-        return sensitive_features
-    keys = sensitive_features if isinstance(sensitive_features, (list, tuple)) else [
-        sensitive_features]
-    if keys and all(isinstance(key, str) for key in keys):
-        return {key: frame_column(data, key, "sensitive_features") for key in keys}
-    return frame_matrix(data, sensitive_features, "sensitive_features")
 
 
 @renamed_keyword("prior", "prior_strength")

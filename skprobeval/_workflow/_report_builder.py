@@ -19,7 +19,15 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._compare import PairedComparison, paired_metric_from_codes
 from .._core import COUNT_COLUMNS, check_random_state, check_sample_weight, fail, result_entry
-from .._counting import JointCodes, PairedCounts, joint_codes, label_masks, plain_labels
+from .._counting import (
+    JointCodes,
+    PairedCounts,
+    frame_column,
+    frame_matrix,
+    joint_codes,
+    label_masks,
+    plain_labels,
+)
 from .._metrics import (
     average_precision,
     averaged_value,
@@ -472,3 +480,14 @@ class _ReportBuilder:
                 array[fold.repeat, fold.test] = values
             stored[name] = array
         return stored
+
+
+def group_columns(data, sensitive_features):
+    """The groups as `PosteriorMetricFrame` takes them; columns of `data` keep their names."""
+    if data is None:
+        return sensitive_features
+    keys = sensitive_features if isinstance(sensitive_features, (list, tuple)) else [
+        sensitive_features]
+    if keys and all(isinstance(key, str) for key in keys):
+        return {key: frame_column(data, key, "sensitive_features") for key in keys}
+    return frame_matrix(data, sensitive_features, "sensitive_features")
