@@ -94,6 +94,34 @@ def _build_parser():
                          help="the table --format csv prints (default: summary; by_group "
                               "and group_gaps with --group)")
 
+    counts = commands.add_parser(
+        "counts", help="compare and rank systems from their confusion counts (a leaderboard, "
+                       "a paper's table; several rows of a system are its runs)")
+    counts.add_argument("file", help="CSV or Parquet file with columns tp, fp, fn, tn and one "
+                                     "row per system (or per run of a system)")
+    counts.add_argument("--system", default=None, metavar="COLUMN",
+                        help="the column naming the systems (default: 'system' if present, "
+                             "else the first column that is not a count)")
+    counts.add_argument("--metric", default="accuracy", help="metric name (default: accuracy)")
+    counts.add_argument("--beta", type=float, default=1.0,
+                        help="F-beta's beta, for --metric fbeta (default: 1)")
+    counts.add_argument("--prior", default="0.5",
+                        help="Dirichlet concentration: a number, jeffreys or uniform "
+                             "(default: 0.5)")
+    counts.add_argument("--rope", type=float, default=0.0,
+                        help="region of practical equivalence (default: 0)")
+    counts.add_argument("--confidence", type=float, default=0.95,
+                        help="level of the credible intervals (default: 0.95)")
+    counts.add_argument("--n-draws", dest="n_draws", type=int, default=N_DRAWS,
+                        help=f"posterior draws (default: {N_DRAWS})")
+    counts.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
+    counts.add_argument("--format", default="text",
+                        choices=("text", "markdown", "html", "csv", "json"),
+                        help="output format")
+    counts.add_argument("--table", default=None, choices=("summary", "pairwise_metric", "pairs",
+                                                          "runs"),
+                        help="the table --format csv prints (default: summary)")
+
     random_ap = commands.add_parser("random-ap",
                                     help="exact expected AP of a random ranking")
     random_ap.add_argument("n_items", type=int, help="number of ranked items N")
@@ -575,6 +603,56 @@ def _compare(args, out):
 
 
 # ---------------------------------------------------------------------------
+# counts
+# ---------------------------------------------------------------------------
+
+
+def _counts(args, out):
+    import pandas as pd
+
+    from ._core import COUNT_COLUMNS
+    from ._workflow import compare_counts
+
+    if args.table is not None and args.format != "csv":
+        raise _UsageError("--table goes with --format csv (the other formats print every table)")
+    import os
+
+    path = args.file
+    if not os.path.exists(path):
+        raise _UsageError(f"no such file: {path!r}")
+    frame = (pd.read_parquet(path) if path.endswith((".parquet", ".pq"))
+             else pd.read_csv(path))
+    missing = [c for c in COUNT_COLUMNS if c not in frame.columns]
+    if missing:
+        raise _UsageError(f"{path!r} needs the count columns tp, fp, fn and tn; missing "
+                          f"{missing} (columns: {list(frame.columns)})")
+    others = [c for c in frame.columns if c not in COUNT_COLUMNS]
+    system = args.system or ("system" if "system" in frame.columns else
+                             others[0] if others else None)
+    if system is None:
+        raise _UsageError("the file has no column naming the systems (pass --system COLUMN)")
+    if system not in frame.columns:
+        raise _UsageError(f"--system {system!r} is not a column of {path!r} (columns: "
+                          f"{list(frame.columns)})")
+    frame = frame.rename(columns={system: "system"})
+    frame["system"] = frame["system"].astype(str)
+    report = compare_counts(frame, metric=args.metric, beta=args.beta, prior=_prior(args.prior),
+                            rope=args.rope, confidence=args.confidence, n_draws=args.n_draws,
+                            random_state=args.random_state)
+    if args.format == "json":
+        print(json.dumps(report.to_dict(), indent=2), file=out)
+    elif args.format == "csv":
+        print(report.to_csv(args.table or "summary").rstrip("\n"), file=out)
+    elif args.format == "markdown":
+        print(report.to_markdown().rstrip("\n"), file=out)
+    elif args.format == "html":
+        print(report.to_html(), file=out)
+    else:
+        print(report, file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------------
 # random-ap
 # ---------------------------------------------------------------------------
 
@@ -590,7 +668,7 @@ def _random_ap(args, out):
     return 0
 
 
-_COMMANDS = {"demo": _demo, "compare": _compare, "random-ap": _random_ap}
+_COMMANDS = {"demo": _demo, "compare": _compare, "counts": _counts, "random-ap": _random_ap}
 
 
 def main(argv=None):

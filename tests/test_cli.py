@@ -466,3 +466,55 @@ def test_csv_files_that_disagree_name_the_columns(tmp_path):
     assert result.stderr.strip().endswith(
         f"the files do not all have the same columns: ['x'] not in every file "
         f"({str(tmp_path / 'b.csv')!r} has ['gold', 'y'])"), result.stderr
+
+
+# ---------------------------------------------------------------------------
+# counts: a leaderboard's file
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def board_csv(tmp_path):
+    path = tmp_path / "board.csv"
+    pd.DataFrame({"team": ["a", "b", "c", "c"], "tp": [90, 80, 85, 83],
+                  "fp": [10, 15, 12, 13], "fn": [12, 20, 15, 16],
+                  "tn": [88, 85, 88, 88]}).to_csv(path, index=False)
+    return path
+
+
+def test_counts_ranks_a_leaderboard_file_like_compare_counts(board_csv):
+    from skprobeval import compare_counts
+
+    result = run("counts", board_csv, "--metric", "f1", "--format", "json", "--n-draws", "2000")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    frame = pd.read_csv(board_csv).rename(columns={"team": "system"})
+    expected = compare_counts(frame, metric="f1", n_draws=2000, random_state=0)
+    assert payload["independent"] is True
+    assert payload["summary"]["a"]["mean"] == pytest.approx(expected.summary.loc["a", "mean"])
+    assert payload["summary"]["c"]["n_runs"] == 2     # two rows of c: two runs
+    text = run("counts", board_csv, "--n-draws", "500").stdout
+    assert "independent systems (unpaired comparisons" in text and "Ranking" in text
+    runs = run("counts", board_csv, "--format", "csv", "--table", "runs", "--n-draws", "500")
+    assert runs.stdout.splitlines()[0].startswith("estimator,run,tp")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--system", "nope"], "--system 'nope' is not a column"),
+    (["--metric", "nope"], "--metric must be one of"),
+    (["--table", "runs"], "--table goes with --format csv"),
+])
+def test_counts_bad_options_are_one_line(board_csv, args, message):
+    result = run("counts", board_csv, *args)
+    assert result.returncode == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_counts_file_without_the_count_columns(tmp_path):
+    path = tmp_path / "bad.csv"
+    pd.DataFrame({"team": ["a"], "tp": [1]}).to_csv(path, index=False)
+    result = run("counts", path)
+    assert result.returncode == 2
+    assert "needs the count columns tp, fp, fn and tn; missing ['fp', 'fn', 'tn']" in \
+        result.stderr
+    assert "no such file" in run("counts", tmp_path / "absent.csv").stderr
