@@ -7,7 +7,11 @@ and ``test`` extras install.  Every test process runs BLAS on one thread."""
 import importlib.util
 import re
 
+# NumPy's and SciPy's BLAS libraries, loaded before the limit below: threadpoolctl limits
+# only the libraries already loaded, and nothing had loaded them when this file is read.
+import numpy  # noqa: F401
 import pytest
+import scipy.linalg  # noqa: F401
 from threadpoolctl import threadpool_limits
 
 # One BLAS thread in every test process: the suite runs one worker a core, and BLAS
