@@ -2,7 +2,8 @@
 
 Doctests (the package's and README.md's) whose examples import a package that is not
 installed skip, naming it: the plotting examples need matplotlib, which only the ``plot``
-and ``test`` extras install.  Every test process runs BLAS on one thread."""
+and ``test`` extras install.  Every test process runs BLAS on one thread, and the tests of
+one ``xdist_group`` run on one worker."""
 
 import importlib.util
 import re
@@ -22,7 +23,9 @@ _ONE_BLAS_THREAD = threadpool_limits(limits=1, user_api="blas")
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)")
 
 
+@pytest.hookimpl(trylast=True)      # after pytest-xdist's own hook (_keep_groups)
 def pytest_collection_modifyitems(config, items):
+    _keep_groups(config, items)
     for item in items:
         test = getattr(item, "dtest", None)
         if test is None:
@@ -33,3 +36,20 @@ def pytest_collection_modifyitems(config, items):
         if absent:
             item.add_marker(pytest.mark.skip(
                 reason=f"the example needs {', '.join(absent)} (installed by the test extra)"))
+
+
+def _keep_groups(config, items):
+    # pytest-xdist's --dist loadgroup sends the tests of one xdist_group to one worker by the
+    # "@group" suffix that each worker writes into their node ids (item._nodeid).  pytest 9.2
+    # keeps a node id as a structured item._id instead, the write is lost, and every group
+    # was spread over the workers, each computing the group's shared reference again.  Here
+    # the same suffix is written where it is missing; with the releases that keep the write
+    # (pytest before 9.2) every id already ends with it and nothing changes.
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = {str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                 for mark in item.iter_markers("xdist_group")}
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
+            item._id = type(item._id).parse(item.nodeid + suffix)
