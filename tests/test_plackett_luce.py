@@ -138,12 +138,16 @@ def test_sampler_against_importance_sampling_from_the_prior(seed, values, prior)
     assert np.all(np.abs(ours - above[flat]) < 4 * np.hypot(error[flat], above_error[flat]))
 
 
+# The stored and the live comparison share one worker (xdist_group), so that the ranking
+# they share (_autorank_ranking, 0.3-0.6 s) is drawn once.
+@pytest.mark.xdist_group("autorank")
 def test_the_order_of_expected_ranks_is_autoranks_mean_rank_order(seed):
     """10 systems (columns) x 30 data sets (rows), as autorank takes its table."""
     ranking = _autorank_ranking(seed)
     assert list(ranking.expected_rank.sort_values().index) == AUTORANK_ORDER
 
 
+@pytest.mark.xdist_group("autorank")
 def test_the_order_agrees_with_autorank_live(seed):
     autorank = pytest.importorskip("autorank")
     table = _autorank_table()
