@@ -14,11 +14,6 @@ from optional import needs
 from sklearn.metrics import classification_report as sklearn_report
 from sklearn.metrics import precision_recall_fscore_support
 
-try:
-    from statsmodels.stats.proportion import proportion_confint
-except ImportError:     # its reference tests skip (needs)
-    proportion_confint = None
-
 from skprobeval import (
     BetaPosterior,
     ConfusionCounts,
@@ -58,6 +53,8 @@ def binary_labels(tp, fp, fn, tn):
                                             (40, 9, 17, 100)])
 @needs("statsmodels")
 def test_precision_recall_equal_statsmodels_jeffreys(tp, fp, fn, tn):
+    from statsmodels.stats.proportion import proportion_confint
+
     # Jeffreys interval for x successes in n trials = Beta(x + 1/2, n - x + 1/2) quantiles.
     y_true, y_pred = binary_labels(tp, fp, fn, tn)
     for posterior, count, nobs in ((precision_posterior(y_true, y_pred), tp, tp + fp),

@@ -14,11 +14,6 @@ import pytest
 from optional import needs
 from scipy import integrate, optimize, special, stats
 
-try:
-    from statsmodels.stats.proportion import proportion_confint
-except ImportError:     # its reference tests skip (needs)
-    proportion_confint = None
-
 from skprobeval import (
     BetaPosterior,
     CredibleInterval,
@@ -116,6 +111,8 @@ def assert_within_4_se(exact, draws, points):
                                          (500, 1000)])
 @needs("statsmodels")
 def test_beta_interval_equals_statsmodels_jeffreys(count, nobs):
+    from statsmodels.stats.proportion import proportion_confint
+
     # statsmodels 0.14+: proportion_confint(method="jeffreys") = Beta(x + 1/2, n - x + 1/2)
     # equal-tailed quantiles via scipy.stats.beta.ppf / isf.
     low, high = proportion_confint(count, nobs, alpha=0.05, method="jeffreys")
@@ -126,6 +123,8 @@ def test_beta_interval_equals_statsmodels_jeffreys(count, nobs):
 
 @needs("statsmodels")
 def test_beta_interval_vectorised_equals_statsmodels():
+    from statsmodels.stats.proportion import proportion_confint
+
     count = np.array([0, 3, 10, 7, 40])
     nobs = np.array([10, 5, 20, 7, 41])
     low, high = proportion_confint(count, nobs, alpha=0.1, method="jeffreys")
