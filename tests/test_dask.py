@@ -11,13 +11,18 @@ import numpy as np
 import pytest
 
 da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
 
 from skprobeval import ConfusionCounts, PairedCounts  # noqa: E402
+
+# The module's tests share one worker (xdist_group), so that one test process imports
+# distributed and starts the cluster of the module-scoped client.
+pytestmark = pytest.mark.xdist_group("dask")
 
 
 @pytest.fixture(scope="module")
 def client():
+    # distributed imported here, not at collection (0.3 s in every test process).
+    distributed = pytest.importorskip("distributed")
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
                             dashboard_address=None) as client:
         yield client
@@ -323,6 +328,7 @@ def test_bad_dask_dataframe_input_names_the_argument(client):
 def test_compare_estimators_on_a_dask_cluster_equals_local(client):
     # scikit-learn's scale-out: joblib's Dask backend sends the fits to the cluster.
     import joblib
+    from distributed import get_task_stream
     from sklearn.datasets import load_iris
     from sklearn.naive_bayes import GaussianNB
     from sklearn.tree import DecisionTreeClassifier
@@ -333,7 +339,7 @@ def test_compare_estimators_on_a_dask_cluster_equals_local(client):
     models = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
     options = {"cv": 4, "average": "macro", "n_draws": 2000}
     local = compare_estimators(models, X, y, **options)
-    with distributed.get_task_stream(client) as stream, joblib.parallel_backend("dask"):
+    with get_task_stream(client) as stream, joblib.parallel_backend("dask"):
         remote = compare_estimators(models, X, y, n_jobs=-1, **options)
     assert len(stream.data) >= 2       # the folds of both models ran on the cluster (batched)
     _assert_same_report(remote, local)
