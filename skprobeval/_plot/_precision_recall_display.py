@@ -44,9 +44,11 @@ class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
     >>> matplotlib.use("Agg")
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
     >>> from skprobeval import PosteriorPrecisionRecallDisplay
     >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> model = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[::2], y[::2])
     >>> display = PosteriorPrecisionRecallDisplay.from_estimator(
     ...     model, X[1::2], y[1::2], random_state=0)
     >>> display.ax_.get_xlabel(), display.band.kind
