@@ -35,7 +35,24 @@ DEMO_PARTS = ("Summary", "logistic_regression", "random_forest", "gaussian_nb",
               "ece_if_calibrated", "A threshold for", "P(precision >= 0.98)")
 
 
-def test_demo_prints_the_report():
+@pytest.fixture
+def small_forest(monkeypatch):
+    """The demo's random forest at 10 trees instead of 100 (about half of the in-process
+    demo's time): which parts the report prints does not depend on the number of trees,
+    and the slow tier runs the demo as a user does."""
+    from skprobeval import cli
+
+    estimators = cli._estimators
+
+    def with_small_forest(random_state):
+        models = estimators(random_state)
+        models["random_forest"].set_params(n_estimators=10)
+        return models
+
+    monkeypatch.setattr(cli, "_estimators", with_small_forest)
+
+
+def test_demo_prints_the_report(small_forest):
     # In this process, on two folds: every part of the report (the full demo, through
     # the real entry point and with its plots, is in the slow tier below).
     result = run("demo", "--cv", "2")
@@ -59,7 +76,7 @@ def test_demo_prints_the_report_and_writes_plots(tmp_path):
         assert (tmp_path / "plots" / name).stat().st_size > 1000
 
 
-def test_demo_multiclass_dataset_compares_every_class():
+def test_demo_multiclass_dataset_compares_every_class(small_forest):
     result = run("demo", "--dataset", "iris", "--cv", "3")
     assert result.returncode == 0, result.stderr
     assert "3 classes" in result.stdout and "metric: f1 (macro)" in result.stdout
