@@ -364,7 +364,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 400)
     >>> strong, weak = y + rng.normal(0, 0.7, 400), y + rng.normal(0, 1.5, 400)
-    >>> result = compare_scores(y, strong, weak, random_state=0)
+    >>> result = compare_scores(y, strong, weak, n_draws=2000, random_state=0)
     >>> result.prob_first_better > 0.99, result.prob_second_better < 0.01
     (True, True)
     """
