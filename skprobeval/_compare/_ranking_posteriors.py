@@ -210,7 +210,7 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 500)
     >>> score = y + rng.normal(0, 1, 500)
-    >>> ap = average_precision_posterior(y, score, random_state=0)
+    >>> ap = average_precision_posterior(y, score, n_draws=2000, random_state=0)
     >>> round(ap.point, 3), round(ap.std(), 3), ap.mc_error < 0.001
     (0.763, 0.026, True)
     """
