@@ -13,6 +13,7 @@ directly or around a loop.
 """
 
 import ast
+import functools
 import pathlib
 
 import pytest
@@ -36,6 +37,14 @@ def _modules(package=None):
     return sorted(found, key=lambda item: (item[0] or "", item[1]))
 
 
+@functools.cache
+def _import_froms(source):
+    """The ``from ... import`` statements of a module's source, parsed once for the checks
+    below (each module's source is read by four of them; parsing is most of their time)."""
+    return tuple(node for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.ImportFrom))
+
+
 def _imports(module, package=None):
     """What ``module`` (a ``(stage, name)`` pair) imports of the package.
 
@@ -45,11 +54,8 @@ def _imports(module, package=None):
     package = PACKAGE if package is None else package
     stage, name = module
     path = package / (stage or "") / f"{name}.py"
-    tree = ast.parse(path.read_text())
     found = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom):
-            continue
+    for node in _import_froms(path.read_text()):
         if node.level == 0:
             if not (node.module or "").startswith("skprobeval"):
                 continue
@@ -105,10 +111,9 @@ def test_no_private_name_crosses_a_stage(module):
     # What a stage's __init__ hands to the others is that stage's interface: its
     # names carry no leading underscore (the stage itself is private).
     stage, name = module
-    tree = ast.parse((PACKAGE / (stage or "") / f"{name}.py").read_text())
     crossing = sorted(
-        alias.name for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module
+        alias.name for node in _import_froms((PACKAGE / (stage or "") / f"{name}.py").read_text())
+        if node.level >= 1 and node.module
         and node.module.split(".")[0] in STAGES and node.module.split(".")[0] != stage
         for alias in node.names if alias.name.startswith("_"))
     assert not crossing, f"{module} imports private names {crossing} from another stage"
