@@ -250,6 +250,12 @@ def test_compare_multiclass_bad_input_one_line(three_class_csv, args, words):
     assert words in result.stderr and "np.str_" not in result.stderr
 
 
+# The tests below that read Parquet through Dask carry test_dask's xdist_group: they run
+# in the process that has imported dask.dataframe and distributed for that module already
+# (about 1 s in a process that has not).
+DASK_WORKER = pytest.mark.xdist_group("dask")
+
+
 @pytest.fixture
 def parquet_logs(tmp_path):
     """The same predictions as one CSV, one Parquet file and three Parquet files."""
@@ -271,6 +277,7 @@ def parquet_logs(tmp_path):
 
 
 # The JSON output of the same reports (each about 0.7 s) in the slow tier.
+@DASK_WORKER
 @pytest.mark.parametrize("fmt", ["text", pytest.param("json", marks=pytest.mark.slow)])
 def test_compare_parquet_file_glob_and_directory_equal_csv(parquet_logs, fmt):
     common = ("--truth", "gold", "--n-draws", "2000", "--format", fmt)
@@ -294,6 +301,7 @@ def test_compare_parquet_without_dask_reads_with_pandas(parquet_logs, monkeypatc
     assert result.stdout == expected
 
 
+@DASK_WORKER
 @pytest.mark.parametrize("source, words", [
     (("logs/*.csv",), "no file matches"),
     (("all.csv", "all.parquet"), "all CSV or all Parquet"),
@@ -318,6 +326,7 @@ def test_compare_checks_options_before_reading(parquet_logs):
         assert "Parquet" not in result.stderr
 
 
+@DASK_WORKER
 @pytest.mark.parametrize("dask", ["installed", "absent"])
 def test_compare_parquet_files_that_disagree(parquet_logs, dask, monkeypatch):
     # The same one-line messages whichever extras are installed: without Dask the

@@ -127,7 +127,9 @@ def test_a_lazy_polars_frame_asks_to_be_collected(frame):
         compare_predictions("gold", ["A"], data=lazy)
 
 
-@pytest.mark.parametrize("kind", [*KINDS, "dask"])
+# The Dask frame on test_dask's worker (xdist_group), which has imported dask.dataframe.
+@pytest.mark.parametrize("kind", [
+    *KINDS, pytest.param("dask", marks=pytest.mark.xdist_group("dask"))])
 def test_across_datasets_keeps_the_system_names_of_any_frame(kind):
     # A Polars frame went through pandas.DataFrame(...) and came back with the
     # systems named 0, 1, ...

@@ -78,6 +78,9 @@ def test_malformed_csv_gives_one_line_and_status_2(content, options):
     _check(code, err)
 
 
+# Reads Parquet through Dask: on test_dask's worker (xdist_group), which has imported
+# dask.dataframe and distributed already.
+@pytest.mark.xdist_group("dask")
 @given(st.sampled_from(["truncated", "bytes", "columns", "types", "nulls", "empty"]),
        st.binary(min_size=0, max_size=64), OPTIONS)
 def test_malformed_parquet_gives_one_line_and_status_2(kind, noise, options):
