@@ -318,3 +318,15 @@ def test_a_fitted_search_is_pointed_to_rank_cv_results():
 def test_rank_cv_results_points_to_compare_cv_results(results, match):
     with pytest.raises(ValueError, match=match):
         rank_cv_results(results)
+
+
+def test_the_default_plot_of_fold_scores_is_the_ranking():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skprobeval import compare_cv_results
+
+    scores = {"a": [0.81, 0.84, 0.80, 0.83, 0.82], "b": [0.78, 0.80, 0.79, 0.81, 0.77]}
+    ax = compare_cv_results(scores).plot()
+    assert ax.get_xlabel() == "rank"

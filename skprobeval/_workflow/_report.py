@@ -406,7 +406,8 @@ class ComparisonReport:
         table : {"pairwise_metric", "pairwise", "runs", "ranking"}, default=None
             P(row's metric > column's) or P(row right more often than column);
             by default the first, or the second for a per-label report
-            (``average=None``), whose metric table has one square per label.
+            (``average=None``), whose metric table has one square per label,
+            or the ranking for a report of fold scores alone.
             ``"runs"`` (a report from `compare_counts`): a forest plot of
             every run's interval and each system's interval of its mean;
             ``"ranking"``: the rank probabilities (`SystemRanking.plot`).
@@ -421,7 +422,9 @@ class ComparisonReport:
 
         rope_text = f" by > {self.rope:g}" if self.rope > 0 else ""
         if table is None:
-            table = "pairwise" if self.average is None else "pairwise_metric"
+            # Fold scores alone have no paired tables: their ranking is the figure.
+            table = ("ranking" if not self._has_counts() and self.ranking is not None else
+                     "pairwise" if self.average is None else "pairwise_metric")
         if table == "pairwise_metric":
             if self.average is None:
                 fail("table", "'pairwise' for a per-label report (average=None)", table)
