@@ -589,6 +589,11 @@ def _compare(args, out):
                    if average == "binary" and n_labels <= 2 else 1),
         sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
         random_state=args.random_state)
+    return _print_report(report, args, out)
+
+
+def _print_report(report, args, out):
+    """The report in the format asked (``--format``, ``--table`` for CSV); exit status 0."""
     if args.format == "json":
         print(json.dumps(report.to_dict(), indent=2), file=out)
     elif args.format == "csv":
@@ -639,17 +644,7 @@ def _counts(args, out):
     report = compare_counts(frame, metric=args.metric, beta=args.beta, prior=_prior(args.prior),
                             rope=args.rope, confidence=args.confidence, n_draws=args.n_draws,
                             random_state=args.random_state)
-    if args.format == "json":
-        print(json.dumps(report.to_dict(), indent=2), file=out)
-    elif args.format == "csv":
-        print(report.to_csv(args.table or "summary").rstrip("\n"), file=out)
-    elif args.format == "markdown":
-        print(report.to_markdown().rstrip("\n"), file=out)
-    elif args.format == "html":
-        print(report.to_html(), file=out)
-    else:
-        print(report, file=out)
-    return 0
+    return _print_report(report, args, out)
 
 
 # ---------------------------------------------------------------------------
