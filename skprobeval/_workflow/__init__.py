@@ -4,12 +4,12 @@ Scorers and refit rules, comparison reports from predictions, estimators and
 cross-validation, and threshold choice.
 """
 
+from ._across_datasets import compare_estimators_across_datasets
 from ._counts_report import compare_counts
 from ._crossval import (
     check_report_options,
     compare_cv_results,
     compare_estimators,
-    compare_estimators_across_datasets,
     compare_predictions,
 )
 from ._report import ComparisonReport
