@@ -353,3 +353,36 @@ def test_reports_from_predictions_carry_rank_systems_ranking():
     binary = compare_predictions(y == 0, {k: v == 0 for k, v in predictions.items()},
                                  sensitive_features=groups, n_draws=500, random_state=0)
     assert binary.by_group is not None and binary.ranking is not None
+
+
+def test_repeated_cross_validation_as_runs():
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from skprobeval import ConfusionMatrix, compare_cv_results
+
+    X, y = load_iris(return_X_y=True)
+    splits = list(RepeatedStratifiedKFold(n_splits=3, n_repeats=3, random_state=0).split(X, y))
+    results = {name: cross_validate(model, X, y, cv=splits, return_estimator=True,
+                                    return_indices=True)
+               for name, model in (("nb", GaussianNB()),
+                                   ("tree", DecisionTreeClassifier(random_state=0)))}
+    report = compare_cv_results(results, y=y, X=X, metric="f1", average="macro",
+                                repeats="runs", n_draws=2000)
+    assert report.independent and list(report.summary["n_runs"]) == [3.0, 3.0]
+    # Each run is one repeat's out-of-fold counts.
+    nb = results["nb"]["estimator"]
+    first = np.concatenate([splits[k][1] for k in range(3)])
+    predicted = np.concatenate([nb[k].predict(X[splits[k][1]]) for k in range(3)])
+    expected = ConfusionMatrix.from_predictions(y[first], predicted)
+    assert report.runs.iloc[0]["tp"] == float(np.trace(expected.to_array()))
+    with pytest.raises(ValueError, match="repeats.*'pooled' or 'runs'"):
+        compare_cv_results(results, y=y, X=X, repeats="each")
+    one = {name: {**r, "indices": {"test": r["indices"]["test"][:3]},
+                  "estimator": r["estimator"][:3]} for name, r in results.items()}
+    with pytest.raises(ValueError, match="repeats.*without repeats"):
+        compare_cv_results(one, y=y, X=X, average="macro", repeats="runs")
+    with pytest.raises(ValueError, match="repeats.*fold scores alone"):
+        compare_cv_results({"a": [0.8, 0.9, 0.85], "b": [0.7, 0.8, 0.75]}, repeats="runs")

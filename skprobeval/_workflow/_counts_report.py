@@ -36,7 +36,7 @@ from .._metrics import check_average, get_metric, metric_score, range_width
 from .._posteriors import check_counts_metric, metric_posterior
 from ._report import _TTEST_COLUMNS, ComparisonReport, _counts_posterior, with_ranking
 
-__all__ = ["compare_counts"]
+__all__ = ["compare_counts", "repeats_as_runs"]
 
 # Pairs whose probabilities are computed exactly (`compare_independent`'s quadrature,
 # milliseconds a pair); beyond, they are read from the ranking's draws.
@@ -566,3 +566,37 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         pairs=pd.DataFrame(pairs, columns=pair_columns), n_draws=n_draws,
         runs=runs, independent=True), ranking)
 
+
+
+def repeats_as_runs(y, folds, predictions, n_repeats, *, spec, average, labels, pos_label,
+                    beta, lam, rope, confidence, n_draws, random_state):
+    """`compare_counts` of repeated cross-validation, each repeat's counts one run.
+
+    ``folds`` are the test folds (``repeat``, ``test`` indices) and
+    ``predictions`` each system's predictions, one array per fold.
+    """
+    from .._counting import ConfusionMatrix
+
+    if n_repeats < 2:
+        fail("repeats", "'pooled' for cross-validation without repeats (one run per system "
+             "has no spread between runs)", "runs")
+    if np.ndim(y) != 1:
+        fail("repeats", "'pooled' for multilabel targets (a repeat's K x K table is not "
+             "defined)", "runs")
+    every = np.unique(np.concatenate([y, *(np.concatenate(p) for p in predictions.values())]))
+    runs = {}
+    for name, fold_predictions in predictions.items():
+        runs[name] = []
+        for repeat in range(n_repeats):
+            part = [k for k, fold in enumerate(folds) if fold.repeat == repeat]
+            order = np.concatenate([folds[k].test for k in part])
+            predicted = np.concatenate([fold_predictions[k] for k in part])
+            if average == "binary":
+                runs[name].append(ConfusionCounts.from_predictions(y[order], predicted,
+                                                                   pos_label=pos_label))
+            else:
+                runs[name].append(ConfusionMatrix.from_predictions(y[order], predicted,
+                                                                   labels=every))
+    return compare_counts(runs, metric=spec.name, average=average, labels=labels, beta=beta,
+                          prior=lam, rope=rope, confidence=confidence, n_draws=n_draws,
+                          random_state=random_state)

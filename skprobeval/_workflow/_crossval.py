@@ -323,7 +323,7 @@ def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, v
 def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_fraction=None,
                        metric="f1", average="binary", labels=None, beta=1.0, prior=0.5,
                        rope=0.0, confidence=0.95, pos_label=1, n_draws=N_DRAWS,
-                       random_state=0):
+                       random_state=0, repeats="pooled"):
     """Compare estimators from `cross_validate` results the user already holds.
 
     Each value of `results` is the dict returned by
@@ -442,6 +442,15 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     random_state : None, int or numpy.random.Generator, default=0
         Seeds the default splitter and every sampled figure: identical input
         gives identical reports.
+    repeats : {"pooled", "runs"}, default="pooled"
+        For repeated cross-validation with predictions: ``"pooled"`` pools
+        the repeats' counts (divided by the number of repeats); ``"runs"``
+        makes each repeat a run of `compare_counts`' runs model (each
+        repeat's counts their own posterior, the mean over repeats, the
+        spread between them and a new repeat's interval).  The repeats test
+        the same items, which that model takes as independent: the spread
+        between repeats is the models' sensitivity to the split, and the
+        comparisons are unpaired.
 
     Returns
     -------
@@ -507,8 +516,13 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
              "({name: cross_validate(...)} or {name: cross_val_score(...)})", results,
              shown=f"{len(results)} result(s) for {list(results)}"
              if isinstance(results, dict) else None)
+    if repeats not in ("pooled", "runs"):
+        fail("repeats", "'pooled' or 'runs'", repeats)
     kinds = {name: result_kind(result, X) for name, result in results.items()}
     if all(kind == "fold scores only" for kind in kinds.values()):
+        if repeats == "runs":
+            fail("repeats", "'pooled' for fold scores alone (runs need each repeat's counts)",
+                 repeats)
         return compare_fold_scores(results, scoring=scoring, cv=cv, test_fraction=test_fraction,
                                    rope=rope, confidence=confidence, n_draws=n_draws,
                                    random_state=random_state)
@@ -523,6 +537,9 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     usable = {name: "predictions" in result or ("estimator" in result and X is not None)
               for name, result in results.items()}
     if not all(usable.values()):
+        if repeats == "runs":
+            fail("repeats", "'pooled' for results without predictions (pass X with "
+                 "return_estimator=True results, or 'predictions')", repeats)
         return _counts_only_report(results, tests, spec, average=average, beta=beta, lam=lam,
                                    rope=rope, confidence=confidence, n_draws=n_draws,
                                    random_state=random_state)
@@ -560,6 +577,13 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
             fail("results", f"one prediction array per test fold for {name!r}",
                  len(fold_predictions), shown=f"{len(fold_predictions)} arrays")
         predictions[name], scores[name] = fold_predictions, fold_scores
+    if repeats == "runs":
+        from ._counts_report import repeats_as_runs
+
+        return repeats_as_runs(y_array, folds, predictions, n_repeats, spec=spec,
+                               average=average, labels=labels, pos_label=pos_label, beta=beta,
+                               lam=lam, rope=rope, confidence=confidence, n_draws=n_draws,
+                               random_state=random_state)
     builder = _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
                              labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
                              confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
