@@ -393,7 +393,9 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     With one run per system, ``mean``, ``low`` and ``high`` are those of
     `metric_posterior` and, with ``rope=0``, the pairwise probabilities of
     binary tables are `compare_independent`'s (``mc_error`` 0 where that is
-    exact).  The runs model and its prior are described in the user guide
+    exact) for up to 45 pairs (ten systems); beyond, every pair is read from
+    the ranking's draws (its quadrature costs milliseconds a pair), with its
+    Monte Carlo error.  The runs model and its prior are described in the user guide
     ("From counts, runs or fold scores"); its coverage is measured by the
     coverage benchmark (its "runs" section).
 
