@@ -639,7 +639,7 @@ def _counts(args, out):
     if system not in frame.columns:
         raise _UsageError(f"--system {system!r} is not a column of {path!r} (columns: "
                           f"{list(frame.columns)})")
-    frame = frame.rename(columns={system: "system"})
+    frame = frame[[system, *COUNT_COLUMNS]].rename(columns={system: "system"})
     frame["system"] = frame["system"].astype(str)
     report = compare_counts(frame, metric=args.metric, beta=args.beta, prior=_prior(args.prior),
                             rope=args.rope, confidence=args.confidence, n_draws=args.n_draws,

@@ -544,3 +544,12 @@ def test_counts_file_without_the_count_columns(tmp_path):
     assert "needs the count columns tp, fp, fn and tn; missing ['fp', 'fn', 'tn']" in \
         result.stderr
     assert "no such file" in run("counts", tmp_path / "absent.csv").stderr
+
+
+def test_counts_system_option_beside_a_system_column(tmp_path):
+    path = tmp_path / "both.csv"
+    pd.DataFrame({"system": ["x", "y"], "team": ["a", "b"], "tp": [90, 80], "fp": [10, 15],
+                  "fn": [12, 20], "tn": [88, 85]}).to_csv(path, index=False)
+    result = run("counts", path, "--system", "team", "--format", "json", "--n-draws", "500")
+    assert result.returncode == 0, result.stderr
+    assert set(json.loads(result.stdout)["summary"]) == {"a", "b"}

@@ -198,7 +198,7 @@ def test_to_dict_csv_html_and_plots(tmp_path):
     data = report.to_dict()
     assert set(data["summary"]) == {"a", "b"} and len(data["runs"]) == 4
     assert report.to_csv("runs").splitlines()[0].startswith("estimator,run,tp")
-    assert "Every run" in report._repr_html_() if hasattr(report, "_repr_html_") else True
+    assert "Every run" in report.to_html()
     ax = report.plot(table="runs")
     assert len(ax.get_yticklabels()) == 6
     assert report.plot(table="ranking").get_xlabel() == "rank"
@@ -377,7 +377,11 @@ def test_repeated_cross_validation_as_runs():
     first = np.concatenate([splits[k][1] for k in range(3)])
     predicted = np.concatenate([nb[k].predict(X[splits[k][1]]) for k in range(3)])
     expected = ConfusionMatrix.from_predictions(y[first], predicted)
-    assert report.runs.iloc[0]["tp"] == float(np.trace(expected.to_array()))
+    # Each repeat tests the same items: its counts weigh 1/3, so that the three carry the
+    # items' evidence once (the pooled report's counts, divided by the repeats).
+    assert report.runs.iloc[0]["tp"] == pytest.approx(np.trace(expected.to_array()) / 3)
+    pooled = compare_cv_results(results, y=y, X=X, metric="f1", average="macro", n_draws=500)
+    assert report.summary.loc["nb", "tp"] == pytest.approx(pooled.summary.loc["nb", "tp"])
     with pytest.raises(ValueError, match="repeats.*'pooled' or 'runs'"):
         compare_cv_results(results, y=y, X=X, repeats="each")
     one = {name: {**r, "indices": {"test": r["indices"]["test"][:3]},
@@ -386,3 +390,50 @@ def test_repeated_cross_validation_as_runs():
         compare_cv_results(one, y=y, X=X, average="macro", repeats="runs")
     with pytest.raises(ValueError, match="repeats.*fold scores alone"):
         compare_cv_results({"a": [0.8, 0.9, 0.85], "b": [0.7, 0.8, 0.75]}, repeats="runs")
+
+
+def test_two_by_two_matrices_share_one_positive_label():
+    cm = pd.DataFrame([[40, 10], [2, 48]], index=["cat", "dog"], columns=["cat", "dog"])
+    reordered = cm.loc[["dog", "cat"], ["dog", "cat"]]
+    report = compare_counts({"one": cm, "two": reordered}, metric="precision", n_draws=500,
+                            random_state=0)
+    # The same table in another order: the same positive label (the first matrix's second,
+    # "dog"), the same figures.
+    assert report.summary.loc["one", "point"] == report.summary.loc["two", "point"]
+    assert report.pairs["prob_first_better"].iloc[0] == pytest.approx(0.5, abs=1e-12)
+    cat = compare_counts({"one": cm, "two": reordered}, metric="precision", labels=["cat"],
+                         n_draws=500, random_state=0)
+    assert cat.summary.loc["one", "tp"] == 40 and cat.summary.loc["one", "fp"] == 2
+    with pytest.raises(ValueError, match="labels.*one label of the 2 x 2 matrices"):
+        compare_counts({"one": cm, "two": reordered}, labels=["cat", "dog"])
+    with pytest.raises(ValueError, match="labels.*None for binary tables"):
+        compare_counts(_tables(), labels=[1])
+
+
+def test_binary_tables_with_a_label_average_are_refused():
+    with pytest.raises(ValueError, match="average.*'binary' for binary tables"):
+        compare_counts(_tables(), metric="f1", average="macro")
+
+
+def test_a_label_without_items_stays_in_every_systems_average():
+    a = np.array([[40, 5, 0], [3, 30, 0], [0, 0, 0]])
+    b = np.array([[40, 5, 1], [3, 30, 1], [1, 1, 10]])
+    report = compare_counts({"a": a, "b": b}, metric="recall", average="macro",
+                            n_draws=500, random_state=0)
+    # scikit-learn's macro recall over the three labels, the empty one undefined (skipped
+    # as zero_division=nan does): a averages two labels' recalls, as b averages three.
+    assert report.summary.loc["a", "point"] == pytest.approx((40 / 45 + 30 / 33) / 2)
+    assert report.summary.loc["b", "point"] == pytest.approx((40 / 46 + 30 / 34 + 10 / 12) / 3)
+    # The posterior averages all three labels (the empty one at its prior mean, 1/3 under
+    # a symmetric prior): below the two labels' recalls.
+    assert report.summary.loc["a", "mean"] < report.summary.loc["a", "point"] - 0.1
+
+
+def test_single_tables_beside_runs_take_the_per_table_route():
+    runs = {"a": [ConfusionCounts(80, 20, 15, 85), ConfusionCounts(84, 14, 11, 91)],
+            "b": ConfusionCounts(70, 25, 25, 80)}
+    report = compare_counts(runs, metric="f1", random_state=0, n_draws=2000)
+    single = metric_posterior(ConfusionCounts(70, 25, 25, 80), metric="f1")
+    assert report.summary.loc["b", "mean"] == pytest.approx(single.mean(), rel=1e-12)
+    assert report.summary.loc["b", "low"] == pytest.approx(single.interval().low, rel=1e-12)
+    assert np.isnan(report.summary.loc["a", "prob_better_than_chance"])

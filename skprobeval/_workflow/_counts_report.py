@@ -187,8 +187,12 @@ def _expanded(table):
     return true[keep], pred[keep], weight[keep]
 
 
-def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng):
-    """(posterior, point, summed counts, P(better than chance)) of one run."""
+def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng, positive=None):
+    """(posterior, point, summed counts, P(better than chance)) of one run.
+
+    ``positive`` is the positive label of 2 x 2 matrices (``average="binary"``),
+    one for every system.
+    """
     params = {"beta": beta} if "beta" in spec.params else {}
     if table.matrix is not None:
         true, pred, weight = _expanded(table)
@@ -199,9 +203,13 @@ def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng):
             if table.matrix.shape[0] != 2:
                 fail("average", "'micro', 'macro' or 'weighted' for K x K matrices with K > 2",
                      average)
-            kwargs["pos_label"] = table.labels[1]
-        else:
+            kwargs["pos_label"] = positive
+        elif labels is not None:
             kwargs["labels"] = labels
+        elif spec.name not in ("accuracy", "error"):
+            # Every label of the matrix, items or not: the systems' averages run over the
+            # same labels (a label without items would otherwise drop out of one of them).
+            kwargs["labels"] = table.labels
         posterior = metric_posterior(true, pred, metric=spec.name, prior=lam, beta=beta,
                                      n_draws=n_draws, random_state=rng, **kwargs)
         point = metric_score(true, pred, metric=spec.name, beta=beta, zero_division=np.nan,
@@ -213,12 +221,16 @@ def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng):
                                   **chance_kwargs).prob_greater(0.0)
         per_label = ConfusionCounts.from_confusion_matrix(table.matrix)
         if average == "binary":
-            per_label = per_label[1]
+            per_label = per_label[list(plain_labels(table.labels)).index(
+                plain_labels(np.asarray([positive]))[0])]
         cells = {c: float(np.sum(getattr(per_label, c))) for c in COUNT_COLUMNS}
         return posterior, float(point), cells, float(chance)
     counts = table.counts
     if float(np.sum(counts.n)) == 0:
         return None
+    if counts.tp.ndim == 0 and average != "binary":
+        fail("average", "'binary' for binary tables (one positive class; label averages need "
+             "per-label counts or K x K matrices)", average)
     if counts.tp.ndim == 0:
         posterior = metric_posterior(counts, metric=spec.name, prior=lam, beta=beta,
                                      n_draws=n_draws, random_state=rng)
@@ -245,7 +257,7 @@ def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng):
     return posterior, float(point), cells, float(chance)
 
 
-def _batched_binary(systems, spec, lam, beta, confidence, n_draws, rng):
+def _batched_binary(systems, spec, average, lam, beta, confidence, n_draws, rng):
     """Rows and draws of the systems with one binary table, from one stacked posterior.
 
     {name: (summary row, run row, draws)}: the same posterior as `_run_posterior`
@@ -255,6 +267,9 @@ def _batched_binary(systems, spec, lam, beta, confidence, n_draws, rng):
     names = [name for name, tables in systems.items() if len(tables) == 1
              and tables[0].counts is not None and tables[0].counts.tp.ndim == 0
              and tables[0].n > 0]
+    if names and average != "binary":
+        fail("average", "'binary' for binary tables (one positive class; label averages need "
+             "per-label counts or K x K matrices)", average)
     if len(names) < 2:
         return {}
     cells = {c: np.array([float(getattr(systems[n][0].counts, c)) for n in names])
@@ -290,6 +305,11 @@ def _batched_binary(systems, spec, lam, beta, confidence, n_draws, rng):
         out[name] = (row, {"estimator": name, "run": 0, **counted, **estimate},
                      samples[:, k])
     return out
+
+
+def _clean(value):
+    """A probability that is a difference of others, without the rounding residue."""
+    return 0.0 if value < 1e-12 else float(value)
 
 
 def _draws(posterior, n_draws, rng):
@@ -371,13 +391,15 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         ``summary`` (one row per system: the counts, summed over runs and
         labels; ``point``, the metric of the counts (the mean of the runs'
         values for several runs); ``mean``, ``low``, ``high``; ``mc_error``;
-        ``prob_better_than_chance``; with runs also ``n_runs``, ``spread``
+        ``prob_better_than_chance`` (NaN for a system with runs); with runs
+        also ``n_runs``, ``spread``
         (posterior mean of the standard deviation of the metric over runs),
         ``spread_low``, ``spread_high`` and the interval of a new run,
         ``new_run_low``, ``new_run_high``), ``pairwise_metric`` (P(row >
         column by more than `rope`)), ``pairs`` (every pair with the three
         probabilities, and with runs ``prob_new_run_first_better``, P(a new
-        run of the first beats a new run of the second)), ``runs`` (one row
+        run of the first has a higher value than a new run of the second),
+        without `rope`, NaN for a pair with a single-run system), ``runs`` (one row
         per run) and ``ranking`` (a `SystemRanking` of the systems' metrics,
         of their means over runs with runs).  ``independent`` is True:
         nothing is paired.
@@ -445,11 +467,29 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     higher = spec.higher_is_better
 
     systems = _parse(counts)
+    positive = None
+    if average == "binary":
+        matrices = [t for tables in systems.values() for t in tables if t.matrix is not None]
+        if labels is not None and not matrices:
+            fail("labels", "None for binary tables (a table of one positive class has no "
+                 "labels to select)", labels)
+        if labels is not None:
+            chosen = plain_labels(np.asarray(to_host(labels, "labels")).ravel())
+            if len(chosen) != 1 or (matrices and chosen[0] not in plain_labels(
+                    matrices[0].labels)):
+                fail("labels", "one label of the 2 x 2 matrices, their positive class, with "
+                     "average='binary'", chosen)
+            positive = chosen[0]
+        elif matrices:
+            positive = plain_labels(matrices[0].labels)[-1]
+        labels = None if not matrices else [positive]
     wanted = _align(systems, labels)
+    if average == "binary":
+        wanted = None
     names = list(systems)
     tail = (1.0 - confidence) / 2
     rows, run_rows, draws, new_runs, exact_tables = [], [], {}, {}, {}
-    batched = _batched_binary(systems, spec, lam, beta, confidence, n_draws, rng)
+    batched = _batched_binary(systems, spec, average, lam, beta, confidence, n_draws, rng)
     for name in names:
         if name in batched:
             row, run_row, draws[name] = batched[name]
@@ -459,7 +499,8 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
             continue
         results = []
         for k, table in enumerate(systems[name]):
-            result = _run_posterior(table, spec, average, wanted, lam, beta, n_draws, rng)
+            result = _run_posterior(table, spec, average, wanted, lam, beta, n_draws, rng,
+                                    positive)
             if result is None:
                 warn_user(f"counts[{name!r}] run {k} has no items: it adds nothing.",
                           UserWarning)
@@ -488,8 +529,8 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
             if table.counts is not None and table.counts.tp.ndim == 0:
                 exact_tables[name] = table.counts
             elif table.matrix is not None and average == "binary":
-                exact_tables[name] = ConfusionCounts.from_confusion_matrix(
-                    table.matrix, average="binary")
+                exact_tables[name] = ConfusionCounts.from_confusion_matrix(table.matrix)[
+                    list(plain_labels(table.labels)).index(positive)]
         else:
             model = runs_draws([_draws(r[0], n_draws, rng) for r in results], 1.0 - width,
                                1.0, rng, higher=higher)
@@ -497,17 +538,18 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
             low, high = np.quantile(model.mean, [tail, 1.0 - tail])
             spread_low, spread_high = np.quantile(model.spread, [tail, 1.0 - tail])
             new_low, new_high = np.quantile(model.new_run, [tail, 1.0 - tail])
-            row = {"estimator": name, **cells, "point": float(np.mean([r[1] for r in results])),
+            with np.errstate(all="ignore"):
+                point = float(np.nanmean([r[1] for r in results]))
+            row = {"estimator": name, **cells, "point": point,
                    "mean": float(model.mean.mean()), "low": float(low), "high": float(high),
                    "mc_error": float(model.mean.std() / np.sqrt(n_draws)),
-                   "prob_better_than_chance": float(np.mean([r[3] for r in results])),
+                   "prob_better_than_chance": np.nan,
                    "n_runs": float(len(results)), "spread": float(model.spread.mean()),
                    "spread_low": float(spread_low), "spread_high": float(spread_high),
                    "new_run_low": float(new_low), "new_run_high": float(new_high)}
         rows.append(row)
 
     summary = pd.DataFrame(rows).set_index("estimator").astype(float)
-    summary.loc[summary["n_runs"] > 1, "prob_better_than_chance"] = np.nan
     with_runs = bool((summary["n_runs"] > 1).any())
     if not with_runs:
         summary = summary.drop(columns=list(_RUN_COLUMNS))
@@ -519,7 +561,10 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     # P(row's value > column's by more than rope), from the ranking's draws (its pairwise
     # table reads "better": the transpose for metrics where lower is better) ...
     above = (ranking.pairwise.to_numpy() if higher else ranking.pairwise.to_numpy().T).copy()
-    error = np.sqrt(above * (1.0 - above) / matrix.shape[0])
+    # The Monte Carlo error of a drawn probability, at least that of one draw in n: a
+    # share of 0 or 1 drawn is not exact (0 is kept for the exact pairs below).
+    n = matrix.shape[0]
+    error = np.sqrt(np.maximum(above * (1.0 - above), 1.0 / n) / n)
     # ... and exact where compare_independent is, for a table of up to _EXACT_PAIRS pairs
     # (its quadrature costs milliseconds a pair).
     exact = [name for name in names if name in exact_tables]
@@ -541,7 +586,7 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         for j in range(i + 1, len(names)):
             second = names[j]
             row = {"first": first, "second": second, "prob_first_better": above[i, j],
-                   "prob_equivalent": max(0.0, 1.0 - above[i, j] - above[j, i]),
+                   "prob_equivalent": _clean(1.0 - above[i, j] - above[j, i]),
                    "prob_second_better": above[j, i], "mc_error": error[i, j]}
             if with_runs:
                 if first in new_runs and second in new_runs:
@@ -593,12 +638,17 @@ def repeats_as_runs(y, folds, predictions, n_repeats, *, spec, average, labels, 
             part = [k for k, fold in enumerate(folds) if fold.repeat == repeat]
             order = np.concatenate([folds[k].test for k in part])
             predicted = np.concatenate([fold_predictions[k] for k in part])
+            # Each repeat tests the same items: its counts weigh 1/R, so that the repeats
+            # together carry the items' evidence once, as the pooled report counts it.
             if average == "binary":
-                runs[name].append(ConfusionCounts.from_predictions(y[order], predicted,
-                                                                   pos_label=pos_label))
+                table = ConfusionCounts.from_predictions(y[order], predicted,
+                                                         pos_label=pos_label)
+                runs[name].append(ConfusionCounts(table.tp / n_repeats, table.fp / n_repeats,
+                                                  table.fn / n_repeats, table.tn / n_repeats))
             else:
-                runs[name].append(ConfusionMatrix.from_predictions(y[order], predicted,
-                                                                   labels=every))
+                table = ConfusionMatrix.from_predictions(y[order], predicted, labels=every)
+                runs[name].append(ConfusionMatrix(table.to_array() / n_repeats,
+                                                  labels=table.labels))
     return compare_counts(runs, metric=spec.name, average=average, labels=labels, beta=beta,
                           prior=lam, rope=rope, confidence=confidence, n_draws=n_draws,
                           random_state=random_state)

@@ -251,7 +251,8 @@ class ComparisonReport:
         else:
             title = "Summary"
         sections = [(title, self.summary, True)]
-        if self.average not in ("binary", None):      # None: the summary is per label
+        if self.average not in ("binary", None) and len(self.per_label):
+            # None: the summary is per label; reports from counts alone have no such table.
             sections.append(("Per label (one-vs-rest)", self.per_label, True))
         if self.independent:
             return sections + self._independent_sections(rope_text)
