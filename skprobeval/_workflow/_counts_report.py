@@ -568,7 +568,10 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     # ... and exact where compare_independent is, for a table of up to _EXACT_PAIRS pairs
     # (its quadrature costs milliseconds a pair).
     exact = [name for name in names if name in exact_tables]
-    if rope == 0 and 2 <= len(exact) and len(exact) * (len(exact) - 1) // 2 <= _EXACT_PAIRS:
+    # Sampled metrics (mcc, k_measure) keep the ranking's draws: compare_independent would
+    # sample them again.
+    if (spec.exact is not None and rope == 0 and 2 <= len(exact)
+            and len(exact) * (len(exact) - 1) // 2 <= _EXACT_PAIRS):
         for i, first in enumerate(names):
             for j in range(i + 1, len(names)):
                 second = names[j]
