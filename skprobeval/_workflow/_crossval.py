@@ -448,9 +448,10 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
         makes each repeat a run of `compare_counts`' runs model (each
         repeat's counts their own posterior, the mean over repeats, the
         spread between them and a new repeat's interval).  The repeats test
-        the same items, which that model takes as independent: the spread
-        between repeats is the models' sensitivity to the split, and the
-        comparisons are unpaired.
+        the same items: each repeat's counts weigh 1/R, so that together
+        they carry the items' evidence once; the spread between repeats is
+        the models' sensitivity to the split, and the comparisons are
+        unpaired.
 
     Returns
     -------
