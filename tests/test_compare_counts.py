@@ -437,3 +437,16 @@ def test_single_tables_beside_runs_take_the_per_table_route():
     assert report.summary.loc["b", "mean"] == pytest.approx(single.mean(), rel=1e-12)
     assert report.summary.loc["b", "low"] == pytest.approx(single.interval().low, rel=1e-12)
     assert np.isnan(report.summary.loc["a", "prob_better_than_chance"])
+
+
+@pytest.mark.slow      # about 2 s: a Lagrangian solve and 40 000 simulated test sets
+def test_the_width_bound_of_three_runs_is_above_the_pooled_ratio_asked():
+    from benchmarks import runs_width_bound
+
+    (row,) = runs_width_bound.main(quick=True)
+    # Three runs of 2 000 items: no interval covering 0.92 at spread 0.01 is within 1.2
+    # times the pooled counts' width at spread 0 (normal approximation).
+    assert row["width_bound"] > 1.2
+    # The optimal rule, simulated: its coverage and width are the integral's.
+    assert abs(row["mc_coverage_at_spread"] - 0.92) < 4 * row["mc_coverage_se"] + 0.003
+    assert abs(row["mc_width"] - row["width_bound"]) < 4 * row["mc_width_se"] + 0.005
