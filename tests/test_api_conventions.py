@@ -2,6 +2,7 @@
 `metric` keyword-only, and the former names still working for one release."""
 
 import dataclasses
+import importlib.util
 import inspect
 import warnings
 
@@ -249,7 +250,9 @@ def test_every_comparison_result_has_one_interface(name, result):
     assert summary["confidence"] == 0.9
     assert {k: summary[k] for k in as_dict} == as_dict
     html = result._repr_html_()
-    assert html.startswith("<table>") and "prob_first_better" in html
+    assert "<table>" in html and "prob_first_better" in html
+    # The figure of the difference, inline, where matplotlib is installed.
+    assert ("<svg" in html) == (importlib.util.find_spec("matplotlib") is not None)
 
 
 def test_difference_intervals_by_an_independent_route():

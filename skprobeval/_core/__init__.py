@@ -10,6 +10,7 @@ methods use.
 from ._drawing import (
     axes_or_new,
     import_pyplot,
+    plot_intervals,
     plot_mean_ranks,
     plot_pairwise,
     plot_posteriors,
@@ -69,6 +70,7 @@ from ._render import (
     rounded,
     whole_counts,
 )
+from ._result_api import ResultMixin, figure_svg, frame_html, jsonable
 from ._results import ComparisonResult
 from ._validation import (
     N_DRAWS,
@@ -98,6 +100,7 @@ __all__ = [
     "NS_NODES",
     "N_DRAWS",
     "N_NODES",
+    "ResultMixin",
     "TINY",
     "as_array",
     "axes_or_new",
@@ -130,18 +133,22 @@ __all__ = [
     "dirichlet_scaled",
     "draw_chunks",
     "fail",
+    "figure_svg",
     "format_array",
+    "frame_html",
     "frozen_result",
     "golden_max",
     "hdi_from_draws",
     "highest_density_interval",
     "import_pyplot",
+    "jsonable",
     "key_value_html",
     "keyword_only",
     "log_gamma",
     "log_gamma_variates",
     "normal_score_rule",
     "parts_hdi_newton",
+    "plot_intervals",
     "plot_mean_ranks",
     "plot_pairwise",
     "plot_posteriors",

@@ -11,8 +11,8 @@ import numpy as np
 
 from ._validation import check_confidence, fail
 
-__all__ = ["plot_mean_ranks", "plot_pairwise", "plot_posteriors", "plot_rank_probabilities",
-           "plot_simplex"]
+__all__ = ["plot_intervals", "plot_mean_ranks", "plot_pairwise", "plot_posteriors",
+           "plot_rank_probabilities", "plot_simplex"]
 
 
 def import_pyplot():
@@ -354,4 +354,52 @@ def plot_rank_probabilities(rank_probabilities, *, ax=None, cmap="Blues", colorb
     if colorbar and not getattr(ax, "_skprobeval_colorbar", False):
         ax.figure.colorbar(image, ax=ax)
         ax._skprobeval_colorbar = True
+    return ax
+
+
+def plot_intervals(rows, *, ax=None, xlabel="value", rope=None, reference=None, title=None):
+    """Nested credible intervals, one row each, first row at the top.
+
+    Parameters
+    ----------
+    rows : list of (str, float, list of (float, float, float))
+        Each row's name, centre (a mean) and intervals as ``(confidence, low,
+        high)``, drawn thinner the wider the confidence.
+    ax : matplotlib Axes, default=None
+        Where to draw.
+    xlabel : str, default="value"
+        Label of the x axis.
+    rope : float, default=None
+        Half-width of a region of practical equivalence around `reference`,
+        shaded.
+    reference : float, default=None
+        A vertical line (0 for a difference).
+    title : str, default=None
+        The axes' title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = axes_or_new(ax)
+    if reference is not None:
+        if rope:
+            ax.axvspan(reference - rope, reference + rope, color="0.88", zorder=0,
+                       label=f"rope ±{rope:g}")
+        ax.axvline(reference, color="0.5", linewidth=0.8, zorder=1)
+    levels = sorted({level for _, _, intervals in rows for level, _, _ in intervals},
+                    reverse=True)
+    widths = {level: 1.2 + 2.8 * i / max(len(levels) - 1, 1) for i, level in enumerate(levels)}
+    for position, (_, centre, intervals) in enumerate(rows):
+        for level, low, high in sorted(intervals, reverse=True):
+            ax.hlines(position, low, high, color="C0", linewidth=widths[level],
+                      label=f"{level:.0%}" if position == 0 else None)
+        ax.plot([centre], [position], "o", color="C3", markersize=4,
+                label="mean" if position == 0 else None, zorder=3)
+    ax.set_yticks(range(len(rows)), labels=[str(name) for name, _, _ in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlabel(xlabel)
+    if title is not None:
+        ax.set_title(title)
+    ax.legend(loc="best", fontsize="small")
     return ax

@@ -55,6 +55,7 @@ from scipy import special, stats
 
 from .._core import TINY as _TINY
 from .._core import (
+    ResultMixin,
     beta_cdf,
     beta_dlogpdf,
     beta_hdi_newton,
@@ -203,8 +204,12 @@ def _check_size(size, shape):
     return size
 
 
-class _Posterior:
-    """Shared public behaviour; subclasses supply flat-array kernels."""
+class _Posterior(ResultMixin):
+    """Shared public behaviour; subclasses supply flat-array kernels.
+
+    `ResultMixin` gives every posterior ``to_dict`` (its type and `summary`)
+    and a notebook view (the summary and the `plot`).
+    """
 
     __slots__ = ()
     _support = (0.0, 1.0)
@@ -388,6 +393,44 @@ class _Posterior:
         params = self._params(shape)
         draws = self._rvs_flat(params, rng).reshape(shape)
         return _out(draws)
+
+    def plot(self, ax=None, *, confidence=0.95, xlabel="value"):
+        """The density with its equal-tailed interval shaded (per label: the intervals).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+        confidence : float, default=0.95
+            Level of the interval.
+        xlabel : str, default="value"
+            Label of the x axis: the metric.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import BetaPosterior
+        >>> BetaPosterior(8.5, 3.5).plot(xlabel="recall").get_xlabel()
+        'recall'
+        """
+        from .._core import plot_intervals, plot_posteriors
+
+        confidence = check_confidence(confidence)
+        if self.ndim == 0:
+            return plot_posteriors({type(self).__name__: self}, confidence=confidence,
+                                   xlabel=xlabel, ax=ax)
+        levels = sorted({0.5, confidence})
+        mean = np.ravel(self.mean())
+        bounds = {level: [np.ravel(v) for v in self.interval(level)] for level in levels}
+        rows = [(str(i), float(mean[i]),
+                 [(level, float(bounds[level][0][i]), float(bounds[level][1][i]))
+                  for level in levels]) for i in range(mean.shape[0])]
+        return plot_intervals(rows, ax=ax, xlabel=xlabel)
 
     def summary(self, confidence=0.95):
         """Mean, median, mode, std and both credible intervals at once.
