@@ -2,11 +2,14 @@
 
 `main` parses the sub-commands ``demo`` (cross-validate three scikit-learn
 classifiers on a bundled dataset and print the comparison report, with plots
-as PNG files given ``--output-dir``), ``compare`` (posteriors and pairwise
+as PNG files and the report as one HTML page given ``--output-dir``),
+``compare`` (posteriors and pairwise
 comparisons of the systems' columns of CSV or Parquet files, globs and
-Parquet directories, streamed through Dask with the ``dask`` extra) and
-``random-ap N R`` (the exact random-ranking AP); bad files, columns or values
-print one line on stderr and exit with status 2.  The options are documented
+Parquet directories, streamed through Dask with the ``dask`` extra; any
+format printed or written to ``--output``), ``counts`` (the same report from
+a table of confusion counts) and ``random-ap N R`` (the exact random-ranking
+AP); bad files, columns or values print one line on stderr and exit with
+status 2.  The options are documented
 in the user guide, ``docs/user_guide/reports.rst``.
 """
 
@@ -50,7 +53,8 @@ def _build_parser():
                       help="how labels are combined (default: binary for two classes, macro "
                            "otherwise)")
     demo.add_argument("--output-dir", default=None,
-                      help="write PNG plots here (needs matplotlib)")
+                      help="write PNG plots and report.html, the report as one "
+                           "self-contained page, here (the figures need matplotlib)")
     demo.add_argument("--cv", type=int, default=5, help="number of folds (default: 5)")
     demo.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
 
@@ -93,6 +97,9 @@ def _build_parser():
     compare.add_argument("--table", default=None, choices=_TABLES,
                          help="the table --format csv prints (default: summary; by_group "
                               "and group_gaps with --group)")
+    compare.add_argument("--output", default=None, metavar="FILE",
+                         help="write the report to FILE instead of printing it (with "
+                              "--format html: one self-contained page with its figures)")
 
     counts = commands.add_parser(
         "counts", help="compare and rank systems from their confusion counts (a leaderboard, "
@@ -121,6 +128,9 @@ def _build_parser():
     counts.add_argument("--table", default=None, choices=("summary", "pairwise_metric", "pairs",
                                                           "runs"),
                         help="the table --format csv prints (default: summary)")
+    counts.add_argument("--output", default=None, metavar="FILE",
+                        help="write the report to FILE instead of printing it (with "
+                             "--format html: one self-contained page with its figures)")
 
     random_ap = commands.add_parser("random-ap",
                                     help="exact expected AP of a random ranking")
@@ -185,7 +195,18 @@ def _demo(args, out):
         _demo_probabilities(X, y, classes[-1].item(), args, out)
     if args.output_dir:
         _write_plots(report, y, args.cv, args.output_dir, out)
+        _write_report_page(report, args.output_dir, out)
     return 0
+
+
+def _write_report_page(report, directory, out):
+    """The report as one self-contained page, ``report.html`` in `directory`."""
+    import os
+
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "report.html")
+    _write_output(report.to_html(), path, "--output-dir")
+    print(f"wrote {path}", file=out)
 
 
 def _demo_probabilities(X, y, positive, args, out):
@@ -593,18 +614,34 @@ def _compare(args, out):
 
 
 def _print_report(report, args, out):
-    """The report in the format asked (``--format``, ``--table`` for CSV); exit status 0."""
+    """The report in the format asked (``--format``, ``--table`` for CSV), printed or
+    written to ``--output``; exit status 0."""
     if args.format == "json":
-        print(json.dumps(report.to_dict(), indent=2), file=out)
+        text = json.dumps(report.to_dict(), indent=2)
     elif args.format == "csv":
-        print(report.to_csv(args.table or "summary").rstrip("\n"), file=out)
+        text = report.to_csv(args.table or "summary").rstrip("\n")
     elif args.format == "markdown":
-        print(report.to_markdown().rstrip("\n"), file=out)
+        text = report.to_markdown().rstrip("\n")
     elif args.format == "html":
-        print(report.to_html(), file=out)
+        text = report.to_html().rstrip("\n")
     else:
-        print(report, file=out)
+        text = str(report)
+    if args.output is None:
+        print(text, file=out)
+        return 0
+    _write_output(text + "\n", args.output, "--output")
+    print(f"wrote {args.output}", file=out)
     return 0
+
+
+def _write_output(text, path, option):
+    """Write a whole file or nothing; an error names the option."""
+    from ._core import write_page
+
+    try:
+        write_page(text, path)
+    except (OSError, TypeError) as error:
+        raise _UsageError(str(error).replace("`path`", option)) from None
 
 
 # ---------------------------------------------------------------------------

@@ -74,6 +74,8 @@ def test_demo_prints_the_report_and_writes_plots(tmp_path):
         return
     for name in ("posteriors.png", "pairwise.png", "random_ap_baseline.png"):
         assert (tmp_path / "plots" / name).stat().st_size > 1000
+    page = (tmp_path / "plots" / "report.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 4
 
 
 def test_demo_multiclass_dataset_compares_every_class(small_forest):

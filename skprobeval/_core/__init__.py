@@ -26,6 +26,7 @@ from ._hdi import (
     tail_mass_hdi,
     take_params,
 )
+from ._html_page import check_page_path, html_page, write_page
 from ._numerics import (
     EPS,
     N_NODES,
@@ -68,6 +69,7 @@ from ._render import (
     render_markdown,
     render_text,
     rounded,
+    shown_table,
     whole_counts,
 )
 from ._result_api import ResultMixin, figure_svg, frame_html, jsonable
@@ -122,6 +124,7 @@ __all__ = [
     "check_confidence",
     "check_count_array",
     "check_draws",
+    "check_page_path",
     "check_positive",
     "check_prior",
     "check_random_state",
@@ -140,6 +143,7 @@ __all__ = [
     "golden_max",
     "hdi_from_draws",
     "highest_density_interval",
+    "html_page",
     "import_pyplot",
     "jsonable",
     "key_value_html",
@@ -163,6 +167,7 @@ __all__ = [
     "result_entry",
     "rounded",
     "row_reduce",
+    "shown_table",
     "solve_increasing",
     "tail_mass_hdi",
     "take_params",
@@ -172,4 +177,5 @@ __all__ = [
     "warn_user",
     "weighted_mean",
     "whole_counts",
+    "write_page",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["COUNT_COLUMNS", "rounded", "format_array", "key_value_html", "render_html",
-           "render_markdown", "render_text", "whole_counts"]
+           "render_markdown", "render_text", "shown_table", "whole_counts"]
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
 # Columns of the summary that are blank when no system has scores, and those
@@ -46,7 +46,7 @@ def render_text(header, sections, note=None):
     with pd.option_context("display.width", 160, "display.max_columns", 30,
                            "display.float_format", _format_number):
         for title, table, index in sections:
-            table = _shown(table)
+            table = shown_table(table)
             parts += ["", f"{title}:", table.to_string(
                 index=index, formatters=_counts_formatters(table))]
     if note is not None:
@@ -68,7 +68,7 @@ def render_markdown(sections, note=None):
     -------
     str
     """
-    parts = [f"### {title}\n\n{_markdown_table(_shown(table), index)}"
+    parts = [f"### {title}\n\n{_markdown_table(shown_table(table), index)}"
              for title, table, index in sections]
     if note is not None:
         parts.append(note)
@@ -93,7 +93,7 @@ def render_html(sections, note=None):
 
     parts = []
     for title, table, index in sections:
-        table = _shown(table)
+        table = shown_table(table)
         parts.append(f"<h3>{html.escape(title)}</h3>")
         parts.append(table.to_html(index=index, formatters=_counts_formatters(table),
                                    float_format=_format_number, na_rep=""))
@@ -123,7 +123,7 @@ def _format_count(value):
     return f"{value:.0f}"
 
 
-def _shown(table):
+def shown_table(table):
     """A table as printed: the score columns left out where every row is blank
     (hard labels only), and the count columns where every row is blank (fold
     scores only); the data (``to_csv``, ``to_dict``) keep them."""

@@ -9,7 +9,10 @@ for one posterior or one comparison); the mixin derives from it
   dicts or lists of records as `ComparisonReport.to_dict` writes them);
 - ``_repr_html_()``: the summary as a compact table and, where the result has a
   ``plot``, its figure inline as SVG (a notebook shows both; without matplotlib,
-  the table alone).
+  the table alone);
+- ``to_html(path=None)``: the same as one self-contained page (`html_page`),
+  returned or written to ``path``.  Results with more to show (a comparison
+  report) give the page more sections, through the same builder.
 
 `figure_svg` draws a figure off-screen (a bare `matplotlib.figure.Figure`, no
 pyplot state) and returns it as an inline SVG element whose text is drawn as
@@ -22,6 +25,7 @@ import dataclasses
 import html
 import io
 import math
+import re
 
 import numpy as np
 
@@ -93,7 +97,7 @@ def _pandas_jsonable(value):
     return str(value)
 
 
-def frame_html(frame, *, max_rows=30):
+def frame_html(frame, *, index=True, max_rows=30):
     """A DataFrame as a compact HTML table: floats to 4 decimals, at most `max_rows` rows."""
     from ._render import whole_counts
 
@@ -103,8 +107,8 @@ def frame_html(frame, *, max_rows=30):
         more = f"<p>{len(shown) - max_rows} more rows: see <code>summary</code>.</p>"
         shown = shown.head(max_rows)
     table = shown.to_html(float_format=lambda v: f"{v:.4f}", na_rep="", border=0,
-                          classes="skprobeval-table")
-    return table + more
+                          index=index, classes="skprobeval-table")
+    return f"<div style='overflow-x:auto'>{table}</div>{more}"
 
 
 def figure_svg(draw, *, size=(6.4, 3.6)):
@@ -127,13 +131,17 @@ def figure_svg(draw, *, size=(6.4, 3.6)):
         from matplotlib.figure import Figure
     except ImportError:
         return None
-    figure = Figure(figsize=size, layout="constrained")
+    figure = Figure(figsize=size)
     draw(figure)
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "skprobeval"}):
-        figure.savefig(buffer, format="svg")
+        figure.savefig(buffer, format="svg", bbox_inches="tight")
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    text = text[text.index("<svg"):]
+    # Inline in HTML, the namespaces are implied and the RDF metadata (its
+    # vocabulary's addresses) says nothing a reader needs: the page names no URL.
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, count=1, flags=re.DOTALL)
+    return re.sub(r'\s+xmlns(:xlink)?="[^"]*"', "", text, count=2)
 
 
 class ResultMixin:
@@ -214,3 +222,41 @@ class ResultMixin:
         svg = self._html_figure_svg()
         figure = "" if svg is None else f"<div class='skprobeval-figure'>{svg}</div>"
         return f"<div class='skprobeval-result'>{self._html_table()}{figure}</div>"
+
+    def _html_sections(self):
+        """(heading, fragments) of the page, in reading order."""
+        return [("Summary", [self._html_table(), self._html_figure_svg()])]
+
+    def _html_settings(self):
+        return None
+
+    def _html_notes(self):
+        return []
+
+    def to_html(self, path=None):
+        """The result as one self-contained HTML page: its table and figure inline.
+
+        No script, style sheet or font is fetched: figures are inline SVG
+        whose text is drawn as paths, so the page reads the same offline.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, default=None
+            Where to write the page (replaced if it exists); the directory
+            must exist.  Written whole or not at all.
+
+        Returns
+        -------
+        str or None
+            The page, or None when it was written to `path`.
+        """
+        from ._html_page import check_page_path, html_page, write_page
+
+        if path is not None:
+            path = check_page_path(path)
+        page = html_page(f"skprobeval: {type(self).__name__}", self._html_sections(),
+                         settings=self._html_settings(), notes=self._html_notes())
+        if path is None:
+            return page
+        write_page(page, path)
+        return None

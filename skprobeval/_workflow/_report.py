@@ -24,7 +24,6 @@ from .._core import (
     check_random_state,
     fail,
     renamed_attribute,
-    render_html,
     render_markdown,
     render_text,
     warn_user,
@@ -168,6 +167,10 @@ class ComparisonReport:
         A line on what the report could not hold and why, printed after its
         tables (for fold scores only: no counts, and the test fraction the
         t-tests and the ranking use); None for the other reports.
+    prior : float or None
+        The prior's concentration added to every cell of the confusion
+        tables (the HTML page's method notes state it); None where the report
+        does not record it (fold scores alone).
 
     See Also
     --------
@@ -214,6 +217,7 @@ class ComparisonReport:
     runs: object = None
     independent: bool = False
     note: str | None = None
+    prior: float | None = None
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -329,14 +333,44 @@ class ComparisonReport:
         sections[0] = (f"Summary ({self.metric}{average})", summary, index)
         return render_markdown(sections, self._note())
 
-    def to_html(self):
-        """The report as HTML tables.
+    def to_html(self, path=None):
+        """The report as one self-contained HTML page, returned or written to `path`.
+
+        Every table of the text form, each with its figure inline as SVG: the
+        systems' intervals, the pairwise probabilities as a heat map, P(best)
+        and the rank probabilities, the runs' forest plot and the groups'
+        intervals where the report has them; then the method notes (level,
+        rope, prior, draws, the largest Monte Carlo error) and the library's
+        version.  No script, style sheet, font or other outside resource: the
+        file reads the same offline.  Without matplotlib the page holds the
+        tables only.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, default=None
+            Where to write the page (replaced if it exists; the directory
+            must exist).  Written whole or not at all.
 
         Returns
         -------
-        str
+        str or None
+            The page, or None when it was written to `path`.
         """
-        return render_html(self._sections(), self._note())
+        from .._core import check_page_path, write_page
+        from ._report_html import report_page
+
+        if path is not None:
+            path = check_page_path(path)
+        page = report_page(self)
+        if path is None:
+            return page
+        write_page(page, path)
+        return None
+
+    def _repr_html_(self):
+        from ._report_html import report_notebook_html
+
+        return report_notebook_html(self)
 
     def to_csv(self, table="summary"):
         """One table of the report as CSV text.

@@ -181,8 +181,8 @@ class _ReportBuilder:
             predictions=self.stored_predictions() if store_predictions else {},
             average=self.average,
             labels=None if self.labels is None else plain_labels(self.requested),
-            per_label=per_label, pairs=pairs, n_draws=self.n_draws, posteriors=posteriors),
-            source=self.ranking_source())
+            per_label=per_label, pairs=pairs, n_draws=self.n_draws, posteriors=posteriors,
+            prior=float(self.lam)), source=self.ranking_source())
 
     def ranking_source(self):
         """A function drawing the report's ranking from the joint posterior of the pooled
