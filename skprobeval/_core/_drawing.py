@@ -401,5 +401,6 @@ def plot_intervals(rows, *, ax=None, xlabel="value", rope=None, reference=None, 
     ax.set_xlabel(xlabel)
     if title is not None:
         ax.set_title(title)
-    ax.legend(loc="best", fontsize="small")
+    # Beside the axes: inside, it would hide an interval's end.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     return ax
