@@ -4,7 +4,8 @@ Confusion counts are additive, so every block is counted with the NumPy
 kernel and the small count arrays are added pairwise in a tree (labels, when
 not given, found first from per-block uniques); comparisons of several
 systems reduce the blocks instead to their distinct rows of labels with their
-summed weights, merged in one pass.  Dask is imported only when a Dask
+summed weights, merged in one pass (`distinct_rows` reduces arrays in memory
+the same way, for `JointCounts`).  Dask is imported only when a Dask
 collection is passed (the ``dask`` extra); the user guide's
 ``docs/user_guide/scale.rst`` describes the passes and their cost.
 """
@@ -25,7 +26,7 @@ from ._labels import (
 )
 
 __all__ = ["dask_distinct", "dask_distinct_arrays", "dask_indicator_sums", "dask_paired",
-           "dask_tally", "is_dask"]
+           "dask_tally", "distinct_rows", "is_dask"]
 
 # Largest (K + 1)^2 for a per-block joint table; beyond it, per-class margins.
 _MAX_BLOCK_TABLE = 1_000_000
@@ -467,15 +468,20 @@ def _merge_distinct(first, second):
     return (rows.groupby(level=levels, dropna=False, sort=False).sum(), first[1] + second[1])
 
 
+def _levels(rows):
+    """The distinct rows of a grouped Series, one NumPy array per key, and their weights."""
+    levels = [np.asarray(rows.index.get_level_values(i).to_numpy())
+              for i in range(rows.index.nlevels)]
+    return levels, np.asarray(rows.to_numpy(), dtype=np.float64)
+
+
 def _reduce_distinct(dask, parts, weight_shown):
     """Merge per-block distinct rows in a tree, in one computation: (levels, weights)."""
     rows, bad = dask.compute(_tree(dask, parts, _merge_distinct))[0]
     if bad[0]:
         fail("sample_weight", "finite and non-negative", None,
              shown=f"{int(bad[0])} negative or non-finite weight(s){weight_shown}")
-    levels = [np.asarray(rows.index.get_level_values(i).to_numpy())
-              for i in range(rows.index.nlevels)]
-    return levels, np.asarray(rows.to_numpy(), dtype=np.float64)
+    return _levels(rows)
 
 
 def _restore(values, dtype):
@@ -484,6 +490,21 @@ def _restore(values, dtype):
             and values.dtype != dtype):
         return values.astype(dtype)
     return values
+
+
+def distinct_rows(columns, weight=None):
+    """The distinct rows of 1-d NumPy label columns of one length, with their weights.
+
+    The reduction each block of a Dask collection goes through (`dask_distinct`),
+    for arrays in memory: returns one array per column (the distinct rows, in
+    the order first met, integer and boolean columns in their dtype) and the
+    summed weights of each row (item counts without `weight`).  The columns
+    and the weights must have been checked.
+    """
+    rows, _ = _distinct_rows(columns, weight)
+    levels, summed = _levels(rows)
+    return [_restore(values, np.asarray(column).dtype)
+            for values, column in zip(levels, columns)], summed
 
 
 def dask_distinct(frame, keys, weight_key=None):
