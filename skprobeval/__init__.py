@@ -36,7 +36,7 @@ from ._compare import (
     roc_auc_posterior,
 )
 from ._core import ComparisonResult
-from ._counting import ConfusionCounts, ConfusionMatrix, PairedCounts
+from ._counting import ConfusionCounts, ConfusionMatrix, JointCounts, PairedCounts
 from ._metrics import (
     ChanceBaseline,
     MetricSpec,
@@ -143,6 +143,7 @@ __all__ = [
     "FBetaPosterior",
     "GroupDisparity",
     "GroupIntervalDisplay",
+    "JointCounts",
     "LossComparison",
     "MeanLossPosterior",
     "MetricComparison",

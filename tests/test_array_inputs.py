@@ -30,6 +30,7 @@ from skprobeval import (
     ConfusionCounts,
     ConfusionMatrix,
     FBetaPosterior,
+    JointCounts,
     PairedCounts,
     PosteriorMetricFrame,
     SampledPosterior,
@@ -199,6 +200,10 @@ CASES = {
     "rank_systems": lambda T: skprobeval.rank_systems(
         T(Y), {"a": T(PRED_A), "b": T(PRED_B), "c": T(PRED_C)}, sample_weight=T(WEIGHT),
         **DRAWS),
+    "JointCounts.from_predictions": lambda T: JointCounts.from_predictions(
+        T(Y), {"a": T(PRED_A), "b": T(PRED_B), "c": T(PRED_C)}, sample_weight=T(WEIGHT)),
+    "JointCounts": lambda T: JointCounts(T(Y), T(np.column_stack([PRED_A, PRED_B])),
+                                         T(WEIGHT), names=["a", "b"]),
     "compare_counts": lambda T: skprobeval.compare_counts(
         {"a": T(np.array([[5.0, 1.0], [2.0, 4.0]])),
          "b": [T(np.array([[4.0, 2.0], [1.0, 5.0]])), T(np.array([[6.0, 1.0], [1.0, 3.0]]))]},
@@ -362,6 +367,11 @@ LABELS_CASES = {
     "rank_systems": lambda T: skprobeval.rank_systems(
         T(Y3), {"a": T(PRED3), "b": T(Y3[::-1]), "c": T(Y3)}, metric="f1", labels=T(LABELS),
         average="macro", **DRAWS),
+    "JointCounts.from_predictions": lambda T: JointCounts.from_predictions(
+        T(Y3), {"a": T(PRED3), "b": T(Y3[::-1])}, labels=T(LABELS), average="macro"),
+    "JointCounts": lambda T: JointCounts(T(Y3), T(np.column_stack([PRED3, Y3[::-1]])),
+                                         T(WEIGHT), names=["a", "b"], labels=T(LABELS),
+                                         average="macro"),
     "compare_cv_results": lambda T: skprobeval.compare_cv_results(
         {name: {"indices": {"test": [np.arange(0, 8), np.arange(8, 16)]},
                 "predictions": [T(pred[:8]), T(pred[8:])]}

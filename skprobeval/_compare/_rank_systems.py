@@ -14,7 +14,7 @@ Derivations: the theory page ``docs/theory/rankings.rst``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,8 +33,16 @@ from .._core import (
     log_gamma,
     renamed_keyword,
     rounded,
+    to_host,
 )
-from .._counting import as_pandas_frame, is_dask, joint_codes, label_masks, resolve_columns
+from .._counting import (
+    JointCounts,
+    is_dask,
+    joint_codes,
+    label_masks,
+    prediction_systems,
+    resolve_columns,
+)
 from .._metrics import (
     SHARE_OF_RIGHT,
     check_average,
@@ -589,34 +597,40 @@ def _rank_figures(values, higher_is_better, rope):
 # ---------------------------------------------------------------------------
 
 
-def _systems(predictions):
-    """Names and prediction arrays of a mapping or a DataFrame of systems."""
-    if isinstance(predictions, Mapping):
-        names = list(predictions)
-        values = [predictions[name] for name in names]
-    elif is_dask(predictions) and hasattr(predictions, "columns"):
-        names = list(predictions.columns)
-        values = [predictions[name] for name in names]
-    elif hasattr(predictions, "columns") or callable(getattr(predictions, "to_pandas", None)):
-        frame = as_pandas_frame(predictions, "predictions")
-        names = list(frame.columns)
-        values = [frame[name].to_numpy() for name in names]
-    else:
-        fail("predictions", "a dict of system name to predictions, or a DataFrame with one "
-             "column per system", predictions, error=TypeError)
-    repeated = sorted({str(name) for name in names if names.count(name) > 1})
-    if repeated:
-        fail("predictions", "systems with distinct names", names,
-             shown=f"repeated names {repeated}")
-    if len(names) < 2:
-        fail("predictions", "at least two systems to rank (for one system, "
-             "metric_posterior gives its posterior)", predictions,
-             shown=f"{len(names)} system{'' if len(names) == 1 else 's'}")
-    return names, values
+def _from_counts(counts, predictions, labels, pos_label, average, sample_weight):
+    """The settings of a `JointCounts` given as `y_true`: (labels, pos_label, average).
+
+    The call's own must be left at their defaults or be those of the counts.
+    """
+    if predictions is not None:
+        fail("predictions", "None when `y_true` is a JointCounts (it holds the systems' "
+             "predictions)", predictions, error=TypeError)
+    if sample_weight is not None:
+        fail("sample_weight", "None when `y_true` is a JointCounts (its counts are weighted "
+             "already)", sample_weight)
+    if labels is not None:
+        labels = np.asarray(to_host(labels, "labels"))
+        if counts.labels is None or not np.array_equal(labels, counts.labels):
+            _not_the_counts("labels", labels, None, counts.labels)
+    if not (_is_one(pos_label) or pos_label == counts.pos_label):
+        _not_the_counts("pos_label", pos_label, 1, counts.pos_label)
+    if average not in ("binary", counts.average):
+        _not_the_counts("average", average, "binary", counts.average)
+    return counts.labels, counts.pos_label, counts.average
+
+
+def _is_one(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value == 1
+
+
+def _not_the_counts(name, value, default, own):
+    own = own.tolist() if isinstance(own, np.ndarray) else own
+    fail(name, f"left at its default ({default!r}) or the JointCounts' own ({own!r}) when "
+         "`y_true` is a JointCounts", value)
 
 
 @renamed_keyword("n_samples", "n_draws")
-def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", labels=None,
+def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary", labels=None,
                  pos_label=1, beta=1.0, prior=None, rope=0.0, pooling="partial",
                  n_draws=N_DRAWS, random_state=None, sample_weight=None):
     """Rank several systems evaluated on the same items, from one joint posterior.
@@ -632,9 +646,16 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
-        True labels, or a multilabel indicator matrix.
-    predictions : dict of str to array-like, or DataFrame
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels), or JointCounts
+        True labels, or a multilabel indicator matrix; or a `JointCounts`,
+        the items' combinations of labels counted already (for example
+        batch by batch), which stands for those items: the ranking is the
+        one of the items, draw for draw under the same `random_state`.
+        With a JointCounts, `predictions` and `sample_weight` are None, and
+        `average`, `labels` and `pos_label` are its own (left at their
+        defaults here, or equal to its own); scores cannot be counted, so
+        the metric is one of labels.
+    predictions : dict of str to array-like, or DataFrame, default=None
         Each system's predicted labels (for ``metric="average_precision"``
         or ``"roc_auc"``: its scores, higher meaning more positive) on the
         same items, by name; or a DataFrame with one column per system.  At
@@ -642,6 +663,7 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         (and a Dask `y_true`) the items are reduced, in one pass, to their
         distinct combinations of labels and the number of items of each,
         never loaded whole (not for scores, which would have to be ranked).
+        None when `y_true` is a `JointCounts`.
     metric : str, default="accuracy"
         A name from `available_metrics`, or ``"average_precision"`` /
         ``"roc_auc"`` to rank scores (the paired model of `compare_scores`).
@@ -689,6 +711,7 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     compare_paired_metric : Two systems on the same items.
     compare_predictions : The report of several systems, pair by pair.
     rank_across_datasets : Several systems ranked across data sets.
+    JointCounts : The items' combinations of labels, counted batch by batch.
 
     Notes
     -----
@@ -735,9 +758,10 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     are one classifier on these data: they tie in every draw, sharing their
     ranks.
 
-    **Dask.**  Labels from Dask arrays are counted in one pass as distinct
-    label combinations; the draws then cost what they cost for NumPy input
-    with as many distinct combinations.
+    **Dask and counts.**  Labels from Dask arrays are counted in one pass as
+    distinct label combinations, and a `JointCounts` holds them already;
+    the draws then cost what they cost for NumPy input with as many
+    distinct combinations.
 
     Examples
     --------
@@ -765,7 +789,16 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
     b     0.04  0.95  0.01
     c     0.00  0.01  0.99
     """
-    names, values = _systems(predictions)
+    counted = isinstance(y_true, JointCounts)
+    if counted:
+        if metric in _RANKING_METRICS:
+            fail("metric", "a metric of labels when `y_true` is a JointCounts (it counts "
+                 "predicted labels; average_precision and roc_auc rank scores)", metric)
+        labels, pos_label, average = _from_counts(y_true, predictions, labels, pos_label,
+                                                  average, sample_weight)
+        names = list(y_true.names)
+    else:
+        names, values = prediction_systems(predictions)
     if metric in _RANKING_METRICS:
         name, higher = metric, True
         if average != "binary":
@@ -801,8 +834,13 @@ def rank_systems(y_true, predictions, *, metric="accuracy", average="binary", la
         draws, lam = _score_metric_draws(metric, y_true, values, names, pos_label,
                                          sample_weight, prior, n_draws, rng)
     else:
-        arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names, sample_weight,
-                                            distinct_arrays=True, label_names=label_names)
+        if counted:
+            # The distinct combinations, their counts as weights, as Dask input reaches here.
+            arrays, weight = [y_true.y_true, *y_true.y_pred.T], y_true.counts
+        else:
+            arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names,
+                                                sample_weight, distinct_arrays=True,
+                                                label_names=label_names)
         joint = joint_codes(arrays[0], arrays[1:], average=average, labels=labels,
                             pos_label=pos_label, sample_weight=weight, labels_present=True,
                             names=label_names)

@@ -1,13 +1,14 @@
 """From labels to counts; labels are handled here and nowhere above.
 
 Label encoding and selection, pandas/Parquet columns, Dask inputs, and the
-immutable confusion matrices, confusion counts and paired counts every metric
-and posterior reads.
+immutable confusion matrices, confusion counts, paired counts and joint counts
+of several systems every metric, posterior and ranking reads.
 """
 
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes, label_masks
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
+from ._joint import JointCounts, prediction_systems
 from ._labels import check_labels_argument, check_pair, plain_labels, square_table, tally_labels
 from ._matrix import ConfusionMatrix, matrix_items
 
@@ -15,6 +16,7 @@ __all__ = [
     "ConfusionCounts",
     "ConfusionMatrix",
     "JointCodes",
+    "JointCounts",
     "PairedCounts",
     "as_pandas_frame",
     "check_labels_argument",
@@ -26,6 +28,7 @@ __all__ = [
     "label_masks",
     "matrix_items",
     "plain_labels",
+    "prediction_systems",
     "resolve_columns",
     "square_table",
     "tally_labels",
