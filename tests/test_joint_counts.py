@@ -1,6 +1,8 @@
 """`JointCounts`: the joint table of several systems, counted batch by batch and ranked."""
 
 import dataclasses
+import doctest
+import pathlib
 import pickle
 
 import numpy as np
@@ -114,6 +116,14 @@ def test_dask_arrays_give_the_counts_of_numpy_arrays(rng):
             {name: da.from_array(pred, chunks=70) for name, pred in predictions.items()},
             average="macro")
     assert lazy == JointCounts.from_predictions(y_true, predictions, average="macro")
+
+
+def test_the_user_guide_batch_loop_runs():
+    # The user guide's example of counting several systems batch by batch.
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "counts.rst"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0
 
 
 # ---------------------------------------------------------------------------
