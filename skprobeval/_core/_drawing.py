@@ -11,7 +11,7 @@ import numpy as np
 
 from ._validation import check_confidence, fail
 
-__all__ = ["plot_intervals", "plot_mean_ranks", "plot_pairwise", "plot_posteriors",
+__all__ = ["draw_band", "draw_calibration", "draw_curve", "finish_curve_axes", "plot_intervals", "plot_mean_ranks", "plot_pairwise", "plot_posteriors",
            "plot_rank_probabilities", "plot_simplex"]
 
 
@@ -403,4 +403,66 @@ def plot_intervals(rows, *, ax=None, xlabel="value", rope=None, reference=None, 
         ax.set_title(title)
     # Beside the axes: inside, it would hide an interval's end.
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
+    return ax
+
+
+# Axis labels, line style and legend place of each kind of curve.
+_CURVE_STYLES = {
+    "precision_recall": (("Recall", "Precision"), "steps-post", "lower left"),
+    "roc": (("False positive rate", "True positive rate"), "default", "lower right"),
+    "calibration": (("Mean predicted probability", "Fraction of positives"), "default",
+                    "lower right"),
+}
+_CALIBRATED = "Perfectly calibrated"
+
+
+def _curve_style(kind):
+    return _CURVE_STYLES.get(kind, (("x", "value"), "default", "best"))
+
+
+def draw_band(ax, band, *, color="C0", band_kw=None):
+    """A `CurveBand` on `ax`: shaded between its limits, or one bar per bin of a
+    calibration curve; one legend entry for the bands of an axes.  Returns the artist."""
+    if band.curve_kind == "calibration":
+        words = f"{band.confidence:.0%} {band.kind} intervals"
+        labelled = words in ax.get_legend_handles_labels()[1]
+        return ax.vlines(band.x, band.low, band.high, **{
+            "color": color, "alpha": 0.35, "linewidth": 5,
+            "label": "_nolegend_" if labelled else words, **(band_kw or {})})
+    words = f"{band.confidence:.0%} {band.kind} band"
+    labelled = any(c.get_label() == words for c in ax.collections)
+    return ax.fill_between(band.x, band.low, band.high, **{
+        "alpha": 0.25, "color": color, "linewidth": 0,
+        "label": "_nolegend_" if labelled else words, **(band_kw or {})})
+
+
+def draw_curve(ax, x, y, band, *, kind, label=None, band_kw=None, **kwargs):
+    """A threshold curve's observed points (x, y) and its band, in one colour.
+
+    Returns ``(line, band_artist)``.
+    """
+    (line,) = ax.plot(x, y, label=label, **{"drawstyle": _curve_style(kind)[1], **kwargs})
+    return line, draw_band(ax, band, color=line.get_color(), band_kw=band_kw)
+
+
+def draw_calibration(ax, prob_pred, prob_true, band, *, name=None, ref_line=True,
+                     band_kw=None, **kwargs):
+    """A reliability diagram: the diagonal (once per axes), the curve and each bin's interval.
+
+    Returns ``(diagonal or None, line, band_artist)``.
+    """
+    diagonal = None
+    if ref_line and _CALIBRATED not in ax.get_legend_handles_labels()[1]:
+        (diagonal,) = ax.plot([0, 1], [0, 1], "k:", label=_CALIBRATED)
+    style = {"marker": "s", **({"label": name} if name is not None else {}), **kwargs}
+    (line,) = ax.plot(prob_pred, prob_true, **style)
+    return diagonal, line, draw_band(ax, band, color=line.get_color(), band_kw=band_kw)
+
+
+def finish_curve_axes(ax, kind, *, suffix=""):
+    """Axis labels (each followed by `suffix`), the unit square and the legend of a curve."""
+    (xlabel, ylabel), _, place = _curve_style(kind)
+    ax.set(xlabel=xlabel + suffix, ylabel=ylabel + suffix, xlim=(-0.01, 1.01),
+           ylim=(-0.01, 1.01))
+    ax.legend(loc=place)
     return ax

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import fail, import_pyplot, to_host
+from .._core import draw_calibration, fail, finish_curve_axes, import_pyplot, to_host
 from .._posteriors import CalibrationCurve, CurveBand, posterior_calibration_curve
 from ._curve_display import _estimator_scores
 
 __all__ = ["PosteriorCalibrationDisplay"]
-
-_REF_LINE_LABEL = "Perfectly calibrated"
 
 
 class PosteriorCalibrationDisplay:
@@ -118,22 +116,11 @@ class PosteriorCalibrationDisplay:
         if ax is None:
             _, ax = plt.subplots()
         name = self.estimator_name if name is None else name
-        self.ref_line_ = None
-        if ref_line and _REF_LINE_LABEL not in ax.get_legend_handles_labels()[1]:
-            (self.ref_line_,) = ax.plot([0, 1], [0, 1], "k:", label=_REF_LINE_LABEL)
-        style = {"marker": "s", **({"label": name} if name is not None else {}), **kwargs}
-        (self.line_,) = ax.plot(self.prob_pred, self.prob_true, **style)
-        band = self.band
-        words = f"{band.confidence:.0%} {band.kind} intervals"
-        labelled = words in ax.get_legend_handles_labels()[1]
-        self.band_ = ax.vlines(
-            band.x, band.low, band.high,
-            **{"color": self.line_.get_color(), "alpha": 0.35, "linewidth": 5,
-               "label": "_nolegend_" if labelled else words, **(band_kw or {})})
+        self.ref_line_, self.line_, self.band_ = draw_calibration(
+            ax, self.prob_pred, self.prob_true, self.band, name=name, ref_line=ref_line,
+            band_kw=band_kw, **kwargs)
         suffix = "" if self.pos_label is None else f" (Positive class: {self.pos_label})"
-        ax.set(xlabel="Mean predicted probability" + suffix,
-               ylabel="Fraction of positives" + suffix, xlim=(-0.01, 1.01), ylim=(-0.01, 1.01))
-        ax.legend(loc="lower right")
+        finish_curve_axes(ax, "calibration", suffix=suffix)
         self.ax_, self.figure_ = ax, ax.figure
         return self
 

@@ -15,7 +15,15 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._compare import average_precision_posterior, roc_auc_posterior
-from .._core import N_DRAWS, fail, import_pyplot, renamed_keyword, to_host
+from .._core import (
+    N_DRAWS,
+    draw_curve,
+    fail,
+    finish_curve_axes,
+    import_pyplot,
+    renamed_keyword,
+    to_host,
+)
 from .._posteriors import posterior_precision_recall_curve, posterior_roc_curve
 from .._workflow import SCORE_METHODS, estimator_responses
 
@@ -213,25 +221,15 @@ class _PosteriorCurveDisplay:
         if ax is None:
             _, ax = plt.subplots()
         name = self.name if name is None else name
-        label = self._label(name)
         # scikit-learn's orders: recall decreasing (precision-recall), fpr increasing (ROC).
         x, y = self.curve._observed()
-        (self.line_,) = ax.plot(x, y, label=label, **{"drawstyle": self._drawstyle, **kwargs})
-        band = self.band
-        # One legend entry for the bands of an axes (the first one's).
-        words = f"{band.confidence:.0%} {band.kind} band"
-        labelled = any(c.get_label() == words for c in ax.collections)
-        self.band_ = ax.fill_between(
-            band.x, band.low, band.high,
-            **{"alpha": 0.25, "color": self.line_.get_color(), "linewidth": 0,
-               "label": "_nolegend_" if labelled else words, **(band_kw or {})})
+        self.line_, self.band_ = draw_curve(ax, x, y, self.band, kind=self._kind,
+                                            label=self._label(name), band_kw=band_kw, **kwargs)
         self.chance_level_, self.baseline_band_ = None, None
         if plot_chance_level:
             self._draw_chance_level(ax, dict(chance_level_kw or {}))
         suffix = "" if self.pos_label is None else f" (Positive label: {self.pos_label})"
-        ax.set(xlabel=self._labels[0] + suffix, ylabel=self._labels[1] + suffix,
-               xlim=(-0.01, 1.01), ylim=(-0.01, 1.01))
-        ax.legend(loc=self._legend_loc)
+        finish_curve_axes(ax, self._kind, suffix=suffix)
         self.ax_, self.figure_ = ax, ax.figure
         return self
 

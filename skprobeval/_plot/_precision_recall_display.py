@@ -57,9 +57,6 @@ class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
 
     _kind = "precision_recall"
     _summary_name = "AP"
-    _labels = ("Recall", "Precision")
-    _drawstyle = "steps-post"
-    _legend_loc = "lower left"
 
     def _draw_chance_level(self, ax, options):
         counts = self.curve.counts

@@ -43,9 +43,6 @@ class PosteriorRocCurveDisplay(_PosteriorCurveDisplay):
 
     _kind = "roc"
     _summary_name = "AUC"
-    _labels = ("False positive rate", "True positive rate")
-    _drawstyle = "default"
-    _legend_loc = "lower right"
 
     def _draw_chance_level(self, ax, options):
         (self.chance_level_,) = ax.plot([0, 1], [0, 1], **{
