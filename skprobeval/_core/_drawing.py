@@ -11,7 +11,8 @@ import numpy as np
 
 from ._validation import check_confidence, fail
 
-__all__ = ["draw_band", "draw_calibration", "draw_curve", "finish_curve_axes", "plot_intervals", "plot_mean_ranks", "plot_pairwise", "plot_posteriors",
+__all__ = ["draw_band", "draw_calibration", "draw_curve", "finish_curve_axes",
+           "plot_intervals", "plot_mean_ranks", "plot_pairwise", "plot_posteriors",
            "plot_rank_probabilities", "plot_simplex"]
 
 

@@ -20,6 +20,7 @@ from scipy import special
 
 from .._core import (
     N_DRAWS,
+    ResultMixin,
     check_confidence,
     check_draws,
     check_prior,
@@ -143,7 +144,7 @@ def _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CalibrationCurve:
+class CalibrationCurve(ResultMixin):
     """Posterior calibration curve: the positive rate of each probability bin.
 
     Built by `posterior_calibration_curve`.  `prob_true` and `prob_pred` are
@@ -169,6 +170,16 @@ class CalibrationCurve:
     strategy : {"uniform", "quantile"}
     prior : float
         λ, the prior's share of each cell (bin x class).
+
+    Methods
+    -------
+    band(confidence=0.95, *, kind="pointwise")
+        Credible band of the positive rates.
+    summary(confidence=0.95)
+        One row per non-empty bin: the point values, the posterior mean and
+        the interval of its positive rate.
+    plot(ax=None, *, confidence=0.95, kind="pointwise")
+        The reliability diagram with each bin's interval.
 
     Examples
     --------
@@ -205,6 +216,84 @@ class CalibrationCurve:
     def rate(self):
         """Posterior of each bin's positive rate: Beta(positives + λ, negatives + λ)."""
         return BetaPosterior(self.positives + self.prior, self.negatives + self.prior)
+
+    def summary(self, confidence=0.95):
+        """One row per non-empty bin: point values, posterior mean and interval of its rate.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of each bin's interval (the pointwise `band`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``bin`` (`bins`), columns ``prob_pred``, ``prob_true``,
+            ``count``, then the posterior ``mean``, ``low`` and ``high`` of the
+            bin's positive rate.
+
+        Examples
+        --------
+        >>> from skprobeval import posterior_calibration_curve
+        >>> curve = posterior_calibration_curve(
+        ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.4, 0.45, 0.6, 0.8, 0.85, 0.9], n_bins=2)
+        >>> table = curve.summary(0.9)
+        >>> list(table.columns)
+        ['prob_pred', 'prob_true', 'count', 'mean', 'low', 'high']
+        >>> table["low"].round(3).tolist(), table["high"].round(3).tolist()
+        ([0.046, 0.349], [0.651, 0.954])
+        """
+        import pandas as pd
+
+        band = self.band(confidence)
+        table = pd.DataFrame({"prob_pred": self.prob_pred, "prob_true": self.prob_true,
+                              "count": self.counts, "mean": self.rate.mean(),
+                              "low": band.low, "high": band.high},
+                             index=pd.Index(self.bins, name="bin"))
+        return table
+
+    def _dict_content(self):
+        return {"type": "CalibrationCurve", "strategy": self.strategy, "prior": self.prior,
+                "confidence": 0.95, "summary": self.summary()}
+
+    def _html_caption(self):
+        return f"CalibrationCurve ({self.strategy} bins): 95% intervals of each bin's rate"
+
+    def plot(self, ax=None, *, confidence=0.95, kind="pointwise"):
+        """Draw the reliability diagram: the curve, each bin's interval and the diagonal.
+
+        `PosteriorCalibrationDisplay` draws the same, in scikit-learn's
+        Display convention.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+        confidence : float, default=0.95
+            Mass of the intervals.
+        kind : {"pointwise", "simultaneous"}, default="pointwise"
+            See `band`.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import posterior_calibration_curve
+        >>> curve = posterior_calibration_curve(
+        ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.4, 0.45, 0.6, 0.8, 0.85, 0.9], n_bins=2)
+        >>> curve.plot().get_ylabel()
+        'Fraction of positives'
+        """
+        from .._core import axes_or_new, draw_calibration, finish_curve_axes
+
+        band = self.band(confidence, kind=kind)
+        ax = axes_or_new(ax)
+        draw_calibration(ax, self.prob_pred, self.prob_true, band, name="observed")
+        return finish_curve_axes(ax, "calibration")
 
     def band(self, confidence=0.95, *, kind="pointwise"):
         """Credible band of the positive rate at each bin's mean prediction.

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
+    ResultMixin,
     check_confidence,
     check_draws,
     check_prior,
@@ -292,7 +293,7 @@ def auc_from_shares(gp, gn, pos, neg):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CurveBand:
+class CurveBand(ResultMixin):
     """A credible band around a threshold curve.
 
     Attributes
@@ -317,6 +318,13 @@ class CurveBand:
         band, whose points are the grid).
     curve_kind : {"precision_recall", "roc", "calibration"}
         The kind of curve the band belongs to.
+
+    Methods
+    -------
+    summary()
+        The band as a table, one row per point.
+    plot(ax=None)
+        The band alone (the curve's ``plot`` draws it around the curve).
 
     Examples
     --------
@@ -344,8 +352,65 @@ class CurveBand:
         return (f"CurveBand(kind={self.kind!r}, confidence={self.confidence:g}, "
                 f"points={self.x.shape[0]}, n_draws={self.n_draws})")
 
+    def summary(self):
+        """The band, one row per point.
 
-class PosteriorCurve:
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``x``, ``low``, ``high`` and, for a pointwise band of a
+            threshold curve, ``threshold``.
+
+        Examples
+        --------
+        >>> from skprobeval import posterior_roc_curve
+        >>> curve = posterior_roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> list(curve.band(0.9).summary().columns)
+        ['threshold', 'x', 'low', 'high']
+        """
+        import pandas as pd
+
+        columns = {} if self.thresholds is None else {"threshold": self.thresholds}
+        return pd.DataFrame({**columns, "x": self.x, "low": self.low, "high": self.high})
+
+    def _dict_content(self):
+        return {"type": "CurveBand", "curve_kind": self.curve_kind, "kind": self.kind,
+                "confidence": self.confidence, "n_draws": self.n_draws,
+                "summary": self.summary()}
+
+    def _html_caption(self):
+        return (f"CurveBand: {self.confidence:.0%} {self.kind} band of a "
+                f"{self.curve_kind or 'threshold'} curve")
+
+    def plot(self, ax=None):
+        """Draw the band: shaded for a threshold curve, one bar per bin for a calibration curve.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import posterior_roc_curve
+        >>> curve = posterior_roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> curve.band(0.9).plot().get_ylabel()
+        'True positive rate'
+        """
+        from .._core import axes_or_new, draw_band, finish_curve_axes
+
+        ax = axes_or_new(ax)
+        draw_band(ax, self)
+        return finish_curve_axes(ax, self.curve_kind)
+
+
+class PosteriorCurve(ResultMixin):
     """Posterior of a precision-recall or ROC curve, one table per threshold.
 
     Built by `posterior_precision_recall_curve` and `posterior_roc_curve`;
@@ -368,6 +433,16 @@ class PosteriorCurve:
         ``Beta(TP + λ, FP + λ)`` and ``Beta(TP + λ, FN + λ)`` at each threshold.
     tpr, fpr : BetaPosterior
         ``Beta(TP + λ, FN + λ)`` and ``Beta(FP + λ, TN + λ)``.
+
+    Methods
+    -------
+    band(confidence=0.95, *, kind="pointwise", ...)
+        Credible band of the curve.
+    summary(confidence=0.95)
+        One row per threshold: the observed point, the posterior mean and
+        the pointwise interval.
+    plot(ax=None, *, confidence=0.95, kind="pointwise", ...)
+        The observed curve with its band.
 
     Examples
     --------
@@ -422,6 +497,89 @@ class PosteriorCurve:
     def __repr__(self):
         return (f"PosteriorCurve(kind={self._kind!r}, thresholds={len(self)}, "
                 f"prior={self._prior:g})")
+
+    def summary(self, confidence=0.95):
+        """One row per threshold: the observed point, the posterior mean and interval.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of the pointwise interval (`band` at every threshold).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``threshold``, the observed ``recall`` and ``precision``
+            (``fpr`` and ``tpr`` for ROC), then the posterior ``mean``,
+            ``low`` and ``high`` of the precision (the true positive rate).
+
+        Examples
+        --------
+        >>> from skprobeval import posterior_precision_recall_curve
+        >>> curve = posterior_precision_recall_curve([0, 1, 1, 0, 1], [0.2, 0.9, 0.6, 0.7, 0.3])
+        >>> table = curve.summary()
+        >>> list(table.columns)
+        ['threshold', 'recall', 'precision', 'mean', 'low', 'high']
+        >>> table[["threshold", "mean", "low", "high"]].iloc[-1].round(3).tolist()
+        [0.9, 0.75, 0.147, 1.0]
+        """
+        import pandas as pd
+
+        band = self.band(confidence, max_points=None)
+        x, y = self._observed()
+        names = ("recall", "precision") if self._kind == "precision_recall" else ("fpr", "tpr")
+        posterior = self.precision if self._kind == "precision_recall" else self.tpr
+        return pd.DataFrame({"threshold": self._thresholds, names[0]: x, names[1]: y,
+                             "mean": np.ravel(posterior.mean()), "low": band.low,
+                             "high": band.high})
+
+    def _dict_content(self):
+        return {"type": "PosteriorCurve", "kind": self._kind, "prior": self._prior,
+                "confidence": 0.95, "summary": self.summary()}
+
+    def _html_caption(self):
+        return f"PosteriorCurve ({self._kind}): 95% pointwise intervals"
+
+    def plot(self, ax=None, *, confidence=0.95, kind="pointwise", n_draws=N_DRAWS,
+             random_state=None):
+        """Draw the observed curve with its credible band.
+
+        `PosteriorPrecisionRecallDisplay` and `PosteriorRocCurveDisplay` draw
+        the same, with the AP or AUC in the legend and the chance level.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+        confidence : float, default=0.95
+            Mass of the band.
+        kind : {"pointwise", "simultaneous"}, default="pointwise"
+            Band kind (see `band`).
+        n_draws : int, default=10_000
+            Curve draws of a simultaneous band.
+        random_state : None, int or numpy Generator
+            Seed of those draws.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import posterior_roc_curve
+        >>> curve = posterior_roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> curve.plot(confidence=0.9).get_xlabel()
+        'False positive rate'
+        """
+        from .._core import axes_or_new, draw_curve, finish_curve_axes
+
+        band = self.band(confidence, kind=kind, n_draws=n_draws, random_state=random_state)
+        ax = axes_or_new(ax)
+        x, y = self._observed()
+        draw_curve(ax, x, y, band, kind=self._kind, label="observed")
+        return finish_curve_axes(ax, self._kind)
 
     def _observed(self):
         """Observed (x, y) at each threshold: (recall, precision) or (fpr, tpr)."""
