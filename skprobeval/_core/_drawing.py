@@ -11,9 +11,9 @@ import numpy as np
 
 from ._validation import check_confidence, fail
 
-__all__ = ["draw_band", "draw_calibration", "draw_curve", "finish_curve_axes",
-           "plot_intervals", "plot_mean_ranks", "plot_pairwise", "plot_posteriors",
-           "plot_rank_probabilities", "plot_simplex"]
+__all__ = ["draw_band", "draw_calibration", "draw_curve", "draw_precision_baseline",
+           "finish_curve_axes", "plot_chance_level", "plot_intervals", "plot_mean_ranks",
+           "plot_pairwise", "plot_posteriors", "plot_rank_probabilities", "plot_simplex"]
 
 
 def import_pyplot():
@@ -466,4 +466,48 @@ def finish_curve_axes(ax, kind, *, suffix=""):
     ax.set(xlabel=xlabel + suffix, ylabel=ylabel + suffix, xlim=(-0.01, 1.01),
            ylim=(-0.01, 1.01))
     ax.legend(loc=place)
+    return ax
+
+
+def draw_precision_baseline(ax, baseline, *, color="k"):
+    """A `RandomPrecisionBaseline`'s band of precisions against the expected recall."""
+    return ax.fill_between(baseline.recall, baseline.low, baseline.high, color=color, alpha=0.1,
+                           linewidth=0,
+                           label=f"random ranking, {baseline.confidence:.0%} of precisions")
+
+
+def plot_chance_level(mean, std, *, reference=None, reference_label=None, title=None,
+                      xlabel="average precision", ax=None):
+    """A chance level's mean with bars of one and two standard deviations.
+
+    Parameters
+    ----------
+    mean, std : float
+        Mean and standard deviation of the score by chance.
+    reference : float, default=None
+        A value to mark with a vertical line (an observed score, an approximation).
+    reference_label : str, default=None
+        Its legend entry.
+    title : str, default=None
+    xlabel : str, default="average precision"
+    ax : matplotlib Axes, default=None
+        Where to draw.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = axes_or_new(ax)
+    for spread, width, label in ((2, 1.2, "mean ± 2 sd"), (1, 4.0, "mean ± 1 sd")):
+        ax.hlines(0, mean - spread * std, mean + spread * std, color="C0", linewidth=width,
+                  label=label)
+    ax.plot([mean], [0], "o", color="C3", markersize=4, label="mean by chance", zorder=3)
+    if reference is not None:
+        ax.axvline(reference, color="0.3", linestyle="--", linewidth=1, label=reference_label)
+    ax.set_yticks([0], labels=["random"])
+    ax.set_ylim(-1, 1)
+    ax.set_xlabel(xlabel)
+    if title is not None:
+        ax.set_title(title)
+    ax.legend(loc="best", fontsize="small")
     return ax

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -30,9 +29,14 @@ from .._core import (
     fail,
     format_array,
     frozen_result,
-    to_host,
 )
 from .._counting import ConfusionCounts
+from ._baseline_results import (
+    ChanceBaseline,
+    RandomAveragePrecision,
+    RandomPrecisionBaseline,
+    RandomRankingTest,
+)
 from ._ranking import _ap_from_groups, _check_ranking_input, _tie_groups
 
 __all__ = [
@@ -151,93 +155,9 @@ def _variance(n_items, n_relevant):
     return max(0.0, c0 + c1 * h + c2 * h * h + c3 * _harmonic2(n_items))
 
 
-def _round(value):
-    return float(f"{value:.6g}")
-
-
 # ---------------------------------------------------------------------------
 # Random ranking: exact moments
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RandomAveragePrecision:
-    """Exact moments of the average precision of a uniformly random ranking.
-
-    Returned by `random_average_precision`.
-
-    Attributes
-    ----------
-    n_items : int
-        Number of ranked items ``N``.
-    n_relevant : int
-        Number of relevant items ``R``.
-    mean : float
-        Exact expected AP, ``(R-1)/(N-1) + (N-R) H_N / (N(N-1))``.
-    variance : float
-        Exact variance of the AP.
-    std : float
-        Square root of ``variance``.
-    prevalence : float
-        ``R / N``, the usual (large-N) approximation of the mean, for comparison.
-
-    Examples
-    --------
-    >>> from skprobeval import random_average_precision
-    >>> baseline = random_average_precision(5, 2)
-    >>> baseline
-    RandomAveragePrecision(n_items=5, n_relevant=2, mean=0.5925, variance=0.044284,
-                           std=0.210438, prevalence=0.4)
-    >>> round(baseline.z_score(1.0), 4)
-    1.9364
-    """
-
-    n_items: int
-    n_relevant: int
-    mean: float
-    variance: float
-    std: float
-    prevalence: float
-
-    def z_score(self, average_precision):
-        """Standardised distance of an observed AP from the random baseline.
-
-        Parameters
-        ----------
-        average_precision : float or array-like of float
-            Observed average precision(s), each in [0, 1].
-
-        Returns
-        -------
-        float or ndarray
-            ``(average_precision - mean) / std``: a float for a scalar input,
-            an array of the input's shape otherwise.  NaN when ``std`` is 0
-            (``n_relevant == n_items``: every ranking has AP 1).
-
-        Examples
-        --------
-        >>> from skprobeval import random_average_precision
-        >>> baseline = random_average_precision(100, 10)
-        >>> round(baseline.z_score(0.5), 3)
-        6.749
-        """
-        values = np.asarray(to_host(average_precision, "average_precision"))
-        if values.dtype.kind not in "iuf" or values.size == 0:
-            fail("average_precision", "a number (or array of numbers) in [0, 1]",
-                 average_precision)
-        values = values.astype(np.float64)
-        if not np.all(np.isfinite(values) & (values >= 0) & (values <= 1)):
-            fail("average_precision", "in [0, 1]", average_precision)
-        if self.std > 0:
-            z = (values - self.mean) / self.std
-        else:
-            z = np.full(values.shape, np.nan)
-        return float(z) if z.ndim == 0 else z
-
-    def __repr__(self):
-        return (f"RandomAveragePrecision(n_items={self.n_items}, n_relevant={self.n_relevant}, "
-                f"mean={_round(self.mean)}, variance={_round(self.variance)}, "
-                f"std={_round(self.std)}, prevalence={_round(self.prevalence)})")
 
 
 def random_average_precision(n_items, n_relevant):
@@ -427,57 +347,6 @@ def random_average_precision_reference(n_items, n_relevant):
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RandomRankingTest:
-    """An observed average precision against the exact random-ranking baseline.
-
-    Returned by `random_ranking_test`.
-
-    Attributes
-    ----------
-    average_precision : float
-        Observed average precision (scikit-learn's tie convention).
-    expected : float
-        Exact expected AP of a uniformly random ranking of the same items.
-    std : float
-        Exact standard deviation of that random AP.
-    z_score : float
-        ``(average_precision - expected) / std``; NaN when ``std`` is 0.
-    p_value : float
-        One-sided permutation p-value ``(1 + #{AP_perm >= AP_obs}) /
-        (1 + n_permutations)``; NaN when ``n_permutations`` is 0.
-    n_items : int
-        Number of ranked items.
-    n_relevant : int
-        Number of relevant items.
-    n_permutations : int
-        Number of permutations drawn for ``p_value``.
-
-    Examples
-    --------
-    >>> from skprobeval import random_ranking_test
-    >>> random_ranking_test([1, 1, 0, 1, 0, 0, 0, 0], [8, 7, 6, 5, 4, 3, 2, 1])
-    RandomRankingTest(average_precision=0.916667, expected=0.52838, std=0.177557,
-                      z_score=2.18683, p_value=nan, n_items=8, n_relevant=3, n_permutations=0)
-    """
-
-    average_precision: float
-    expected: float
-    std: float
-    z_score: float
-    p_value: float
-    n_items: int
-    n_relevant: int
-    n_permutations: int
-
-    def __repr__(self):
-        return (f"RandomRankingTest(average_precision={_round(self.average_precision)}, "
-                f"expected={_round(self.expected)}, std={_round(self.std)}, "
-                f"z_score={_round(self.z_score)}, p_value={_round(self.p_value)}, "
-                f"n_items={self.n_items}, n_relevant={self.n_relevant}, "
-                f"n_permutations={self.n_permutations})")
-
-
 # Permuted label matrices are scored in blocks of about this many cells.
 _PERMUTATION_BLOCK = 1 << 21
 
@@ -589,55 +458,6 @@ def random_ranking_test(y_true, y_score, *, pos_label=None, n_permutations=0, ra
 # ---------------------------------------------------------------------------
 # Chance levels of the confusion-table metrics
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class ChanceBaseline:
-    """Expected metrics of a random classifier and the exact chance p-value.
-
-    Returned by `chance_baseline`.  Every field is a float for a single table
-    (0-d counts) and a read-only array of shape ``(K,)`` for per-label counts.
-
-    Attributes
-    ----------
-    precision, recall, f1, accuracy, informedness : float or ndarray
-        Expected value of each metric for a classifier that predicts the
-        observed number of positives ``M`` at random (NaN where the metric is
-        undefined for every outcome, e.g. precision when ``M = 0``).
-    expected_tp : float or ndarray
-        Expected number of true positives ``M R / N``.
-    p_value : float or ndarray
-        ``P(TP >= observed TP)`` under that random classifier (exact
-        hypergeometric upper tail).
-    labels : ndarray or None
-        The labels of the per-label tables, from the counts.
-
-    Examples
-    --------
-    >>> from skprobeval import ConfusionCounts, chance_baseline
-    >>> chance_baseline(ConfusionCounts(tp=8, fp=2, fn=4, tn=6))
-    ChanceBaseline(precision=0.6, recall=0.5, f1=0.545455, accuracy=0.5, informedness=0,
-                   expected_tp=6, p_value=0.0849012)
-    """
-
-    precision: object
-    recall: object
-    f1: object
-    accuracy: object
-    informedness: object
-    expected_tp: object
-    p_value: object
-    labels: np.ndarray | None = None
-
-    def __repr__(self):
-        parts = [] if self.labels is None else [f"labels={format_array(self.labels)}"]
-        for name in ("precision", "recall", "f1", "accuracy", "informedness", "expected_tp",
-                     "p_value"):
-            value = getattr(self, name)
-            value = _round(value) if isinstance(value, float) else np.array(
-                [_round(v) for v in np.ravel(value)])
-            parts.append(f"{name}={format_array(value)}")
-        return f"ChanceBaseline({', '.join(parts)})"
 
 
 def chance_baseline(counts):
@@ -885,49 +705,6 @@ def _walk_to_quantile(x, value, mass, k, first, last, big_n, r, tail, upper):
         search = hypergeom.isf if upper else hypergeom.ppf
         x[near] = search(tail, big_n, r, k[near])
     return x
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class RandomPrecisionBaseline:
-    """Exact distribution of the precision at every cutoff of a random ranking.
-
-    Returned by `random_precision_baseline`.  At cutoff ``k`` (the top ``k``
-    of ``N`` items, ``R`` of them relevant) a uniformly random ranking has
-    ``TP ~ Hypergeometric(N, R, k)``: precision ``TP / k`` has mean ``R / N``
-    at every ``k`` (the usual flat line) but a spread that shrinks with ``k``.
-
-    Attributes
-    ----------
-    k : ndarray of shape (N,)
-        Cutoffs 1..N.
-    recall : ndarray
-        Expected recall at each cutoff, ``k / N``: the abscissa of the
-        baseline on a precision-recall figure.
-    mean : ndarray
-        ``R / N`` at every cutoff.
-    low, high : ndarray
-        Equal-tailed ``confidence`` limits of the precision (hypergeometric
-        quantiles divided by ``k``; each tail holds at most ``(1 - confidence) / 2``).
-    confidence : float
-
-    Examples
-    --------
-    >>> from skprobeval import random_precision_baseline
-    >>> baseline = random_precision_baseline(300, 45)
-    >>> float(baseline.mean[49]), float(baseline.low[49]), float(baseline.high[49])
-    (0.15, 0.06, 0.24)
-    """
-
-    k: np.ndarray
-    recall: np.ndarray
-    mean: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    confidence: float
-
-    def __repr__(self):
-        return (f"RandomPrecisionBaseline(n_items={self.k.shape[0]}, "
-                f"prevalence={_round(float(self.mean[0]))}, confidence={self.confidence:g})")
 
 
 def random_precision_baseline(n_items, n_relevant, *, confidence=0.95):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._core import draw_precision_baseline
 from .._metrics import random_precision_baseline
 from ._curve_display import _PosteriorCurveDisplay
 
@@ -70,6 +71,4 @@ class PosteriorPrecisionRecallDisplay(_PosteriorCurveDisplay):
             return
         self.chance_level_ = ax.axhline(prevalence, **{"label": "random ranking", **style})
         baseline = random_precision_baseline(*items, confidence=self.band.confidence)
-        self.baseline_band_ = ax.fill_between(
-            baseline.recall, baseline.low, baseline.high, color=style["color"], alpha=0.1,
-            linewidth=0, label=f"random ranking, {baseline.confidence:.0%} of precisions")
+        self.baseline_band_ = draw_precision_baseline(ax, baseline, color=style["color"])
