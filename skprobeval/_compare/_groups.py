@@ -13,13 +13,12 @@ theory page ``docs/theory/groups.rst``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._core import (
     N_DRAWS,
+    ResultMixin,
     check_confidence,
     check_draws,
     check_positive,
@@ -27,7 +26,6 @@ from .._core import (
     check_random_state,
     fail,
     renamed_keyword,
-    rounded,
     to_host,
     warn_user,
 )
@@ -35,12 +33,11 @@ from .._counting import ConfusionCounts, joint_codes
 from .._metrics import SIGNED_METRICS, check_zero_division, get_metric
 from .._posteriors import (
     BetaPosterior,
-    CredibleInterval,
     DifferencePosterior,
     SampledPosterior,
     metric_posterior,
 )
-from ._disparity_bounds import parity_end
+from ._group_disparity import GroupDisparity
 
 __all__ = [
     "GroupDisparity",
@@ -170,214 +167,12 @@ def _group_codes(columns):
     return group.ravel(), keys, index
 
 
-def _check_tolerance(tolerance):
-    return check_positive(tolerance, "tolerance", allow_zero=True)
-
-
-# ---------------------------------------------------------------------------
-# Result of a gap between groups
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GroupDisparity:
-    """The posterior of a disparity between groups, with fairlearn's point value.
-
-    A ``"difference"`` is ``max - min`` of the groups' metric, a
-    ``"ratio"`` ``min / max`` (fairlearn's ``method="between_groups"``).
-
-    * Two groups, ``"difference"``: the signed difference of the group with
-      the higher point value minus the other (`pair`), ``first - second``.
-      For a metric with a Beta posterior (precision, recall, fallout,
-      selection rate, accuracy, ...) it is the exact `DifferencePosterior`
-      of the two independent groups' posteriors (`exact` True); otherwise
-      it is sampled from their draws.  Its mass below 0 is the probability
-      that the groups rank the other way round.
-    * More groups, or a ratio, or equalized odds: the gap of each joint
-      draw of the independent per-group posteriors (``max - min``, or ``min
-      / max``), a `SampledPosterior` with its Monte Carlo error.  Even
-      groups with equal true rates give a positive gap, and more so the
-      smaller they are: the gap's posterior says how large the spread of the
-      true rates is, not that it is 0.
-    * One group: no disparity; `posterior` is None, the mean and the
-      interval are 0 (1 for a ratio).
-
-    Attributes
-    ----------
-    metric : str
-        The metric compared (``"equalized_odds"`` for the worst of the true
-        and false positive rate gaps).
-    kind : {"difference", "ratio"}
-    point : float
-        fairlearn's value: ``max - min`` (or ``min / max``) of the groups'
-        point values.
-    posterior : DifferencePosterior, SampledPosterior or None
-        The posterior of the disparity (None for one group).
-    pair : tuple or None
-        ``(higher, lower)``: the two groups of a signed difference, ordered
-        by point value; None otherwise.
-    n_groups : int
-        Number of groups compared.
-    exact : bool
-        Whether `posterior` is exact (not sampled).
-
-    Examples
-    --------
-    >>> from skprobeval import PosteriorMetricFrame
-    >>> frame = PosteriorMetricFrame(
-    ...     metrics="recall", y_true=[1, 1, 1, 0, 1, 1, 1, 0, 1, 1],
-    ...     y_pred=[1, 1, 1, 0, 1, 0, 0, 1, 1, 0], sensitive_features=list("aaaaabbbbb"))
-    >>> gap = frame.difference()
-    >>> gap
-    GroupDisparity(metric='recall', kind='difference', point=0.75, mean=0.6, n_groups=2, exact=True)
-    >>> gap.pair
-    ('a', 'b')
-    >>> gap.posterior
-    DifferencePosterior(first=BetaPosterior(a=4.5, b=0.5), second=BetaPosterior(a=1.5, b=3.5))
-    >>> round(gap.prob_disparity_greater(0.1), 3)
-    0.98
-    """
-
-    metric: str
-    kind: str
-    point: float
-    posterior: object
-    pair: tuple | None
-    n_groups: int
-    exact: bool
-    groups: tuple = ()
-    draws: tuple = field(default=(), repr=False, compare=False)
-
-    @property
-    def mc_error(self):
-        """Monte Carlo standard error of the posterior mean (None when exact)."""
-        return getattr(self.posterior, "mc_error", None) if not self.exact else None
-
-    def _none(self):
-        return 0.0 if self.kind == "difference" else 1.0
-
-    def mean(self):
-        """Posterior mean of the disparity."""
-        return self._none() if self.posterior is None else self.posterior.mean()
-
-    def interval(self, confidence=0.95, *, kind=None):
-        """Interval of the disparity.
-
-        Parameters
-        ----------
-        confidence : float, default=0.95
-            Posterior mass, in (0, 1).
-        kind : {None, "posterior", "anchored", "simultaneous"}, default=None
-            ``"posterior"``: the equal-tailed credible interval of the
-            disparity's posterior.  ``"simultaneous"``: the bounds of the
-            disparity over every set of group values inside the groups'
-            simultaneous interval (each group's equal-tailed interval at
-            ``confidence ** (1 / G)``, G groups times metrics): it holds the
-            true disparity whenever every group's true value is inside its
-            own, with posterior probability ``confidence``, and reaches parity
-            (0, or 1 for a ratio) when the groups' intervals overlap.
-            ``"anchored"``: the end toward parity is the largest of the
-            pairwise differences' lower bounds (smallest upper bound of
-            the pairwise ratios), the bounds holding together with
-            posterior probability ``1 - (1 - confidence) / 2`` over the
-            pairs that may be the extreme pair; the other end is the
-            posterior's quantile.  By default ``"posterior"`` for the
-            signed difference of two groups and ``"anchored"`` for a spread
-            ``max - min`` of more groups, a ratio and equalized odds: the
-            posterior of a spread sits above parity even when the groups'
-            true values are equal, and its credible interval then misses
-            them.  In the coverage benchmark (2 and 4 groups of 10 to 1000
-            items, equal and different true rates) the spread's credible
-            interval never covered equal rates of four groups and covered
-            0.52-0.55 at groups of 10 items with different rates; the
-            anchored interval covered 0.943-0.995 in every four-group cell,
-            1.19-1.21 times as wide as the bootstrap where both cover.
-
-        Returns
-        -------
-        CredibleInterval
-        """
-        confidence = check_confidence(confidence)
-        if kind not in (None, "posterior", "anchored", "simultaneous"):
-            fail("kind", "None, 'posterior', 'anchored' or 'simultaneous'", kind)
-        if self.posterior is None:
-            return CredibleInterval(self._none(), self._none())
-        if kind is None:
-            kind = "posterior" if self.pair is not None or not self.groups else "anchored"
-        if kind == "posterior":
-            return self.posterior.interval(confidence)
-        if not self.groups:
-            fail("kind", "'posterior' (no per-group posteriors kept)", kind)
-        if kind == "simultaneous":
-            return CredibleInterval(*self._simultaneous(confidence))
-        tail = (1.0 - confidence) / 2
-        # The end toward parity: pairwise from the joint draws (the simultaneous
-        # bounds' end where only the groups' posteriors are kept).
-        ratio = self.kind == "ratio"
-        parity = (parity_end(self.draws, tail, ratio=ratio) if self.draws
-                  else self._simultaneous(confidence)[1 if ratio else 0])
-        if ratio:
-            return CredibleInterval(float(self.posterior.ppf(tail)), parity)
-        return CredibleInterval(parity, float(self.posterior.ppf(1.0 - tail)))
-
-    def _simultaneous(self, confidence):
-        """Bounds of the disparity with every group's value in its interval at
-        ``confidence ** (1 / (groups x metrics))``."""
-        level = confidence ** (1.0 / (self.n_groups * len(self.groups)))
-        ends = []
-        for posterior in self.groups:
-            low, high = (np.asarray(v, dtype=float) for v in posterior.interval(level))
-            if self.kind == "ratio":
-                least = low.min() / high.max() if high.max() > 0 else 0.0
-                most = min(1.0, high.min() / low.max()) if low.max() > 0 else 1.0
-                ends.append((float(least), float(most)))
-            else:
-                ends.append((max(0.0, float(low.max() - high.min())),
-                             float(high.max() - low.min())))
-        # Equalized odds: the larger of the metrics' spreads.
-        return max(e[0] for e in ends), max(e[1] for e in ends)
-
-    def prob_disparity_greater(self, tolerance):
-        """Posterior probability that the disparity exceeds `tolerance`.
-
-        For a difference, ``P(max - min > tolerance)`` over the groups' true
-        rates (two groups: ``P(|first - second| > tolerance)``, exact where
-        the difference is); for a ratio, the shortfall from parity,
-        ``P(min / max < 1 - tolerance)`` (the four-fifths rule is
-        ``tolerance=0.2``).  Where sampled, the Monte Carlo error of the
-        probability ``p`` is ``sqrt(p (1 - p) / n_draws)``.
-
-        Parameters
-        ----------
-        tolerance : float
-            The largest disparity taken as none, >= 0.
-
-        Returns
-        -------
-        float
-        """
-        tolerance = _check_tolerance(tolerance)
-        if self.posterior is None:
-            return 0.0
-        if self.kind == "ratio":
-            return float(self.posterior.cdf(1.0 - tolerance)) if tolerance > 0 else float(
-                self.posterior.cdf(np.nextafter(1.0, 0.0)))
-        if self.pair is not None:
-            return float(min(1.0, self.posterior.sf(tolerance) + self.posterior.cdf(-tolerance)))
-        return float(self.posterior.sf(tolerance))
-
-    def __repr__(self):
-        return (f"GroupDisparity(metric={self.metric!r}, kind={self.kind!r}, "
-                f"point={rounded(self.point)}, mean={rounded(self.mean())}, "
-                f"n_groups={self.n_groups}, exact={self.exact})")
-
-
 # ---------------------------------------------------------------------------
 # The frame
 # ---------------------------------------------------------------------------
 
 
-class PosteriorMetricFrame:
+class PosteriorMetricFrame(ResultMixin):
     """Posteriors of metrics for every group of items, as fairlearn's ``MetricFrame``.
 
     Each group (a value of the sensitive feature; the intersections of the
@@ -459,6 +254,17 @@ class PosteriorMetricFrame:
         Names of the sensitive features.
     n_groups : int
         Number of groups with at least one item.
+
+    Methods
+    -------
+    difference(method="between_groups"), ratio(method="between_groups")
+        The disparity between the groups (`GroupDisparity`).
+    group_min(), group_max()
+        Posteriors of the worst and best group's metric.
+    summary()
+        `by_group`.
+    plot(ax=None, *, metric=None)
+        Each group's nested credible intervals.
 
     See Also
     --------
@@ -635,6 +441,78 @@ class PosteriorMetricFrame:
         if self._single:
             return next(iter(self._overall.values()))
         return pd.Series(self._overall, dtype=object)
+
+    def summary(self):
+        """`by_group`: each group's point value, posterior mean and credible interval.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        return self.by_group
+
+    def _dict_content(self):
+        by_group, overall = self.by_group, self.overall
+        if not self._single:        # one table per metric rather than pairs of column names
+            by_group = {column: by_group[column] for column in self._specs}
+            overall = {column: overall[column] for column in self._specs}
+        return {"type": "PosteriorMetricFrame", "metrics": self.metrics,
+                "sensitive_levels": self.sensitive_levels, "confidence": self.confidence,
+                "by_group": by_group, "overall": overall}
+
+    def _html_caption(self):
+        return (f"PosteriorMetricFrame: {', '.join(self.metrics)} by group, "
+                f"{self.confidence:.0%} intervals")
+
+    def plot(self, ax=None, *, metric=None):
+        """Draw each group's 50%, 80% and `confidence` intervals, first group at the top.
+
+        The posterior mean is the dot, fairlearn's point value the cross, and
+        the posterior mean of all items together the vertical line.
+        `GroupIntervalDisplay` draws one interval per group with the overall
+        interval shaded.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+        metric : str, default=None
+            The metric to show; by default the first of `metrics`.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import PosteriorMetricFrame
+        >>> frame = PosteriorMetricFrame(
+        ...     metrics="recall", y_true=[1, 1, 1, 0, 1, 1, 1, 0, 1, 1],
+        ...     y_pred=[1, 1, 1, 0, 1, 0, 0, 1, 1, 0], sensitive_features=list("aaaaabbbbb"))
+        >>> [t.get_text() for t in frame.plot().get_yticklabels()]
+        ['a', 'b']
+        """
+        from .._core import plot_intervals
+
+        column = self.metrics[0] if metric is None else metric
+        if column not in self._specs:
+            fail("metric", f"one of the frame's metrics {self.metrics!r}", metric)
+        posterior = self._posteriors[column]
+        levels = sorted({0.5, 0.8, self.confidence})
+        bounds = {level: [np.ravel(v) for v in posterior.interval(level)] for level in levels}
+        mean = np.ravel(posterior.mean())
+        rows = [(", ".join(map(str, key)) if isinstance(key, tuple) else str(key),
+                 float(mean[g]),
+                 [(level, float(bounds[level][0][g]), float(bounds[level][1][g]))
+                  for level in levels]) for g, key in enumerate(self._keys)]
+        ax = plot_intervals(rows, ax=ax, xlabel=column,
+                            reference=float(self._overall[column].mean()))
+        ax.plot(self._points[column], range(len(rows)), "x", color="k", label="point value",
+                zorder=4)
+        ax.legend(loc="best", fontsize="small")
+        return ax
 
     def __repr__(self):
         return (f"PosteriorMetricFrame(metrics={list(self._specs)!r}, "
