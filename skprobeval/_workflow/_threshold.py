@@ -17,13 +17,13 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
+    ResultMixin,
     as_array,
     check_confidence,
     check_draws,
     check_prior,
     check_random_state,
     fail,
-    key_value_html,
     renamed_keyword,
     warn_user,
 )
@@ -124,7 +124,7 @@ def _curve_draws(cells, lam, n_draws, rng):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ThresholdChoice:
+class ThresholdChoice(ResultMixin):
     """A decision threshold chosen under a constraint, with its posteriors.
 
     Built by `choose_threshold`.  Items with ``score >= threshold`` are
@@ -176,6 +176,15 @@ class ThresholdChoice:
     pos_label : int, float, bool, str or None
         The positive class (as given to `choose_threshold`).
 
+    Methods
+    -------
+    summary()
+        The choice's figures as a record (what `to_dict` gives).
+    plot(ax=None)
+        P(constraint holds) and the expected objective across thresholds.
+    to_estimator(estimator, *, response_method="auto")
+        The classifier with this threshold.
+
     Examples
     --------
     >>> import numpy as np
@@ -222,8 +231,8 @@ class ThresholdChoice:
                 f"P >= {self.confidence:g}, "
                 f"{self.maximize}={round(self.objective_posterior.mean(), 4)!r})")
 
-    def to_dict(self):
-        """The choice's figures as a dict of Python scalars.
+    def summary(self):
+        """The choice's figures as a record of Python scalars (`to_dict` too).
 
         Returns
         -------
@@ -250,15 +259,17 @@ class ThresholdChoice:
             out[cell] = None if at is None else float(getattr(self.counts, cell)[at])
         return out
 
+    def _dict_content(self):
+        return self.summary()
+
     def _index(self):
         if not self.feasible:
             return None
         return int(np.flatnonzero(self.thresholds == self.threshold)[0])
 
-    def _repr_html_(self):
-        return key_value_html(f"ThresholdChoice: {self._bound()} with posterior probability "
-                               f">= {self.confidence:g}, maximise {self.maximize}",
-                               self.to_dict().items())
+    def _html_caption(self):
+        return (f"ThresholdChoice: {self._bound()} with posterior probability "
+                f">= {self.confidence:g}, maximise {self.maximize}")
 
     def plot(self, ax=None):
         """Plot P(constraint holds) and the expected objective across thresholds.
@@ -517,7 +528,7 @@ def choose_threshold(y_true, y_score, *, constraint=("precision", 0.9), maximize
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ThresholdUtility:
+class ThresholdUtility(ResultMixin):
     """Posterior of the expected utility per item at each threshold.
 
     Built by `threshold_utility`.
@@ -536,6 +547,19 @@ class ThresholdUtility:
         Posterior probability that each threshold has the highest utility.
     utility : ndarray of shape (2, 2)
         The utility matrix (rows: true negative, positive; columns: predicted).
+
+    Methods
+    -------
+    prob_beats(threshold_a, threshold_b)
+        Posterior probability that threshold A has a higher utility than B.
+    summary(confidence=0.95)
+        One row per threshold: the expected utility, its interval, ``prob_best``.
+    to_dict()
+        ``best_threshold``, its ``expected_utility`` and ``prob_best``,
+        ``confidence`` and ``summary`` (at 95%, a dict by threshold), as
+        plain Python data.
+    plot(ax=None, *, confidence=0.95)
+        The expected utility against the threshold, with its band.
 
     Examples
     --------
@@ -594,17 +618,87 @@ class ThresholdUtility:
         draws = self.posterior.samples
         return float(np.mean(draws[:, a] > draws[:, b]))
 
-    def to_dict(self):
-        """``best_threshold``, its expected utility and its ``prob_best``.
+    def _best(self):
+        best = int(np.argmax(self.expected_utility))
+        return {"best_threshold": float(self.best_threshold),
+                "expected_utility": float(self.expected_utility[best]),
+                "prob_best": float(self.prob_best[best])}
+
+    def _dict_content(self):
+        return {**self._best(), "confidence": 0.95, "summary": self.summary()}
+
+    def _html_caption(self):
+        best = self._best()
+        return (f"ThresholdUtility: best threshold {best['best_threshold']:.4g}, expected "
+                f"utility {best['expected_utility']:.4g}; 95% intervals")
+
+    def summary(self, confidence=0.95):
+        """One row per threshold: the expected utility per item, its interval, ``prob_best``.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Level of the equal-tailed interval (from the draws).
 
         Returns
         -------
-        dict
+        pandas.DataFrame
+            Indexed by ``threshold``, columns ``mean`` (exact), ``low``,
+            ``high`` and ``prob_best``.
+
+        Examples
+        --------
+        >>> from skprobeval import threshold_utility
+        >>> result = threshold_utility([0, 1, 0, 1, 1, 0], [0.1, 0.8, 0.4, 0.6, 0.9, 0.3],
+        ...                            utility=[[0, -1], [-5, 0]], n_draws=500, random_state=0)
+        >>> list(result.summary().columns)
+        ['mean', 'low', 'high', 'prob_best']
         """
-        best = int(np.argmax(self.expected_utility))
-        return {"best_threshold": self.best_threshold,
-                "expected_utility": float(self.expected_utility[best]),
-                "prob_best": float(self.prob_best[best])}
+        import pandas as pd
+
+        low, high = self.posterior.interval(confidence)
+        return pd.DataFrame({"mean": self.expected_utility, "low": np.ravel(low),
+                             "high": np.ravel(high), "prob_best": self.prob_best},
+                            index=pd.Index(self.thresholds, name="threshold"))
+
+    def plot(self, ax=None, *, confidence=0.95):
+        """Draw the expected utility per item against the threshold, with its band.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; a new figure's axes by default.
+        confidence : float, default=0.95
+            Mass of the pointwise band.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skprobeval import threshold_utility
+        >>> result = threshold_utility([0, 1, 0, 1, 1, 0], [0.1, 0.8, 0.4, 0.6, 0.9, 0.3],
+        ...                            utility=[[0, -1], [-5, 0]], n_draws=500, random_state=0)
+        >>> result.plot().get_ylabel()
+        'utility per item'
+        """
+        from .._core import axes_or_new
+
+        table = self.summary(confidence)
+        ax = axes_or_new(ax)
+        (line,) = ax.step(table.index, table["mean"], where="post", label="expected utility")
+        ax.fill_between(table.index, table["low"], table["high"], step="post", alpha=0.25,
+                        color=line.get_color(), linewidth=0,
+                        label=f"{confidence:.0%} pointwise band")
+        ax.axvline(self.best_threshold, color="black", linewidth=1.0,
+                   label=f"best threshold {self.best_threshold:.4g}")
+        ax.set_xlabel("threshold (score >= threshold is positive)")
+        ax.set_ylabel("utility per item")
+        ax.legend(fontsize="small")
+        return ax
 
 
 def _check_utility(utility):
