@@ -15,6 +15,7 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
+    ResultMixin,
     check_draws,
     check_positive,
     check_random_state,
@@ -33,7 +34,7 @@ _PAIR_COLUMNS = ("prob_first_better", "prob_equivalent", "prob_second_better",
 
 
 @dataclass(frozen=True, eq=False)
-class AcrossDatasetsReport:
+class AcrossDatasetsReport(ResultMixin):
     """Mean ranks and pairwise Bayesian tests of several systems across data sets.
 
     Returned by `compare_across_datasets` and
@@ -64,6 +65,15 @@ class AcrossDatasetsReport:
     reports : dict of str to ComparisonReport
         Per data set, the report the scores came from
         (`compare_estimators_across_datasets`; empty otherwise).
+
+    Methods
+    -------
+    summary()
+        `pairs`, one row per pair of systems.
+    plot(kind="pairwise", *, ax=None)
+        The pairwise probabilities or the mean ranks.
+    plot_pair(first, second, *, ax=None)
+        The posterior draws of one pair in the simplex.
 
     Examples
     --------
@@ -102,6 +112,35 @@ class AcrossDatasetsReport:
                       self.prob_equivalent.round(3).to_string()]
         with pd.option_context("display.width", 120):
             return "\n".join(lines)
+
+    def summary(self):
+        """`pairs`: one row per pair of systems, with the test's probabilities.
+
+        The notebook view shows `mean_ranks` above it; `to_dict` has every
+        table.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        return self.pairs
+
+    def _dict_content(self):
+        return {"type": "AcrossDatasetsReport", "test": self.test, "rope": self.rope,
+                "higher_is_better": self.higher_is_better, "mean_ranks": self.mean_ranks,
+                "prob_better": self.prob_better, "prob_equivalent": self.prob_equivalent,
+                "pairs": self.pairs}
+
+    def _html_caption(self):
+        return (f"AcrossDatasetsReport: {self.scores.shape[1]} systems on "
+                f"{self.scores.shape[0]} data sets, Bayesian {self.test} test, "
+                f"rope {self.rope:g}")
+
+    def _html_table(self):
+        from .._core import frame_html
+
+        return (super()._html_table() + "<p><strong>Mean ranks (1 = best)</strong></p>"
+                + frame_html(self.mean_ranks.to_frame()))
 
     def plot(self, kind="pairwise", *, ax=None):
         """Plot the pairwise probabilities (``"pairwise"``) or the mean ranks (``"ranks"``).

@@ -4,18 +4,16 @@
 question, "which is best, and how sure is that?", with the same figures
 (``prob_best``, ``expected_rank``, ``rank_probabilities``, ``mc_error`` and a
 pairwise table) from different models.  Their results take the presentation
-from here: `RankingMixin` gives ``_repr_html_`` (the result's `summary` under a
-caption) and the helpers that turn Series and DataFrames into plain dicts and a
-short ``repr``.
+from here: `RankingMixin` gives the shared result interface's notebook view (the
+result's `summary` under a caption, and its `plot`), and the helpers turn Series
+and DataFrames into plain dicts (NaN as None) and a short ``repr``.
 """
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 
-from .._core import rounded
+from .._core import ResultMixin, jsonable, rounded
 
 __all__ = ["RankingMixin", "limited", "plain_frame", "plain_series"]
 
@@ -37,8 +35,8 @@ def _key(name):
 
 
 def plain_series(values):
-    """A Series as ``{name: float}`` (see `_key`)."""
-    return {_key(name): float(value) for name, value in values.items()}
+    """A Series as ``{name: float}`` (see `_key`; NaN as None, as JSON has no NaN)."""
+    return {_key(name): jsonable(float(value)) for name, value in values.items()}
 
 
 def plain_frame(values):
@@ -46,18 +44,16 @@ def plain_frame(values):
     return {_key(row): plain_series(values.loc[row]) for row in values.index}
 
 
-class RankingMixin:
-    """The notebook table of a ranking result: `summary` under `_caption`."""
+class RankingMixin(ResultMixin):
+    """The notebook view of a ranking result: `summary` under `_caption`, and `plot`."""
 
     __slots__ = ()
 
     def _caption(self):          # pragma: no cover - every result defines it
         raise NotImplementedError
 
-    def _repr_html_(self):
-        caption = html.escape(self._caption())
-        table = self.summary().to_html(float_format=lambda value: f"{value:.4g}")
-        return f"<div><p>{caption}</p>{table}</div>"
+    def _html_caption(self):
+        return self._caption()
 
 
 def tie_groups(draws):

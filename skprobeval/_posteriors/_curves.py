@@ -540,6 +540,7 @@ class PosteriorCurve(ResultMixin):
     def _html_caption(self):
         return f"PosteriorCurve ({self._kind}): 95% pointwise intervals"
 
+    @renamed_keyword("n_samples", "n_draws")
     def plot(self, ax=None, *, confidence=0.95, kind="pointwise", n_draws=N_DRAWS,
              random_state=None):
         """Draw the observed curve with its credible band.

@@ -69,6 +69,7 @@ from .._core import (
     fail,
     hdi_from_draws,
     highest_density_interval,
+    key_value_html,
     log_gamma_variates,
     renamed_attribute,
     rounded,
@@ -121,7 +122,7 @@ class CredibleInterval(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class PosteriorSummary:
+class PosteriorSummary(ResultMixin):
     """Point summaries and credible bounds of a posterior.
 
     Attributes
@@ -157,9 +158,17 @@ class PosteriorSummary:
     confidence: float
     mc_error: float | np.ndarray | None = None
 
-    def to_dict(self):
-        """The summary as a plain dict (for tables)."""
+    # A record of numbers: the posterior's own `plot` draws them.
+    _html_figure = False
+
+    def _dict_content(self):
+        # to_dict (ResultMixin): the fields by name, arrays as lists, NaN as None.
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    def _html_table(self, caption="PosteriorSummary"):
+        return key_value_html(caption, [
+            (name, np.asarray(value) if np.ndim(value) else value)
+            for name, value in self._dict_content().items()])
 
     def __repr__(self):
         parts = []
@@ -431,6 +440,12 @@ class _Posterior(ResultMixin):
                  [(level, float(bounds[level][0][i]), float(bounds[level][1][i]))
                   for level in levels]) for i in range(mean.shape[0])]
         return plot_intervals(rows, ax=ax, xlabel=xlabel)
+
+    def _html_table(self):
+        summary = self.summary()
+        if isinstance(summary, PosteriorSummary):    # its arrays, not to_dict's lists
+            return summary._html_table(self._html_caption())
+        return super()._html_table()
 
     def summary(self, confidence=0.95):
         """Mean, median, mode, std and both credible intervals at once.
