@@ -259,6 +259,9 @@ CASES = {
     "rank_across_datasets": lambda T: skprobeval.rank_across_datasets(
         T(TABLE), n_draws=100, n_chains=2, burn_in=10, thin=1, random_state=0),
     "rank_cv_results": lambda T: skprobeval.rank_cv_results(_cv_results(T), **DRAWS),
+    "plan_test_size": lambda T: skprobeval.plan_test_size(
+        metric="f1", width=0.3, average="macro", n_sims=20, n_draws=100, random_state=0,
+        pilot=T(np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]))),
 }
 
 # Arrays in other places than the first arguments, and other shapes and dtypes.
@@ -343,6 +346,9 @@ LABELS_CASES = {
         "precision_posterior", "recall_posterior",
         "posterior_score")},
     "metric_score": _macro(skprobeval.metric_score, metric="f1"),
+    "plan_test_size": lambda T: skprobeval.plan_test_size(
+        metric="f1", width=0.3, pilot=np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]),
+        average="macro", labels=T(LABELS), n_sims=20, n_draws=100, random_state=0),
     "metric_posterior": _macro(skprobeval.metric_posterior, metric="f1", **DRAWS),
     "distance_weighted_precision_recall": _macro(skprobeval.distance_weighted_precision_recall,
                                                  distance=DISTANCE[np.ix_(LABELS, LABELS)]),
@@ -603,7 +609,7 @@ _ARRAY_PARAMETERS = {
     "y_true", "y_pred", "y_score", "y_prob", "y_pred_first", "y_pred_second", "y_pred_a",
     "y_pred_b", "y_score_a", "y_score_b", "sample_weight", "sensitive_features",
     "predictions", "scores", "scores_a", "scores_b", "losses", "losses_a", "losses_b",
-    "matrix", "distance", "pertinence", "utility", "cv_results", "results", "counts",
+    "matrix", "distance", "pertinence", "utility", "cv_results", "results", "counts", "pilot",
     "counts_a", "X", "y", "datasets", "tp", "first_better", "samples",
 }
 # Result types: the package builds them, from arrays it has already read.
@@ -611,7 +617,7 @@ _RESULT_TYPES = {
     "AcrossDatasetsReport", "CVResultsRanking", "CalibrationCurve", "CalibrationErrorPosterior",
     "ChanceBaseline", "ComparisonReport", "CurveBand", "DatasetsComparison", "GroupDisparity",
     "MeanLossPosterior", "MetricComparison", "PlackettLuceRanking", "PosteriorCurve",
-    "RankingPosterior", "SystemRanking", "ThresholdChoice", "ThresholdUtility",
+    "RankingPosterior", "SystemRanking", "TestSizePlan", "ThresholdChoice", "ThresholdUtility",
     "PosteriorCalibrationDisplay", "PosteriorPrecisionRecallDisplay",
     "PosteriorRocCurveDisplay", "GroupIntervalDisplay",
 }

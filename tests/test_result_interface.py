@@ -38,7 +38,6 @@ NOT_RESULTS = {
     "PosteriorCalibrationDisplay": "a Display: scikit-learn's plotting convention, not a result",
     "PosteriorPrecisionRecallDisplay": "a Display: scikit-learn's plotting convention",
     "PosteriorRocCurveDisplay": "a Display: scikit-learn's plotting convention, not a result",
-    "ComparisonReport": "the report of several systems, with its own pages and tests",
 }
 
 Y_TRUE = np.array([0, 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 1])
@@ -75,6 +74,7 @@ BUILDERS = {
     "CalibrationErrorPosterior": lambda: sp.calibration_error_posterior(
         Y_TRUE, SCORE, n_bins=4, **FAST),
     "ChanceBaseline": lambda: sp.chance_baseline(_counts()),
+    "ComparisonReport": lambda: sp.compare_predictions(Y_TRUE, {"a": Y_A, "b": Y_B}, **FAST),
     "ComparisonResult": lambda: sp.compare_paired(Y_TRUE, Y_A, Y_B, rope=0.05),
     "CorrelatedTTestResult": lambda: sp.correlated_ttest(
         [0.81, 0.80, 0.83, 0.79, 0.82], [0.78, 0.80, 0.80, 0.77, 0.80], test_fraction=0.2),
@@ -102,6 +102,8 @@ BUILDERS = {
     "RankingPosterior": lambda: sp.average_precision_posterior(Y_TRUE, SCORE, **FAST),
     "SampledPosterior": lambda: sp.SampledPosterior(np.random.default_rng(0).beta(3, 2, 300)),
     "SystemRanking": lambda: sp.rank_systems(Y_TRUE, {"a": Y_A, "b": Y_B}, **FAST),
+    "TestSizePlan": lambda: sp.plan_test_size(metric="precision", width=0.3, expected=0.8,
+                                              prevalence=0.5, random_state=0),
     "ThresholdChoice": lambda: sp.choose_threshold(Y_TRUE, SCORE, constraint=("precision", 0.6),
                                                    **FAST),
     "ThresholdUtility": lambda: sp.threshold_utility(Y_TRUE, SCORE, utility=[[0, -1], [-5, 0]],
@@ -200,6 +202,23 @@ def test_plot_returns_axes(results, name):
         assert result.plot(ax=given) is given
     finally:
         plt.close("all")
+
+
+# One page builder for all: the report's richer page, and these results' own.
+PAGES = ("AcrossDatasetsReport", "CalibrationCurve", "ComparisonReport", "SystemRanking",
+         "TestSizePlan", "ThresholdChoice", "ThresholdUtility")
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_to_html_is_one_self_contained_page(results, name, tmp_path):
+    import re
+
+    page = results[name].to_html()
+    assert page.startswith("<!DOCTYPE html>") and "<table" in page
+    assert not re.search(r"https?://|<script|<link|url\((?!#)", page)
+    assert ("<svg" in page) == HAS_MATPLOTLIB
+    assert results[name].to_html(tmp_path / "page.html") is None
+    assert (tmp_path / "page.html").read_text(encoding="utf-8") == page
 
 
 def test_every_result_type_with_a_figure_has_plot():

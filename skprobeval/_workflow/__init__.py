@@ -1,7 +1,7 @@
 """The scikit-learn workflow: scorers, reports and threshold choice.
 
 Scorers and refit rules, comparison reports from predictions, estimators and
-cross-validation, and threshold choice.
+cross-validation, threshold choice, and the test set's size.
 """
 
 from ._across_datasets import compare_estimators_across_datasets
@@ -12,6 +12,7 @@ from ._crossval import (
     compare_estimators,
     compare_predictions,
 )
+from ._plan_size import TestSizePlan, plan_test_size
 from ._report import ComparisonReport
 from ._sklearn import (
     SCORE_METHODS,
@@ -30,6 +31,7 @@ __all__ = [
     "CountsScorer",
     "PosteriorRefit",
     "SCORE_METHODS",
+    "TestSizePlan",
     "ThresholdChoice",
     "ThresholdUtility",
     "check_report_options",
@@ -42,6 +44,7 @@ __all__ = [
     "confusion_count",
     "estimator_responses",
     "make_posterior_scorer",
+    "plan_test_size",
     "posterior_score",
     "posterior_statistic",
     "threshold_utility",

@@ -21,6 +21,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from .._compare import correlated_ttest
 from .._core import (
     COUNT_COLUMNS,
+    ResultMixin,
     check_random_state,
     fail,
     renamed_attribute,
@@ -48,7 +49,7 @@ _TTEST_COLUMNS = ("first", "second", "prob_first_better", "prob_equivalent",
 
 
 @dataclass(frozen=True, slots=True)
-class ComparisonReport:
+class ComparisonReport(ResultMixin):
     """Tables comparing several classifiers on the same items.
 
     Returned by `compare_estimators`, `compare_cv_results` and

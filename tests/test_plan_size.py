@@ -1,0 +1,143 @@
+"""plan_test_size: the items a test set needs for an interval of a given width.
+
+The exact route is checked against a brute-force sum over every test set's counts
+and against simulated test sets (metric_posterior on each); the simulated route
+against test sets drawn at the planned size."""
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skprobeval import ConfusionCounts, ConfusionMatrix, get_metric, metric_posterior
+from skprobeval import plan_test_size as plan
+from skprobeval._workflow._plan_size import _beta_route, _prob_within, _widths
+
+
+def _brute_force(n, share, p, route, width, lam=0.5, confidence=0.95):
+    """P(width <= width) summed over every (m, k) of n items."""
+    total = 0.0
+    for m in range(n + 1) if share < 1 else [n]:
+        weight = stats.binom.pmf(m, n, share) if share < 1 else 1.0
+        if weight < 1e-14:
+            continue
+        ks = np.arange(m + 1, dtype=float)
+        widths = _widths(ks, np.full(m + 1, float(m)), route, lam, confidence)
+        total += weight * np.sum(stats.binom.pmf(ks, m, p) * (widths <= width))
+    return total
+
+
+@pytest.mark.parametrize("metric, share, p, n, width", [
+    ("precision", 0.3, 0.8, 300, 0.18),
+    ("f1", 0.6, 0.6, 400, 0.10),
+    ("f1", 0.3, 0.5, 300, 0.20),
+    ("accuracy", 1.0, 0.8, 300, 0.09),
+    ("precision", 0.5, 0.99, 200, 0.05),
+    ("specificity", 0.7, 0.95, 150, 0.08),
+])
+def test_the_exact_sum_is_the_brute_force_one(metric, share, p, n, width):
+    route = _beta_route(get_metric(metric).exact, 1.0)
+    # Roots interpolated between 81 values of m: within 0.001 of every term's sum.
+    assert _prob_within(n, share, p, route, 0.5, 0.95, width) == pytest.approx(
+        _brute_force(n, share, p, route, width), abs=1e-3)
+
+
+def test_the_f1_route_is_the_library_posterior():
+    # F1 through the Jaccard index's Beta: the same interval as FBetaPosterior's.
+    route = _beta_route(get_metric("f1").exact, 1.0)
+    counts = ConfusionCounts(tp=40, fp=10, fn=8, tn=42)
+    low, high = metric_posterior(counts, metric="f1").interval(0.9)
+    assert _widths(np.array(40.0), np.array(58.0), route, 0.5, 0.9) == pytest.approx(
+        high - low, rel=1e-9)
+
+
+def test_the_planned_size_is_the_smallest_within_two_percent():
+    result = plan(metric="recall", width=0.1, expected=0.9, prevalence=0.2)
+    assert result.method == "exact" and result.prob_within >= 0.8
+    route = _beta_route(get_metric("recall").exact, 1.0)
+    smaller = int(result.n_items / 1.02) - 1
+    # Below 2% less, no size reaches the assurance (a scan of every fourth size).
+    assert all(_prob_within(n, 0.2, 0.9, route, 0.5, 0.95, 0.1) < 0.8
+               for n in range(max(1, smaller - 40), smaller, 4))
+
+
+def test_a_pilot_and_its_expected_value_plan_alike():
+    # A pilot whose recall side has shares 0.18 / 0.02 of the items: recall 0.9 on 20%.
+    pilot = ConfusionCounts(tp=18_000, fp=4_000, fn=2_000, tn=76_000)
+    from_pilot = plan(metric="recall", width=0.1, pilot=pilot)
+    from_expected = plan(metric="recall", width=0.1, expected=0.9, prevalence=0.2)
+    assert from_pilot.population["tp"] == pytest.approx(0.18, abs=1e-5)
+    # The same population to 1e-5: the same size to the search's 2%.
+    assert from_pilot.n_items == pytest.approx(from_expected.n_items, rel=0.02)
+
+
+def test_a_two_by_two_matrix_is_the_binary_table():
+    table = ConfusionCounts(tp=80, fp=12, fn=20, tn=88)
+    matrix = np.array([[88, 12], [20, 80]])
+    assert (plan(metric="f1", width=0.05, pilot=matrix).n_items
+            == plan(metric="f1", width=0.05, pilot=table).n_items
+            == plan(metric="f1", width=0.05, pilot=ConfusionMatrix(matrix)).n_items)
+
+
+def test_the_result_shows_itself():
+    result = plan(metric="precision", width=0.1, expected=0.8, prevalence=0.3, random_state=0)
+    summary = result.summary()
+    assert summary["n_items"] == result.n_items and summary["method"] == "exact"
+    assert abs(summary["width_at_assurance"] - 0.1) < 0.01
+    assert json.loads(json.dumps(result.to_dict()))["population"]["tp"] == pytest.approx(0.24)
+    curve = result.curve([result.n_items // 4, result.n_items, 4 * result.n_items])
+    assert curve["median_width"].is_monotonic_decreasing
+    assert "TestSizePlan(n_items=" in repr(result) and "0.8" in repr(result)
+
+
+def test_the_simulated_route_meets_its_assurance():
+    pilot = ConfusionCounts(tp=80, fp=12, fn=20, tn=88)
+    result = plan(metric="informedness", width=0.15, pilot=pilot, n_sims=200, random_state=0)
+    assert result.method == "simulation" and result.mc_error > 0
+    assert result.prob_within >= 0.8 - 4 * result.mc_error
+    assert abs(np.quantile(result.widths, 0.8) - 0.15) < 0.01
+
+
+@pytest.mark.slow      # about 5 s: 2 000 test sets, each with its posterior
+@pytest.mark.parametrize("metric, width", [("f1", 0.06), ("precision", 0.05)])
+def test_simulated_test_sets_of_the_planned_size_meet_the_width(metric, width):
+    pilot = ConfusionCounts(tp=80, fp=12, fn=20, tn=88)
+    result = plan(metric=metric, width=width, pilot=pilot)
+    shares = (np.array([80, 12, 20, 88]) + 0.5) / 202
+    rng = np.random.default_rng(20261127)
+    cells = rng.multinomial(result.n_items, shares, size=2000).astype(float)
+    low, high = metric_posterior(ConfusionCounts(*cells.T), metric=metric).interval(0.95)
+    within = np.mean(np.asarray(high) - np.asarray(low) <= width)
+    se = np.sqrt(within * (1 - within) / 2000)
+    assert within >= 0.8 - 0.03 - 4 * se and abs(within - result.prob_within) < 4 * se + 0.01
+
+
+@pytest.mark.parametrize("arguments, match", [
+    ({"width": 0.0, "expected": 0.8, "prevalence": 0.5}, "`width` must be a finite number > 0"),
+    ({"width": 1.0, "expected": 0.8, "prevalence": 0.5}, "`width` must be less than the range"),
+    ({"width": 0.1, "expected": 1.2, "prevalence": 0.5}, r"`expected` must be a value of "
+                                                         r"precision in \[0, 1\]"),
+    ({"width": 0.1, "expected": 0.8}, "`prevalence` must be given with `expected`"),
+    ({"width": 0.1, "expected": 0.8, "prevalence": 0.0}, r"`prevalence` must be a share in"),
+    ({"width": 0.1}, "`pilot` must be given, or else `expected`.*neither"),
+    ({"width": 0.1, "expected": 0.8, "prevalence": 0.5, "pilot": ConfusionCounts(1, 2, 3, 4)},
+     "`pilot` must be given, or else `expected`.*both"),
+    ({"width": 0.1, "expected": 0.8, "prevalence": 0.5, "assurance": 1.0}, "`assurance`"),
+    ({"width": 0.1, "pilot": np.ones((2, 3))}, "`pilot` must be a square K x K matrix"),
+    ({"width": 0.1, "pilot": -np.ones((3, 3)), "average": "macro"},
+     "`pilot` must be finite, non-negative counts"),
+    ({"width": 0.1, "pilot": np.ones((3, 3))}, "`average` must be 'micro', 'macro' or "),
+])
+def test_bad_input_names_the_argument(arguments, match):
+    with pytest.raises(ValueError, match=match):
+        plan(metric="precision", **arguments)
+
+
+def test_metrics_one_share_does_not_determine_need_a_pilot():
+    with pytest.raises(ValueError, match="`expected` must be a pilot table instead"):
+        plan(metric="informedness", width=0.1, expected=0.5, prevalence=0.3)
+    with pytest.raises(TypeError, match="`metric` must be a registered metric name"):
+        plan(metric=len, width=0.1, expected=0.5, prevalence=0.3)
+    with pytest.raises(ValueError, match="`width` must be less than the range of mcc"):
+        plan(metric="mcc", width=2.0, pilot=ConfusionCounts(5, 1, 1, 5))
