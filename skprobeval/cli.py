@@ -132,6 +132,40 @@ def _build_parser():
                         help="write the report to FILE instead of printing it (with "
                              "--format html: one self-contained page with its figures)")
 
+    plan = commands.add_parser(
+        "plan", help="how many items a test set needs for the metric's interval to be "
+                     "--width wide")
+    plan.add_argument("--metric", default="f1", help="metric name (default: f1)")
+    plan.add_argument("--width", type=float, required=True,
+                      help="the widest acceptable credible interval")
+    plan.add_argument("--expected", type=float, default=None,
+                      help="the metric's expected value (with --prevalence, or a pilot)")
+    plan.add_argument("--prevalence", type=float, default=None,
+                      help="with --expected: the share of items the metric counts (the "
+                           "positives for recall and F1, the predicted positives for "
+                           "precision)")
+    plan.add_argument("--pilot", default=None, metavar="TP,FP,FN,TN",
+                      help="a pilot study's binary confusion counts")
+    plan.add_argument("--pilot-file", default=None, metavar="FILE",
+                      help="a pilot's K x K confusion matrix as CSV (rows true labels, "
+                           "the labels in the header and the first column)")
+    plan.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
+                      help="how a K x K pilot's labels are averaged (default: binary for two "
+                           "labels, macro otherwise)")
+    plan.add_argument("--confidence", type=float, default=0.95,
+                      help="level of the interval (default: 0.95)")
+    plan.add_argument("--assurance", type=float, default=0.8,
+                      help="probability that the interval is narrow enough (default: 0.8)")
+    plan.add_argument("--prior", default="0.5",
+                      help="Dirichlet prior: a number > 0, jeffreys or uniform (default: 0.5)")
+    plan.add_argument("--n-draws", dest="n_draws", type=int, default=N_DRAWS,
+                      help=f"posterior draws of each simulated test set (default: {N_DRAWS})")
+    plan.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
+    plan.add_argument("--format", default="text", choices=("text", "json", "html"),
+                      help="output format")
+    plan.add_argument("--output", default=None, metavar="FILE",
+                      help="write the plan to FILE instead of printing it")
+
     random_ap = commands.add_parser("random-ap",
                                     help="exact expected AP of a random ranking")
     random_ap.add_argument("n_items", type=int, help="number of ranked items N")
@@ -700,7 +734,67 @@ def _random_ap(args, out):
     return 0
 
 
-_COMMANDS = {"demo": _demo, "compare": _compare, "counts": _counts, "random-ap": _random_ap}
+def _plan(args, out):
+    from ._counting import ConfusionCounts
+    from ._workflow import plan_test_size
+
+    if args.pilot is not None and args.pilot_file is not None:
+        raise _UsageError("give --pilot or --pilot-file, not both")
+    pilot = None
+    if args.pilot is not None:
+        try:
+            cells = [float(v) for v in args.pilot.split(",")]
+        except ValueError:
+            cells = []
+        if len(cells) != 4:
+            raise _UsageError(f"argument --pilot: four counts TP,FP,FN,TN; got {args.pilot!r}")
+        pilot = ConfusionCounts(*cells)
+    elif args.pilot_file is not None:
+        import os
+
+        import pandas as pd
+
+        if not os.path.exists(args.pilot_file):
+            raise _UsageError(f"no such file: {args.pilot_file!r}")
+        pilot = pd.read_csv(args.pilot_file, index_col=0)
+        pilot.columns = pilot.index if len(pilot.columns) == len(pilot.index) else pilot.columns
+    size = 2 if pilot is None or isinstance(pilot, ConfusionCounts) else pilot.shape[0]
+    average = ("binary" if size == 2 else "macro") if args.average == "auto" else (
+        None if args.average == "none" else args.average)
+    result = plan_test_size(metric=args.metric, width=args.width, pilot=pilot,
+                            expected=args.expected, prevalence=args.prevalence,
+                            confidence=args.confidence, average=average,
+                            assurance=args.assurance, prior=_prior(args.prior),
+                            n_draws=args.n_draws, random_state=args.random_state)
+    if args.format == "json":
+        text = json.dumps(result.to_dict(), indent=2)
+    elif args.format == "html":
+        text = result.to_html().rstrip("\n")
+    else:
+        summary = result.summary()
+        how = ("exact" if result.method == "exact" else
+               f"{result.method}, Monte Carlo error {result.mc_error:.4f}")
+        population = ", ".join(f"{cell} {share:.4f}" for cell, share in
+                               result.population.items()) if "tp" in result.population \
+            else f"a {size} x {size} table of shares"
+        text = "\n".join([
+            f"metric: {result.metric}; {result.confidence:.0%} interval at most "
+            f"{result.width:g} wide in {result.assurance:.0%} of test sets",
+            f"items needed: {result.n_items} ({how}; P(width <= {result.width:g}) = "
+            f"{result.prob_within:.4f} at that size)",
+            f"width there: median {summary['median_width']:.4f}, "
+            f"{result.assurance:.0%} of test sets within {summary['width_at_assurance']:.4f}",
+            f"population: {population}"])
+    if args.output is None:
+        print(text, file=out)
+        return 0
+    _write_output(text + "\n", args.output, "--output")
+    print(f"wrote {args.output}", file=out)
+    return 0
+
+
+_COMMANDS = {"demo": _demo, "compare": _compare, "counts": _counts, "plan": _plan,
+             "random-ap": _random_ap}
 
 
 def main(argv=None):
@@ -757,6 +851,8 @@ def main(argv=None):
 
 # The library's parameters that the command line passes on from an option.
 _OPTIONS = {"n_draws": "--n-draws", "prior": "--prior", "rope": "--rope",
+            "width": "--width", "expected": "--expected", "prevalence": "--prevalence",
+            "assurance": "--assurance", "pilot": "--pilot",
             "confidence": "--confidence", "beta": "--beta", "metric": "--metric",
             "average": "--average", "labels": "--labels", "random_state": "--random-state",
             "pos_label": "--pos-label"}

@@ -141,3 +141,27 @@ def test_metrics_one_share_does_not_determine_need_a_pilot():
         plan(metric=len, width=0.1, expected=0.5, prevalence=0.3)
     with pytest.raises(ValueError, match="`width` must be less than the range of mcc"):
         plan(metric="mcc", width=2.0, pilot=ConfusionCounts(5, 1, 1, 5))
+
+
+def test_the_command_line_plans(tmp_path):
+    from test_cli import run
+
+    result = run("plan", "--metric", "recall", "--width", 0.1, "--expected", 0.9,
+                 "--prevalence", 0.2)
+    assert result.returncode == 0, result.stderr
+    assert "items needed: 826 (exact; P(width <= 0.1) = 0.8189" in result.stdout
+    matrix = tmp_path / "pilot.csv"
+    matrix.write_text(",cat,dog,fox\ncat,50,5,3\ndog,6,40,4\nfox,2,3,30\n")
+    result = run("plan", "--width", 0.2, "--pilot-file", matrix, "--n-draws", 500,
+                 "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["method"] == "simulation" and data["average"] == "macro"
+    assert data["population"]["labels"] == ["cat", "dog", "fox"]
+    for arguments, message in [
+            (("--width", 0.1, "--pilot", "1,2,3"), "--pilot: four counts TP,FP,FN,TN"),
+            (("--width", 0, "--expected", 0.8, "--prevalence", 0.3), "--width must be"),
+            (("--width", 0.1, "--expected", 0.8), "--prevalence must be given"),
+            (("--width", 0.1, "--pilot", "1,2,3,4", "--pilot-file", matrix), "not both")]:
+        result = run("plan", *arguments)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
