@@ -165,3 +165,11 @@ def test_the_command_line_plans(tmp_path):
             (("--width", 0.1, "--pilot", "1,2,3,4", "--pilot-file", matrix), "not both")]:
         result = run("plan", *arguments)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+@pytest.mark.slow      # about 4 s: the accuracy benchmark's quick mode
+def test_the_accuracy_benchmark_runs_and_keeps_the_promise():
+    from benchmarks import plan_accuracy
+
+    (row,) = plan_accuracy.main(quick=True)
+    assert row["within"] >= 0.8 - 0.03 - 4 * row["se"] and row["ratio"] <= 1.1
