@@ -7,6 +7,7 @@ one ``xdist_group`` run on one worker."""
 
 import importlib.util
 import re
+import sys
 
 # NumPy's and SciPy's BLAS libraries, loaded before the limit below: threadpoolctl limits
 # only the libraries already loaded, and nothing had loaded them when this file is read.
@@ -53,3 +54,10 @@ def _keep_groups(config, items):
         suffix = "@" + "_".join(sorted(names))
         if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
             item._id = type(item._id).parse(item.nodeid + suffix)
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Close the figures a test or an example drew (pyplot keeps every open figure)."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")

@@ -440,6 +440,15 @@ class TestSizePlan(ResultMixin):
         The width against the number of items (median and the `assurance`
         quantile, the target and `n_items` marked), or ``kind="distribution"``:
         the histogram of `widths`.
+
+    Examples
+    --------
+    >>> from skprobeval import plan_test_size
+    >>> plan = plan_test_size(metric="accuracy", width=0.05, expected=0.9)
+    >>> plan.n_items, plan.method
+    (612, 'exact')
+    >>> round(plan.summary()["width_at_assurance"], 4)
+    0.0498
     """
 
     __test__ = False      # a result, not a test class, where tests import it
