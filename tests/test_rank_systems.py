@@ -144,6 +144,62 @@ def test_seeded_results_repeat(rng):
 # ---------------------------------------------------------------------------
 
 
+def _brute_force_ranks(values, rope):
+    """Every figure of `ranking_from_draws` draw by draw, from its definition: a group
+    of e tied systems holds each of its e positions (and shares "best") with 1/e."""
+    n_draws, n = values.shape
+    ranks, credit = np.zeros((n, n)), np.zeros((n_draws, n))
+    for d, row in enumerate(values):
+        for i in range(n):
+            if np.isnan(row[i]):
+                # NaN ranks after every number (where argsort puts it), alone.
+                above, tied = np.sum(~np.isnan(row)) + np.sum(np.isnan(row[:i])), 1
+            else:
+                above, tied = np.sum(row > row[i]), np.sum(row == row[i])
+            ranks[i, above:above + tied] += 1.0 / tied
+            credit[d, i] = (above == 0) / tied
+    with np.errstate(invalid="ignore"):
+        pairwise = np.mean(values[:, :, None] - values[:, None, :] > rope, axis=0)
+        within = np.mean(values >= np.max(values, axis=1, keepdims=True) - rope, axis=0)
+    np.fill_diagonal(pairwise, np.nan)
+    error = np.sqrt(np.mean(np.square(credit - credit.mean(axis=0)), axis=0) / n_draws)
+    return ranks / n_draws, credit.mean(axis=0), error, pairwise, within
+
+
+@pytest.mark.parametrize("case", ["distinct", "ties", "nan", "many"])
+@pytest.mark.parametrize("rope", [0.0, 0.3])
+@pytest.mark.parametrize("chunks", [False, True], ids=["one-chunk", "chunks"])
+def test_ranking_from_draws_agrees_with_the_definitions(rng, case, rope, chunks, monkeypatch):
+    # The tallies of ranks and pairs (one sort per draw, pairs compared by rank position
+    # or by value) against every draw ranked by its definition.  Ties: coarse values
+    # tie in some draws, and the two first systems in all; "many": 300 systems, more
+    # rank positions than a byte holds.
+    from skprobeval._compare import _rank_systems, ranking_from_draws
+
+    n_draws, n = (20, 300) if case == "many" else (300, 5)
+    values = rng.normal(size=(n_draws, n)) + np.linspace(0.0, 1.0, n)
+    if case == "ties":
+        values = np.round(values)
+        values[:, 1] = values[:, 0]
+    if case == "nan":
+        values[rng.random(values.shape) < 0.02] = np.nan
+    if chunks:
+        # Chunks of 16 draws: with ties, some chunks have none.
+        monkeypatch.setattr(_rank_systems, "_RANK_CELLS", 16 * n)
+    ranking = ranking_from_draws(values, list(range(n)), metric="accuracy", average="binary",
+                                 prior=0.5, rope=rope, higher_is_better=True, pooling="none")
+    ranks, best, error, pairwise, within = _brute_force_ranks(values, rope)
+    np.testing.assert_allclose(ranking.rank_probabilities.to_numpy(), ranks, atol=1e-12)
+    np.testing.assert_allclose(ranking.prob_best.to_numpy(), best, atol=1e-12)
+    np.testing.assert_allclose(ranking.mc_error.to_numpy(), error, atol=1e-12)
+    np.testing.assert_array_equal(ranking.pairwise.to_numpy(), pairwise)
+    np.testing.assert_allclose(ranking.prob_within_rope_of_best.to_numpy(), within,
+                               atol=1e-12)
+    lower = ranking_from_draws(-values, list(range(n)), metric="error", average="binary",
+                               prior=0.5, rope=rope, higher_is_better=False, pooling="none")
+    np.testing.assert_array_equal(lower.pairwise.to_numpy(), pairwise)
+
+
 def _prior_of_cell(cell, n_classes, lam):
     """The N-system prior of one cell (truth, predictions), enumerated directly:
     2d per truth, split by a fair coin per system (right or wrong), the wrong

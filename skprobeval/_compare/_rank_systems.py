@@ -66,14 +66,22 @@ from .._posteriors import (
 )
 from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
-from ._ranking_result import RankingMixin, RankTally, limited, plain_frame, plain_series
+from ._ranking_result import (
+    RankingMixin,
+    RankTally,
+    count_above,
+    limited,
+    plain_frame,
+    plain_series,
+    tie_groups,
+)
 
 __all__ = ["SystemRanking", "rank_systems", "ranking_from_draws"]
 
 _RANKING_METRICS = ("average_precision", "roc_auc")
 # Dense map of cells to per-label sums up to this many entries (then sparse).
 _DENSE_MAP = 1 << 25
-# Cells per chunk of the (draws x systems x systems) comparisons of the ranks.
+# Cells (draws x systems) per chunk of the ranks' tally.
 _RANK_CELLS = 1 << 22
 
 
@@ -577,15 +585,12 @@ def _rank_figures(values, higher_is_better, rope):
     oriented = values if higher_is_better else -values
     tally = RankTally(n, rope)
     above = np.zeros((n, n), dtype=np.int64)
-    step = max(1, _RANK_CELLS // (n * n))
+    step = max(1, _RANK_CELLS // n)
     for start in range(0, n_draws, step):
-        s = oriented[start:start + step]
-        tally.add(s)
-        # Row minus column above rope; at rope 0 the comparison itself (a - b > 0 exactly
-        # when a > b for finite floats), without the difference's temporary.
-        beyond = (np.greater(s[:, :, None], s[:, None, :]) if rope == 0
-                  else s[:, :, None] - s[:, None, :] > rope)
-        above += np.count_nonzero(beyond, axis=0)
+        chunk = oriented[start:start + step]
+        groups = tie_groups(chunk)
+        tally.add(chunk, groups)
+        above += count_above(chunk, groups, rope)
     ranks, prob_best, error, within, _ = tally.result()
     above = above / n_draws
     np.fill_diagonal(above, np.nan)
