@@ -36,6 +36,7 @@ __all__ = [
     "beta_sf",
     "beta_tail_nodes",
     "beta_var",
+    "beta_variates",
     "cornish_fisher",
     "dirichlet",
     "dirichlet_scaled",
@@ -619,15 +620,61 @@ def golden_max(func, lo, hi, *, iterations=80):
 
 
 def log_gamma_variates(rng, shape_parameter, size):
-    """log of Gamma(shape) variates, accurate for shapes far below 1."""
+    """log of Gamma(shape) variates, accurate for shapes far below 1.
+
+    `shape_parameter` broadcasts to `size` (NumPy draws a broadcast parameter
+    in the order of its flattened copy: the draws are the same).
+    """
+    shape_parameter = np.asarray(shape_parameter, dtype=np.float64)
     small = shape_parameter < 1
-    boosted = np.where(small, shape_parameter + 1, shape_parameter)
     with np.errstate(divide="ignore"):
+        if not small.any():
+            log_g = np.log(rng.standard_gamma(shape_parameter, size=size))
+            _skip_uniforms(rng, size)
+            return log_g
+        boosted = np.where(small, shape_parameter + 1, shape_parameter)
         log_g = np.log(rng.standard_gamma(boosted, size=size))
         uniform = rng.random(size=size)
         log_g = log_g + np.where(small, np.log(uniform) / shape_parameter, 0.0)
     return log_g
 
+
+
+def _skip_uniforms(rng, size):
+    """Move `rng` past `size` uniform variates without drawing them.
+
+    The uniforms that shapes below 1 need are skipped where no shape is below 1,
+    so that every later variate is the one it would be with such shapes.  NumPy's
+    default bit generator (PCG64) draws a uniform from one 64-bit step and jumps
+    any number of steps at once; with a 32-bit half-word pending (which a jump
+    would discard) or another bit generator, the uniforms are drawn.
+    """
+    bits = rng.bit_generator
+    if isinstance(bits, (np.random.PCG64, np.random.PCG64DXSM)) and not bits.state[
+            "has_uint32"]:
+        bits.advance(math.prod(size) if isinstance(size, tuple) else int(size))
+    else:
+        rng.random(size=size)
+
+
+def beta_variates(rng, a, b, size):
+    """Beta(a, b) variates, ``X / (X + Y)`` of Gamma(a) and Gamma(b) variates.
+
+    `a` and `b` broadcast to `size`.  With a shape below 1 the Gamma variates are
+    drawn in log space (`log_gamma_variates`), where they do not underflow; the
+    generator moves on by the same number of steps either way.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if (a >= 1).all() and (b >= 1).all():
+        first = rng.standard_gamma(a, size=size)
+        _skip_uniforms(rng, size)
+        second = rng.standard_gamma(b, size=size)
+        _skip_uniforms(rng, size)
+        # In place: a fresh array of a million draws costs more than the division.
+        np.add(first, second, out=second)
+        return np.divide(first, second, out=first)
+    return special.expit(log_gamma_variates(rng, a, size) - log_gamma_variates(rng, b, size))
 
 
 def beta_mode(a, b):

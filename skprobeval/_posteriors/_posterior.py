@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from .._core import TINY as _TINY
 from .._core import (
@@ -64,13 +64,13 @@ from .._core import (
     beta_quantile,
     beta_scale_gap,
     beta_sf,
+    beta_variates,
     check_confidence,
     check_random_state,
     fail,
     hdi_from_draws,
     highest_density_interval,
     key_value_html,
-    log_gamma_variates,
     renamed_attribute,
     rounded,
     tail_mass_hdi,
@@ -399,9 +399,11 @@ class _Posterior(ResultMixin):
         """
         rng = check_random_state(random_state)
         shape = _check_size(size, self.shape)
-        params = self._params(shape)
-        draws = self._rvs_flat(params, rng).reshape(shape)
-        return _out(draws)
+        return _out(self._rvs_shaped(shape, rng))
+
+    def _rvs_shaped(self, shape, rng):
+        """Draws of the given shape (one the parameters broadcast to)."""
+        return self._rvs_flat(self._params(shape), rng).reshape(shape)
 
     def plot(self, ax=None, *, confidence=0.95, xlabel="value"):
         """The density with its equal-tailed interval shaded (per label: the intervals).
@@ -606,9 +608,12 @@ class BetaPosterior(_Posterior):
         return beta_quantile(p["a"], p["b"], q, upper)[0]
 
     def _rvs_flat(self, p, rng):
-        log_x = log_gamma_variates(rng, p["a"], p["a"].shape)
-        log_y = log_gamma_variates(rng, p["b"], p["b"].shape)
-        return special.expit(log_x - log_y)
+        return beta_variates(rng, p["a"], p["b"], p["a"].shape)
+
+    def _rvs_shaped(self, shape, rng):
+        # The parameters as they are, broadcast by the generator: the same draws as
+        # `_rvs_flat` of their flattened copies, without the copies.
+        return beta_variates(rng, self._a, self._b, shape)
 
     def _hdi_newton(self, p, rest):
         return beta_hdi_newton(p["a"], p["b"], rest)
