@@ -260,9 +260,11 @@ def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng, positi
 def _batched_binary(systems, spec, average, lam, beta, confidence, n_draws, rng):
     """Rows and draws of the systems with one binary table, from one stacked posterior.
 
-    {name: (summary row, run row, draws)}: the same posterior as `_run_posterior`
-    gives each table, drawn for all of them at once (a leaderboard of a hundred
-    systems costs one call, not a hundred).
+    ``{name: (summary row, run row, draws)}`` and the draws of all of them, one
+    column per system in the order of `systems` (None for fewer than two such
+    systems): the same posterior as `_run_posterior` gives each table, drawn for
+    all of them at once (a leaderboard of a hundred systems costs one call, not a
+    hundred).
     """
     names = [name for name, tables in systems.items() if len(tables) == 1
              and tables[0].counts is not None and tables[0].counts.tp.ndim == 0
@@ -271,7 +273,7 @@ def _batched_binary(systems, spec, average, lam, beta, confidence, n_draws, rng)
         fail("average", "'binary' for binary tables (one positive class; label averages need "
              "per-label counts or K x K matrices)", average)
     if len(names) < 2:
-        return {}
+        return {}, None
     cells = {c: np.array([float(getattr(systems[n][0].counts, c)) for n in names])
              for c in COUNT_COLUMNS}
     stacked = ConfusionCounts(*(cells[c] for c in COUNT_COLUMNS))
@@ -304,12 +306,7 @@ def _batched_binary(systems, spec, average, lam, beta, confidence, n_draws, rng)
                **dict.fromkeys(_RUN_COLUMNS[1:], np.nan)}
         out[name] = (row, {"estimator": name, "run": 0, **counted, **estimate},
                      samples[:, k])
-    return out
-
-
-def _clean(value):
-    """A probability that is a difference of others, without the rounding residue."""
-    return 0.0 if value < 1e-12 else float(value)
+    return out, samples
 
 
 def _draws(posterior, n_draws, rng):
@@ -489,7 +486,8 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     names = list(systems)
     tail = (1.0 - confidence) / 2
     rows, run_rows, draws, new_runs, exact_tables = [], [], {}, {}, {}
-    batched = _batched_binary(systems, spec, average, lam, beta, confidence, n_draws, rng)
+    batched, batched_draws = _batched_binary(systems, spec, average, lam, beta, confidence,
+                                             n_draws, rng)
     for name in names:
         if name in batched:
             row, run_row, draws[name] = batched[name]
@@ -554,7 +552,10 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     if not with_runs:
         summary = summary.drop(columns=list(_RUN_COLUMNS))
 
-    matrix = np.column_stack([draws[name] for name in names])
+    if len(batched) == len(names):
+        matrix = batched_draws      # every system's column already in place
+    else:
+        matrix = np.column_stack([draws[name] for name in names])
     ranking = ranking_from_draws(matrix, names, metric=spec.name, average=average,
                                  prior=lam, rope=rope, higher_is_better=higher,
                                  pooling="none")
@@ -584,24 +585,21 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
                     above[i, j] = float(result.prob_first_better)
                     above[j, i] = 1.0 - above[i, j]
                     error[i, j] = error[j, i] = 0.0
-    pairs = []
-    for i, first in enumerate(names):
-        for j in range(i + 1, len(names)):
-            second = names[j]
-            row = {"first": first, "second": second, "prob_first_better": above[i, j],
-                   "prob_equivalent": _clean(1.0 - above[i, j] - above[j, i]),
-                   "prob_second_better": above[j, i], "mc_error": error[i, j]}
-            if with_runs:
-                if first in new_runs and second in new_runs:
-                    new = new_runs[first] - new_runs[second]
-                    row["prob_new_run_first_better"] = float(np.mean(new > 0))
-                else:
-                    row["prob_new_run_first_better"] = np.nan
-            pairs.append(row)
-    pair_columns = ["first", "second", "prob_first_better", "prob_equivalent",
-                    "prob_second_better", "mc_error"]
+    # Every pair, first before second in the order of `names`.
+    rows_of, columns_of = np.triu_indices(len(names), 1)
+    equivalent = 1.0 - above[rows_of, columns_of] - above[columns_of, rows_of]
+    pair_table = {"first": [names[i] for i in rows_of],
+                  "second": [names[j] for j in columns_of],
+                  "prob_first_better": above[rows_of, columns_of],
+                  # A difference of probabilities, without the rounding residue.
+                  "prob_equivalent": np.where(equivalent < 1e-12, 0.0, equivalent),
+                  "prob_second_better": above[columns_of, rows_of],
+                  "mc_error": error[rows_of, columns_of]}
     if with_runs:
-        pair_columns.append("prob_new_run_first_better")
+        pair_table["prob_new_run_first_better"] = [
+            float(np.mean(new_runs[names[i]] - new_runs[names[j]] > 0))
+            if names[i] in new_runs and names[j] in new_runs else np.nan
+            for i, j in zip(rows_of, columns_of)]
     pairwise_metric = pd.DataFrame(above, index=pd.Index(names, name="first"),
                                    columns=pd.Index(names, name="second"))
     empty = pd.DataFrame(np.nan, index=pd.Index(names, name="first"),
@@ -613,7 +611,7 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         ttest=pd.DataFrame(columns=list(_TTEST_COLUMNS)), per_fold=pd.DataFrame(),
         metric=spec.name, confidence=confidence, rope=float(rope), average=average,
         labels=wanted, per_label=pd.DataFrame(),
-        pairs=pd.DataFrame(pairs, columns=pair_columns), n_draws=n_draws,
+        pairs=pd.DataFrame(pair_table), n_draws=n_draws,
         runs=runs, independent=True), ranking)
 
 
