@@ -166,18 +166,20 @@ def _brute_force_ranks(values, rope):
     return ranks / n_draws, credit.mean(axis=0), error, pairwise, within
 
 
-@pytest.mark.parametrize("case", ["distinct", "ties", "nan", "many"])
+@pytest.mark.parametrize("case", ["distinct", "apart", "ties", "nan", "many"])
 @pytest.mark.parametrize("rope", [0.0, 0.3])
 @pytest.mark.parametrize("chunks", [False, True], ids=["one-chunk", "chunks"])
 def test_ranking_from_draws_agrees_with_the_definitions(rng, case, rope, chunks, monkeypatch):
     # The tallies of ranks and pairs (one sort per draw, pairs compared by rank position
-    # or by value) against every draw ranked by its definition.  Ties: coarse values
-    # tie in some draws, and the two first systems in all; "many": 300 systems, more
-    # rank positions than a byte holds.
+    # or by value) against every draw ranked by its definition.  "apart": systems 3
+    # standard deviations apart, so that some pairs never meet (their positions are
+    # not compared); ties: coarse values tie in some draws, and the two first systems
+    # in all; "many": 300 systems, more rank positions than a byte holds.
     from skprobeval._compare import _rank_systems, ranking_from_draws
 
-    n_draws, n = (20, 300) if case == "many" else (300, 5)
-    values = rng.normal(size=(n_draws, n)) + np.linspace(0.0, 1.0, n)
+    n_draws, n = (20, 300) if case == "many" else (300, 6)
+    spread = {"apart": 15.0, "ties": 6.0}.get(case, 1.0)
+    values = rng.normal(size=(n_draws, n)) + np.linspace(0.0, spread, n)[rng.permutation(n)]
     if case == "ties":
         values = np.round(values)
         values[:, 1] = values[:, 0]

@@ -114,11 +114,19 @@ def count_above(values, groups, rope):
         # theirs): the row is above the column exactly when its position is lower.
         keys = np.empty((n, size), dtype=np.min_scalar_type(n - 1))
         keys[order, np.arange(size)[:, None]] = np.arange(n) if start is None else start
+        # Systems in order of their best position: those after system i whose best
+        # position is below i's worst are below i in every draw, and they are the
+        # last of those after i (half the pairs of a leaderboard of 100 need no look).
+        low = keys.min(axis=1)
+        turn = np.argsort(low, kind="stable")
+        keys = keys[turn]
+        meet = np.searchsorted(low[turn], keys.max(axis=1), side="right")
 
         def beyond(first, rest, out):
             return np.less(first, rest, out=out)
     else:
         keys = np.ascontiguousarray(values.T)
+        turn, meet = np.arange(n), np.full(n, n)
 
         def beyond(first, rest, out):
             return np.greater(first - rest, rope, out=out)
@@ -126,17 +134,23 @@ def count_above(values, groups, rope):
     hits = np.zeros((n, -(-size // _WORD_BLOCK) * _WORD_BLOCK), dtype=bool)
     above = np.zeros((n, n), dtype=np.int64)
     for i in range(n - 1):
-        rest = keys[i + 1:]
-        out = hits[:n - i - 1, :size]
+        stop = max(meet[i], i + 1)
+        above[i, stop:] = size
+        if stop == i + 1:
+            continue
+        rest = keys[i + 1:stop]
+        out = hits[:stop - i - 1, :size]
         beyond(keys[i], rest, out)
-        above[i, i + 1:] = _count_true(hits[:n - i - 1])
+        above[i, i + 1:stop] = _count_true(hits[:stop - i - 1])
         if by_position and start is None:
             # Without ties one of two systems is above the other in every draw.
-            above[i + 1:, i] = size - above[i, i + 1:]
+            above[i + 1:stop, i] = size - above[i, i + 1:stop]
         else:
             beyond(rest, keys[i], out)
-            above[i + 1:, i] = _count_true(hits[:n - i - 1])
-    return above
+            above[i + 1:stop, i] = _count_true(hits[:stop - i - 1])
+    counts = np.empty_like(above)
+    counts[np.ix_(turn, turn)] = above
+    return counts
 
 
 class RankTally:
