@@ -63,8 +63,9 @@ class RankingMixin(ResultMixin):
 
 
 def tie_groups(draws):
-    """Per draw (row): the systems best first, and the first and past-the-last rank
-    position (0-based) of each one's group of equal values.
+    """Per draw (row): the systems best first, the first and past-the-last rank
+    position (0-based) of each one's group of equal values, and the flat index of
+    each of the ordered systems in `draws`.
 
     Without ties or NaN (the usual case: every group is one system) the positions
     are ``None, None``: the p-th system of a draw's order holds position p alone.
@@ -73,18 +74,19 @@ def tie_groups(draws):
     # The order within a group of equal values does not matter: any sort will do.
     order = np.argsort(-draws, axis=1)
     # The draws in that order (a flat take: half the time of take_along_axis).
-    ordered = draws.reshape(-1).take(order + np.arange(0, size * n, n)[:, None])
+    flat = order + np.arange(0, size * n, n)[:, None]
+    ordered = draws.reshape(-1).take(flat)
     positions = np.arange(n)
     new = np.ones((size, n), dtype=bool)
     np.not_equal(ordered[:, 1:], ordered[:, :-1], out=new[:, 1:])
     # NaN sorts last, and differs from everything.
     if new.all() and not np.isnan(ordered[:, -1]).any():
-        return order, None, None
+        return order, None, None, flat
     start = np.maximum.accumulate(np.where(new, positions, 0), axis=1)
     last = np.ones((size, n), dtype=bool)
     last[:, :-1] = new[:, 1:]
     stop = np.minimum.accumulate(np.where(last, positions + 1, n)[:, ::-1], axis=1)[:, ::-1]
-    return order, start, stop
+    return order, start, stop, flat
 
 
 def _count_true(rows):
@@ -104,7 +106,7 @@ def count_above(values, groups, rope):
     """(N, N) counts of the draws (rows of `values`, higher better) in which the row
     system is above the column one by more than `rope`; `groups` their `tie_groups`."""
     size, n = values.shape
-    order, start, _ = groups
+    order, start, _, flat = groups
     # A NaN draw is above nothing and nothing is above it: it has no position (NaN
     # sorts last).
     by_position = rope == 0 and (start is None or not np.isnan(
@@ -112,8 +114,12 @@ def count_above(values, groups, rope):
     if by_position:
         # Each system's position in each draw (systems tied sharing the first of
         # theirs): the row is above the column exactly when its position is lower.
-        keys = np.empty((n, size), dtype=np.min_scalar_type(n - 1))
-        keys[order, np.arange(size)[:, None]] = np.arange(n) if start is None else start
+        # (Scattered draw by draw, then turned: 2.5 times faster than scattered into
+        # the turned array, or with an index of two dimensions.)
+        keys = np.empty(size * n, dtype=np.min_scalar_type(n - 1))
+        keys[flat.reshape(-1)] = (np.tile(np.arange(n, dtype=keys.dtype), size)
+                                  if start is None else start.reshape(-1))
+        keys = np.ascontiguousarray(keys.reshape(size, n).T)
         # Systems in order of their best position: those after system i whose best
         # position is below i's worst are below i in every draw, and they are the
         # last of those after i (half the pairs of a leaderboard of 100 need no look).
@@ -175,7 +181,7 @@ class RankTally:
     def add(self, draws, groups=None):
         """Tally a chunk of draws; `groups` is its `tie_groups`, where already known."""
         size, n = draws.shape
-        order, start, stop = tie_groups(draws) if groups is None else groups
+        order, start, stop, _ = tie_groups(draws) if groups is None else groups
         width = n + 1
         if start is None:
             # No ties: the p-th system of each draw's order holds position p; the
