@@ -547,10 +547,11 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
                    "new_run_low": float(new_low), "new_run_high": float(new_high)}
         rows.append(row)
 
-    summary = pd.DataFrame(rows).set_index("estimator").astype(float)
-    with_runs = bool((summary["n_runs"] > 1).any())
-    if not with_runs:
-        summary = summary.drop(columns=list(_RUN_COLUMNS))
+    with_runs = any(row["n_runs"] > 1 for row in rows)
+    columns = [key for key in rows[0] if key != "estimator"
+               and (with_runs or key not in _RUN_COLUMNS)]
+    summary = pd.DataFrame(rows, index=pd.Index(names, name="estimator"),
+                           columns=columns).astype(float)
 
     if len(batched) == len(names):
         matrix = batched_draws      # every system's column already in place
