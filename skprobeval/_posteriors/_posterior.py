@@ -399,10 +399,16 @@ class _Posterior(ResultMixin):
         """
         rng = check_random_state(random_state)
         shape = _check_size(size, self.shape)
-        return _out(self._rvs_shaped(shape, rng))
+        draws = self._rvs_shaped(shape, rng)
+        if draws.ndim == 0:
+            return _out(draws)
+        # As `_out`, in place: the draws are a fresh array (a copy of a million draws
+        # costs 2 ms).
+        return np.add(draws, 0.0, out=draws)
 
     def _rvs_shaped(self, shape, rng):
-        """Draws of the given shape (one the parameters broadcast to)."""
+        """Draws of the given shape (one the parameters broadcast to), a fresh
+        float64 array."""
         return self._rvs_flat(self._params(shape), rng).reshape(shape)
 
     def plot(self, ax=None, *, confidence=0.95, xlabel="value"):
