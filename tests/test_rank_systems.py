@@ -175,7 +175,7 @@ def test_ranking_from_draws_agrees_with_the_definitions(rng, case, rope, chunks,
     # standard deviations apart, so that some pairs never meet (their positions are
     # not compared); ties: coarse values tie in some draws, and the two first systems
     # in all; "many": 300 systems, more rank positions than a byte holds.
-    from skprobeval._compare import _rank_systems, ranking_from_draws
+    from skprobeval._compare import _ranking_result, ranking_from_draws
 
     n_draws, n = (20, 300) if case == "many" else (300, 6)
     spread = {"apart": 15.0, "ties": 6.0}.get(case, 1.0)
@@ -184,10 +184,13 @@ def test_ranking_from_draws_agrees_with_the_definitions(rng, case, rope, chunks,
         values = np.round(values)
         values[:, 1] = values[:, 0]
     if case == "nan":
-        values[rng.random(values.shape) < 0.02] = np.nan
+        # In the later draws only: the first chunks have none.
+        values[100:][rng.random((n_draws - 100, n)) < 0.02] = np.nan
     if chunks:
-        # Chunks of 16 draws: with ties, some chunks have none.
-        monkeypatch.setattr(_rank_systems, "_RANK_CELLS", 16 * n)
+        # Chunks of 16 draws (and of 48 for the values): with ties, some chunks have
+        # none; with NaN, the first chunks' positions are recorded before one has NaN.
+        monkeypatch.setattr(_ranking_result, "_RANK_CELLS", 16 * n)
+        monkeypatch.setattr(_ranking_result, "_VALUE_CELLS", 48 * n)
     ranking = ranking_from_draws(values, list(range(n)), metric="accuracy", average="binary",
                                  prior=0.5, rope=rope, higher_is_better=True, pooling="none")
     ranks, best, error, pairwise, within = _brute_force_ranks(values, rope)

@@ -66,23 +66,13 @@ from .._posteriors import (
 )
 from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
-from ._ranking_result import (
-    RankingMixin,
-    RankTally,
-    count_above,
-    limited,
-    plain_frame,
-    plain_series,
-    tie_groups,
-)
+from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
 
 __all__ = ["SystemRanking", "rank_systems", "ranking_from_draws"]
 
 _RANKING_METRICS = ("average_precision", "roc_auc")
 # Dense map of cells to per-label sums up to this many entries (then sparse).
 _DENSE_MAP = 1 << 25
-# Cells (draws x systems) per chunk of the ranks' tally.
-_RANK_CELLS = 1 << 22
 
 
 
@@ -575,29 +565,6 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
 
 
 # ---------------------------------------------------------------------------
-# Ranks of the draws
-# ---------------------------------------------------------------------------
-
-
-def _rank_figures(values, higher_is_better, rope):
-    """Rank probabilities, P(best) and its error, pairwise and within-rope figures."""
-    n_draws, n = values.shape
-    oriented = values if higher_is_better else -values
-    tally = RankTally(n, rope)
-    above = np.zeros((n, n), dtype=np.int64)
-    step = max(1, _RANK_CELLS // n)
-    for start in range(0, n_draws, step):
-        chunk = oriented[start:start + step]
-        groups = tie_groups(chunk)
-        tally.add(chunk, groups)
-        above += count_above(chunk, groups, rope)
-    ranks, prob_best, error, within, _ = tally.result()
-    above = above / n_draws
-    np.fill_diagonal(above, np.nan)
-    return ranks, prob_best, error, above, within
-
-
-# ---------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------
 
@@ -891,7 +858,7 @@ def ranking_from_draws(draws, names, *, metric, average, prior, rope, higher_is_
 
     draws = np.asarray(draws, dtype=float)
     draws.setflags(write=False)
-    ranks, prob_best, error, above, within = _rank_figures(draws, higher_is_better, rope)
+    ranks, prob_best, error, above, within = rank_figures(draws, higher_is_better, rope)
     index = pd.Index(names)
     return SystemRanking(
         prob_best=pd.Series(prob_best, index=index, name="prob_best"),

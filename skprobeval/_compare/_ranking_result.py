@@ -7,8 +7,9 @@ question, "which is best, and how sure is that?", with the same figures
 pairwise table) from different models.  Their results take the presentation
 from here: `RankingMixin` gives the shared result interface's notebook view (the
 result's `summary` under a caption, and its `plot`), and the helpers turn Series
-and DataFrames into plain dicts (NaN as None) and a short ``repr``; `tie_groups`,
-`RankTally` and `count_above` turn draws of the systems' metrics into the figures.
+and DataFrames into plain dicts (NaN as None) and a short ``repr``; `rank_figures`
+turns draws of the systems' metrics into the figures (`tie_groups`, `RankTally`,
+`rank_positions`, `count_above`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,16 @@ import numpy as np
 from .._core import ResultMixin, jsonable, rounded
 
 __all__ = ["RankTally", "RankingMixin", "count_above", "limited", "plain_frame",
-           "plain_series", "tie_groups"]
+           "plain_series", "rank_figures", "rank_positions", "tie_groups"]
 
 # Bytes of a block of 255 words summed at once by `_count_true`.
 _WORD_BLOCK = 8 * 255
+# Cells (draws x systems) per chunk of the ranks' tally, whose arrays then stay in
+# the cache (the figures of 10 000 draws of 100 systems: 22 ms in chunks of 1 310
+# draws, 30 ms at once, on two busy cores), and per chunk of the values compared
+# pair by pair.
+_RANK_CELLS = 1 << 17
+_VALUE_CELLS = 1 << 22
 
 
 def limited(mapping, digits=4, most=6):
@@ -102,24 +109,31 @@ def _count_true(rows):
     return words.view(np.uint8).sum(axis=1)
 
 
-def count_above(values, groups, rope):
-    """(N, N) counts of the draws (rows of `values`, higher better) in which the row
-    system is above the column one by more than `rope`; `groups` their `tie_groups`."""
-    size, n = values.shape
+def rank_positions(groups):
+    """(N, draws) array of each system's 0-based position in each draw (systems tied
+    sharing the first of theirs), from the draws' `tie_groups` (draws without NaN).
+    """
     order, start, _, flat = groups
-    # A NaN draw is above nothing and nothing is above it: it has no position (NaN
-    # sorts last).
-    by_position = rope == 0 and (start is None or not np.isnan(
-        values[np.arange(size), order[:, -1]]).any())
-    if by_position:
-        # Each system's position in each draw (systems tied sharing the first of
-        # theirs): the row is above the column exactly when its position is lower.
-        # (Scattered draw by draw, then turned: 2.5 times faster than scattered into
-        # the turned array, or with an index of two dimensions.)
-        keys = np.empty(size * n, dtype=np.min_scalar_type(n - 1))
-        keys[flat.reshape(-1)] = (np.tile(np.arange(n, dtype=keys.dtype), size)
-                                  if start is None else start.reshape(-1))
-        keys = np.ascontiguousarray(keys.reshape(size, n).T)
+    size, n = order.shape
+    # Scattered draw by draw, then turned: 2.5 times faster than scattered into the
+    # turned array, or with an index of two dimensions.
+    positions = np.empty(size * n, dtype=np.min_scalar_type(n - 1))
+    positions[flat.reshape(-1)] = (np.tile(np.arange(n, dtype=positions.dtype), size)
+                                   if start is None else start.reshape(-1))
+    return positions.reshape(size, n).T
+
+
+def count_above(keys, rope=None, *, tied=True):
+    """(N, N) counts of the draws (columns of `keys`, one row per system) in which
+    the row system is above the column one.
+
+    With `rope` None, `keys` are `rank_positions` (above: a lower position), and
+    without ties (`tied` False) one of two systems is above the other in every
+    draw; otherwise they are the values, higher better (above: by more than
+    `rope`).
+    """
+    n, size = keys.shape
+    if rope is None:
         # Systems in order of their best position: those after system i whose best
         # position is below i's worst are below i in every draw, and they are the
         # last of those after i (half the pairs of a leaderboard of 100 need no look).
@@ -131,7 +145,7 @@ def count_above(values, groups, rope):
         def beyond(first, rest, out):
             return np.less(first, rest, out=out)
     else:
-        keys = np.ascontiguousarray(values.T)
+        keys = np.ascontiguousarray(keys)
         turn, meet = np.arange(n), np.full(n, n)
 
         def beyond(first, rest, out):
@@ -148,7 +162,7 @@ def count_above(values, groups, rope):
         out = hits[:stop - i - 1, :size]
         beyond(keys[i], rest, out)
         above[i, i + 1:stop] = _count_true(hits[:stop - i - 1])
-        if by_position and start is None:
+        if rope is None and not tied:
             # Without ties one of two systems is above the other in every draw.
             above[i + 1:stop, i] = size - above[i, i + 1:stop]
         else:
@@ -229,3 +243,40 @@ class RankTally:
         best_error = np.sqrt(self.best_m2 / total / total)
         within_error = np.sqrt(np.maximum(within * (1.0 - within), 0.0) / total)
         return np.clip(ranks, 0.0, 1.0), self.best.copy(), best_error, within, within_error
+
+
+def rank_figures(values, higher_is_better, rope):
+    """Rank probabilities, P(best) and its error, pairwise and within-rope figures of
+    draws of N systems' metrics, ``(n_draws, N)``."""
+    n_draws, n = values.shape
+    oriented = values if higher_is_better else -values
+    tally = RankTally(n, rope)
+    # With rope 0 the pairs compare the draws' rank positions (unless a draw has NaN,
+    # which has none), once for all the draws; otherwise the values.
+    positions = np.empty((n, n_draws), dtype=np.min_scalar_type(n - 1)) if rope == 0 else None
+    tied = False
+    step = max(1, _RANK_CELLS // n)
+    for begin in range(0, n_draws, step):
+        chunk = oriented[begin:begin + step]
+        groups = tie_groups(chunk)
+        tally.add(chunk, groups)
+        if positions is None:
+            continue
+        _, start, _, flat = groups
+        # NaN sorts last: a draw with NaN has one in its last place.
+        if start is not None and np.isnan(chunk.reshape(-1)[flat[:, -1]]).any():
+            positions = None
+            continue
+        positions[:, begin:begin + step] = rank_positions(groups)
+        tied = tied or start is not None
+    if positions is not None:
+        above = count_above(positions, tied=tied)
+    else:
+        above = np.zeros((n, n), dtype=np.int64)
+        step = max(1, _VALUE_CELLS // n)
+        for begin in range(0, n_draws, step):
+            above += count_above(oriented[begin:begin + step].T, rope)
+    ranks, prob_best, error, within, _ = tally.result()
+    above = above / n_draws
+    np.fill_diagonal(above, np.nan)
+    return ranks, prob_best, error, above, within
