@@ -613,7 +613,7 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         metric=spec.name, confidence=confidence, rope=float(rope), average=average,
         labels=wanted, per_label=pd.DataFrame(),
         pairs=pd.DataFrame(pair_table), n_draws=n_draws,
-        runs=runs, independent=True), ranking)
+        runs=runs, independent=True, prior=float(lam)), ranking)
 
 
 
