@@ -40,7 +40,7 @@ def test_the_page_is_one_self_contained_document(page):
     assert not _FETCHES.search(page)
     for heading in ("Summary", "paired Dirichlet", "Ranking (best first)", "Method"):
         assert heading in page
-    assert "1000 posterior draws" in page and "0.5 added to every cell" in page
+    assert "1000 posterior draws" in page and "Dirichlet concentration 0.5" in page
     from skprobeval import __version__
 
     assert f"skprobeval {__version__}" in page

@@ -125,8 +125,8 @@ def report_notes(report):
                      "(one joint posterior of every item's outcomes).")
     prior = getattr(report, "prior", None)
     if prior is not None:
-        notes.append(f"Prior: a Dirichlet (Beta for one rate) with {prior:g} added to every "
-                     "cell of the confusion table.")
+        notes.append(f"Prior: Dirichlet concentration {prior:g} (the prior argument; the "
+                     "library's theory pages say how each metric's posterior takes it).")
     errors = [float(np.nanmax(frame["mc_error"].to_numpy(float)))
               for frame in (report.summary, report.pairs)
               if frame is not None and "mc_error" in frame and len(frame)
