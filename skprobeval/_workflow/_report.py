@@ -169,7 +169,7 @@ class ComparisonReport(ResultMixin):
         tables (for fold scores only: no counts, and the test fraction the
         t-tests and the ranking use); None for the other reports.
     prior : float or None
-        The prior's concentration added to every cell of the confusion
+        The Dirichlet concentration (`prior`) of the confusion
         tables (the HTML page's method notes state it); None where the report
         does not record it (fold scores alone).
 
