@@ -88,6 +88,9 @@ def _binary_labels(y_true, name="y_true", multiclass=False):
     ``multiclass=True`` also takes more classes (one of them against the rest).
     """
     array = _as_1d(y_true, name)
+    if array.dtype.kind == "b":
+        # Booleans are binary labels: their classes without sorting n items.
+        return array, np.array([False, True])[[not array.all(), bool(array.any())]]
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         fail(name, "free of NaN and infinite labels", y_true,
              shown=f"{int(np.sum(~np.isfinite(array)))} non-finite label(s)")

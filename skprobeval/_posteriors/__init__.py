@@ -23,10 +23,10 @@ from ._calibration import (
     calibration_error_posterior,
     posterior_calibration_curve,
 )
+from ._cells import CurveCells
 from ._curves import (
     RANKING_PRIOR,
     CurveBand,
-    CurveCells,
     PosteriorCurve,
     ap_boundary_mass,
     ap_from_cumulative,

@@ -11,7 +11,6 @@ Derivations: the theory page ``docs/theory/curves.rst``.
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from .._core import (
 )
 from .._counting import ConfusionCounts
 from .._metrics import check_real_array, check_same_length, positive_mask
+from ._cells import CurveCells
 from ._posterior import BetaPosterior
 
 __all__ = [
@@ -121,55 +121,6 @@ def ranking_prior(prior, metric, positive_weight):
     if metric == "average_precision":
         return ap_boundary_mass(positive_weight)
     return RANKING_PRIOR
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class CurveCells:
-    """Weights of the positives and negatives at each distinct score, highest first."""
-
-    levels: np.ndarray       # distinct scores, decreasing
-    positive: np.ndarray     # summed weight of the positives at each level
-    negative: np.ndarray
-
-    @classmethod
-    def from_items(cls, relevant, score, weight, *, cumulative=False):
-        """The cells of the items; with ``cumulative``, also the weight of the
-        positives and of the negatives at or above each level as scikit-learn
-        sums them (`_cumulative_as_scikit_learn`), from the same sort where
-        scikit-learn's order is this one."""
-        keep = weight > 0        # as scikit-learn: zero-weight items are not thresholds
-        relevant, score, weight = relevant[keep], score[keep], weight[keep]
-        order = np.argsort(-score, kind="stable")
-        ranked = score[order]
-        starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-        w, rel = weight[order], relevant[order]
-        positive_w, negative_w = np.where(rel, w, 0.0), np.where(rel, 0.0, w)
-        cells = cls(ranked[starts], np.add.reduceat(positive_w, starts),
-                    np.add.reduceat(negative_w, starts))
-        if not cumulative:
-            return cells
-        if not _scikit_learn_keeps_ties_in_input_order():
-            return cells, _cumulative_as_scikit_learn(relevant, score, weight)
-        ends = np.r_[starts[1:] - 1, ranked.shape[0] - 1]
-        return cells, (np.cumsum(positive_w)[ends], np.cumsum(negative_w)[ends])
-
-    def merged(self, max_cells):
-        """At most ``max_cells`` levels: runs of consecutive levels of about equal
-        weight, each summed into its last (lowest) level.
-
-        Exact where it is used: a sum of independent Gamma variates is a Gamma
-        variate of the summed shape, so the drawn shares at the kept levels have
-        the same joint distribution; only the levels inside a run are not read.
-        """
-        if self.levels.shape[0] <= max_cells:
-            return self
-        cumulative = np.cumsum(self.positive + self.negative)
-        targets = np.linspace(0.0, cumulative[-1], max_cells + 1)[1:]
-        ends = np.unique(np.minimum(np.searchsorted(cumulative, targets, side="left"),
-                                    cumulative.shape[0] - 1))
-        starts = np.r_[0, ends[:-1] + 1]
-        return CurveCells(self.levels[ends], np.add.reduceat(self.positive, starts),
-                      np.add.reduceat(self.negative, starts))
 
 
 def _class_shares(log_g, positive):
@@ -582,10 +533,10 @@ class PosteriorCurve(ResultMixin):
         draw_curve(ax, x, y, band, kind=self._kind, label="observed")
         return finish_curve_axes(ax, self._kind)
 
-    def _observed(self):
-        """Observed (x, y) at each threshold: (recall, precision) or (fpr, tpr)."""
+    def _observed(self, rows=slice(None)):
+        """Observed (x, y) at each threshold (of `rows`): (recall, precision) or (fpr, tpr)."""
         c = self._counts
-        tp, fp, fn, tn = (np.asarray(v, dtype=np.float64) for v in (c.tp, c.fp, c.fn, c.tn))
+        tp, fp, fn, tn = (np.asarray(v, dtype=np.float64)[rows] for v in (c.tp, c.fp, c.fn, c.tn))
         with np.errstate(invalid="ignore", divide="ignore"):
             if self._kind == "precision_recall":
                 predicted = tp + fp
@@ -668,17 +619,17 @@ class PosteriorCurve(ResultMixin):
             n = len(self)
             rows = (np.arange(n) if max_points is None or n <= max_points
                     else np.unique(np.linspace(0, n - 1, int(max_points)).round().astype(int)))
-            posterior = self.precision if self._kind == "precision_recall" else self.tpr
-            low, high = posterior[rows].interval(confidence) if n > 1 else posterior.interval(
-                confidence)
-            low, high = np.array(low, dtype=float, ndmin=1), np.array(high, dtype=float, ndmin=1)
-            x = self._observed()[0][rows]
-            # One zero count (no false positive above a threshold; no positive
-            # missed, or none found): the interval reaches that end of [0, 1].
+            # The precision (true positive rate) posterior at the rows only.
             c = self._counts
             hits = np.asarray(c.tp, dtype=float)[rows]
             misses = np.asarray(c.fp if self._kind == "precision_recall" else c.fn,
                                 dtype=float)[rows]
+            low, high = BetaPosterior(hits + self._prior, misses + self._prior).interval(
+                confidence)
+            low, high = np.array(low, dtype=float, ndmin=1), np.array(high, dtype=float, ndmin=1)
+            x = self._observed(rows)[0]
+            # One zero count (no false positive above a threshold; no positive
+            # missed, or none found): the interval reaches that end of [0, 1].
             high[(misses == 0) & (hits > 0)] = 1.0
             low[(hits == 0) & (misses > 0)] = 0.0
             return CurveBand(x, low, high, confidence, kind, 0, self._thresholds[rows],
@@ -807,46 +758,18 @@ def _simultaneous_envelope(curves, confidence, top=None, bottom=None):
     return low, high
 
 
-@functools.cache
-def _scikit_learn_keeps_ties_in_input_order():
-    """True when scikit-learn sorts the items of a tie in input order (a stable
-    descending sort, scikit-learn >= 1.9) rather than reversed
-    (``argsort(score, kind="mergesort")[::-1]`` before): read off its own curve
-    on five weighted items whose two orders round to different thresholds."""
-    from sklearn.metrics import roc_curve
-
-    y = np.array([1, 1, 0, 0, 0])
-    score = np.array([0.25, 1.0, 0.75, 0.5, 0.5])
-    weight = np.array([4, 2, 12, 1, 11]) / 12
-    return roc_curve(y, score, sample_weight=weight)[2].shape[0] == 4
-
-
-def _cumulative_as_scikit_learn(relevant, score, weight):
-    """Weight of the positives and of the negatives at or above each distinct
-    score, from the highest down, summed item by item in the order of
-    scikit-learn before 1.9 (ties reversed: ``argsort(score,
-    kind="mergesort")[::-1]``; from 1.9 ties keep input order, the order of
-    `CurveCells.from_items`): with float weights the sums then round as
-    scikit-learn's do, and its test for collinear points
-    (``drop_intermediate``) keeps the same thresholds.  Items of positive
-    weight only.
-    """
-    order = np.argsort(score, kind="mergesort")[::-1]
-    ranked = score[order]
-    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.shape[0] - 1]
-    w, rel = weight[order], relevant[order]
-    return np.cumsum(np.where(rel, w, 0.0))[ends], np.cumsum(np.where(rel, 0.0, w))[ends]
-
-
 def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_intermediate):
     lam = check_prior(prior)
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         fail("drop_intermediate", "True or False", drop_intermediate, error=TypeError)
     relevant, score, weight = check_curve_input(y_true, y_score, pos_label, sample_weight)
     cells, (tps, fps) = CurveCells.from_items(relevant, score, weight, cumulative=True)
-    # Below each threshold, summed from the bottom (no cancellation in total - tps).
-    fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
-    tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
+    unit = not np.any(weight != 1.0)
+    if unit:    # counts: total - tps is exact
+        fns, tns = tps[-1] - tps, fps[-1] - fps
+    else:       # below each threshold, summed from the bottom (no cancellation)
+        fns = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
+        tns = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
     thresholds = cells.levels
     if drop_intermediate and tps.shape[0] > 2:
         if kind == "precision_recall":
@@ -864,9 +787,12 @@ def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_in
         tps, fps, fns, tns = tps[::-1], fps[::-1], fns[::-1], tns[::-1]
         thresholds = thresholds[::-1]
     counts = ConfusionCounts(tps, fps, fns, tns)
-    used = weight > 0
-    items = ((int(used.sum()), int(relevant[used].sum()))
-             if np.all(weight[used] == weight[used][0]) else None)
+    if unit:
+        items = (relevant.shape[0], int(np.count_nonzero(relevant)))
+    else:
+        used = weight > 0
+        items = ((int(used.sum()), int(relevant[used].sum()))
+                 if np.all(weight[used] == weight[used][0]) else None)
     return PosteriorCurve(kind, thresholds, counts, lam, cells, items)
 
 
