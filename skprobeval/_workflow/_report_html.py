@@ -138,6 +138,10 @@ def report_notes(report):
     note = report._note()
     if note:
         notes.append(note)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        notes.append("The figures need matplotlib: pip install 'skprobeval[plot]'.")
     return notes
 
 
