@@ -148,7 +148,7 @@ def test_without_matplotlib_the_page_holds_the_tables(report, monkeypatch):
         monkeypatch.setitem(sys.modules, name, None)
     page = report.to_html()
     assert "<svg" not in page and "<table" in page
-    assert "The figures need matplotlib: pip install 'skprobeval[plot]'." in page
+    assert "The figures need matplotlib: pip install &#x27;skprobeval[plot]&#x27;." in page
     with pytest.raises(ImportError, match=r"skprobeval\[plot\]"):
         report.plot()
 
