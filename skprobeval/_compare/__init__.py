@@ -20,7 +20,12 @@ from ._metric_comparison import (
     compare_paired_metric,
     paired_metric_from_codes,
 )
-from ._paired import PairedComparison, compare_paired, pairwise_comparison
+from ._paired import (
+    PairedComparison,
+    compare_paired,
+    paired_probabilities,
+    pairwise_comparison,
+)
 from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
 from ._rank_cv import (
     CVResultsRanking,
@@ -70,6 +75,7 @@ __all__ = [
     "demographic_parity_disparity",
     "equalized_odds_disparity",
     "paired_metric_from_codes",
+    "paired_probabilities",
     "pairwise_comparison",
     "rank_across_datasets",
     "rank_cv_results",

@@ -12,6 +12,7 @@ and ``docs/theory/paired.rst``.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -122,6 +123,8 @@ class MetricComparison(ComparisonResult):
     rope: float
     n_draws: int
     difference: object = field(default=None, repr=False)
+    # What `plan_more_items` recomputes the comparison from (None: not plannable).
+    _source: object = field(default=None, repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -596,7 +599,7 @@ def _exact_share_comparison(table, name, lam, rope):
     if name == "error":         # error difference = minus the accuracy difference
         first, second, difference = second, first, _Negated(exact)
     return MetricComparison(name, True, "exact", first, equivalent, second, 0.0, rope, 0,
-                            difference)
+                            difference, exact)
 
 
 def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, rng,
@@ -622,11 +625,6 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         # who is right alone (before the shortcut below: identical predictions
         # give 1/2 each way there, as compare_paired says).
         return _exact_share_comparison(table, spec.name, lam, rope)
-    if not table.any_difference:
-        # No item where the predictions differ: delta is identically 0.
-        return MetricComparison(spec.name, True, "exact", frozen_result(np.zeros(shape)),
-                                frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
-                                frozen_result(np.zeros(shape)), rope, 0)
     params = {"beta": beta} if "beta" in spec.params else {}
     if masks is None or combine in ("binary", None) or (share and combine == "micro"):
         # The share of items right does not depend on the label set.
@@ -634,23 +632,18 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     weights = [label_weights(joint.counts(system)[mask], combine, spec.name)
                if combine not in ("binary", None) else None
                for system, mask in zip((1, 2), masks)]
-    above = below = defined = 0
-    draws = []
     # Label averages of F-scores take their own prior on TP (multiclass tables).
     extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
-    for cells_a, cells_b in table.sample(n_draws, rng):
-        cells_a, cells_b = add_f_score_prior([cells_a, cells_b], extra, table, rng)
-        if combine == "binary":
-            values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
-                      for cells in (cells_a, cells_b)]
-        else:
-            values = [average_values(spec.function, params, tuple(c[:, mask] for c in cells),
-                                     combine, w, share_of_right=share)
-                      for cells, w, mask in zip((cells_a, cells_b), weights, masks)]
-        if spec.name == "error" and share and combine == "micro":
-            values = [1.0 - v for v in values]
-        with np.errstate(invalid="ignore"):
-            diff = values[0] - values[1]
+    source = JointSource(table, spec, params, combine, weights, masks, share, extra)
+    if not table.any_difference:
+        # No item where the predictions differ: delta is identically 0.
+        return MetricComparison(spec.name, True, "exact", frozen_result(np.zeros(shape)),
+                                frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
+                                frozen_result(np.zeros(shape)), rope, 0, None,
+                                source if source.plannable else None)
+    above = below = defined = 0
+    draws = []
+    for diff in source.differences(table, n_draws, rng):
         above = above + (diff > rope).sum(axis=0)
         below = below + (diff < -rope).sum(axis=0)
         defined = defined + (~np.isnan(diff)).sum(axis=0)
@@ -666,4 +659,64 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
                             frozen_result(equivalent), frozen_result(second),
                             frozen_result(error), rope, n_draws,
                             _draws_posterior(np.concatenate(draws)) if keep_difference
-                            else _NOT_KEPT)
+                            else _NOT_KEPT, source if source.plannable else None)
+
+
+class JointSource:
+    """How draws of a joint table become a paired metric difference.
+
+    Kept by a `MetricComparison` so that the comparison can be recomputed on
+    the same table with more items counted (``table.alpha`` plus new counts):
+    the one path of `paired_metric_from_codes`.
+    """
+
+    __slots__ = ("_table", "_spec", "_params", "_combine", "_weights", "_masks", "_share",
+                 "_extra")
+
+    def __init__(self, table, spec, params, combine, weights, masks, share, extra):
+        self._table, self._spec, self._params = table, spec, params
+        self._combine, self._weights, self._masks, self._share = combine, weights, masks, share
+        self._extra = extra
+
+    @property
+    def plannable(self):
+        """Whether the table's cells are all in ``alpha`` (dense multiclass or binary)."""
+        table = self._table
+        return table.kind != "multilabel" and table._kinds is None and np.ndim(
+            self._table.alpha) == 1
+
+    @property
+    def alpha(self):
+        """Dirichlet parameters of the table's cells (counts plus prior)."""
+        return self._table.alpha
+
+    @property
+    def n_items(self):
+        """Items counted (their weights)."""
+        return float(np.sum(self._table._observed_counts))
+
+    def with_counts(self, counts):
+        """A copy of the table with `counts` added to its cells."""
+        table = copy.copy(self._table)
+        table.alpha = self._table.alpha + counts
+        return table
+
+    def differences(self, table, n_draws, rng):
+        """Yield chunks of draws of ``M_first - M_second`` from `table`."""
+        spec, params, combine, share = self._spec, self._params, self._combine, self._share
+        for cells_a, cells_b in table.sample(n_draws, rng):
+            cells_a, cells_b = add_f_score_prior([cells_a, cells_b], self._extra, table, rng)
+            if combine == "binary":
+                values = [np.asarray(spec.function(*(c[:, 0] for c in cells), **params))
+                          for cells in (cells_a, cells_b)]
+            else:
+                values = [average_values(spec.function, params,
+                                         tuple(c[:, mask] for c in cells), combine, w,
+                                         share_of_right=share)
+                          for cells, w, mask in zip((cells_a, cells_b), self._weights,
+                                                    self._masks)]
+            if spec.name == "error" and share and combine == "micro":
+                values = [1.0 - v for v in values]
+            with np.errstate(invalid="ignore"):
+                difference = values[0] - values[1]
+            yield difference

@@ -39,7 +39,7 @@ from .._core import (
 from .._counting import PairedCounts, check_pair
 from .._posteriors import CredibleInterval
 
-__all__ = ["PairedComparison", "compare_paired", "pairwise_comparison"]
+__all__ = ["PairedComparison", "compare_paired", "paired_probabilities", "pairwise_comparison"]
 
 
 def _flat(*values):
@@ -190,6 +190,23 @@ def _digamma_difference(a, b):
     return np.where(a < b, -value, value)
 
 
+def paired_probabilities(a1, a2, a3, rope):
+    """``(P(delta > rope), P(|delta| <= rope), P(delta < -rope))`` under
+    Dirichlet(a1, a2, a3), elementwise over arrays of any one shape.
+
+    With ``rope = 0`` the closed form (Goutte & Gaussier 2005, eq. 17):
+    ``P(pi1 > pi2) = 1 - I_{1/2}(a1, a2)``; otherwise the one-dimensional
+    integrals of `_difference_sf`.
+    """
+    if rope == 0:
+        first = special.betaincc(a1, a2, 0.5)
+        second = special.betaincc(a2, a1, 0.5)
+        return first, np.zeros_like(first), second
+    first = _difference_sf(a1, a2, a3, rope)
+    second = _difference_sf(a2, a1, a3, rope)
+    return first, np.clip(1.0 - first - second, 0.0, 1.0), second
+
+
 # ---------------------------------------------------------------------------
 # Small helpers
 # ---------------------------------------------------------------------------
@@ -315,18 +332,9 @@ class PairedComparison(ComparisonResult):
             fail("paired_counts", "a PairedCounts", counts, error=TypeError)
         alphas = _check_paired_prior(prior)
         rope = check_rope(rope)
-        a1 = counts.first_better + alphas[0]
-        a2 = counts.second_better + alphas[1]
-        a3 = counts.ties + alphas[2]
-        if rope == 0:
-            # Closed form (Goutte & Gaussier 2005, eq. 17): P(pi1 > pi2) = 1 - I_{1/2}(a1, a2).
-            first = special.betaincc(a1, a2, 0.5)
-            second = special.betaincc(a2, a1, 0.5)
-            equivalent = np.zeros_like(first)
-        else:
-            first = _difference_sf(a1, a2, a3, rope)
-            second = _difference_sf(a2, a1, a3, rope)
-            equivalent = np.clip(1.0 - first - second, 0.0, 1.0)
+        first, equivalent, second = paired_probabilities(
+            counts.first_better + alphas[0], counts.second_better + alphas[1],
+            counts.ties + alphas[2], rope)
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "prior", alphas)
         object.__setattr__(self, "rope", rope)

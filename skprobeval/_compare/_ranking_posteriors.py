@@ -378,33 +378,61 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
                                              "y_score_a")
     score_b = check_real_array(y_score_b, "y_score_b")
     check_same_length(relevant, score_b, "y_true", "y_score_b")
-    lam = ranking_prior(prior, metric, weight[relevant].sum())
     # One cell per item, in input order: swapping the systems reuses the same
     # variates, so the result mirrors exactly.
     keep = weight > 0
-    rel, sa, sb, w = relevant[keep], score_a[keep], score_b[keep], weight[keep]
-    order_a, starts_a = _ranking_order(rel, sa)
-    order_b, starts_b = _ranking_order(rel, sb)
-    own_a, own_b = (_ranking_own(rel, w, order, starts, lam)
-                    for order, starts in ((order_a, starts_a), (order_b, starts_b)))
-    shapes = np.concatenate([w, np.full(4, lam)])
-    positive = np.r_[rel, True, False, True, False]
-    differences = []
-    for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
-        cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
-        negatives = None
-        if metric == "average_precision" and by_positives is not None:
-            scaled = gammas.copy()
-            scaled[:, ~positive] = by_positives
-            negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
-        first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, negatives, own_a)
-        second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, negatives,
-                                own_b)
-        differences.append(first - second)
-    difference = np.concatenate(differences)
+    source = ScoresSource(metric, prior, relevant[keep], score_a[keep], score_b[keep],
+                          weight[keep])
+    difference = source.differences(weight[keep], n_draws, rng)
     n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))
     better, worse = n_better / n_draws, n_worse / n_draws
     equivalent = (n_draws - n_better - n_worse) / n_draws
     error = max(math.sqrt(p * (1 - p) / n_draws) for p in (better, equivalent, worse))
     return MetricComparison(metric, True, "sampled", better, equivalent, worse, error, rope,
-                            n_draws, _draws_posterior(difference))
+                            n_draws, _draws_posterior(difference), source)
+
+
+class ScoresSource:
+    """Two rankings of the same items, weighed by one draw: `compare_scores`' one path.
+
+    Kept by its `MetricComparison` so that the comparison can be recomputed
+    with each item counted more times (`plan_more_items`).
+    """
+
+    __slots__ = ("_metric", "_prior", "_relevant", "_ranks", "alpha")
+    # ``alpha``: the items' weights, the Dirichlet parameters of the Bayesian
+    # bootstrap over items that the Gamma weights of a draw stand for.
+
+    def __init__(self, metric, prior, relevant, score_a, score_b, weight):
+        self._metric, self._prior, self._relevant = metric, prior, relevant
+        self._ranks = (_ranking_order(relevant, score_a), _ranking_order(relevant, score_b))
+        self.alpha = weight
+
+    @property
+    def n_items(self):
+        """Items counted (their weights)."""
+        return float(np.sum(self.alpha))
+
+    def differences(self, weight, n_draws, rng):
+        """Draws of ``M_a - M_b`` with item weights `weight` (input order)."""
+        metric, rel = self._metric, self._relevant
+        lam = ranking_prior(self._prior, metric, weight[rel].sum())
+        (order_a, starts_a), (order_b, starts_b) = self._ranks
+        own_a, own_b = (_ranking_own(rel, weight, order, starts, lam)
+                        for order, starts in self._ranks)
+        shapes = np.concatenate([weight, np.full(4, lam)])
+        positive = np.r_[rel, True, False, True, False]
+        differences = []
+        for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
+            cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
+            negatives = None
+            if metric == "average_precision" and by_positives is not None:
+                scaled = gammas.copy()
+                scaled[:, ~positive] = by_positives
+                negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+            first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, negatives,
+                                   own_a)
+            second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, negatives,
+                                    own_b)
+            differences.append(first - second)
+        return np.concatenate(differences)
