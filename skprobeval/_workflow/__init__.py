@@ -12,6 +12,13 @@ from ._crossval import (
     compare_estimators,
     compare_predictions,
 )
+from ._plan_more import (
+    MoreItemsPlan,
+    StoppingDecision,
+    plan_more_items,
+    should_stop,
+    stopping_target,
+)
 from ._plan_size import TestSizePlan, plan_test_size
 from ._report import ComparisonReport
 from ._sklearn import (
@@ -29,9 +36,11 @@ from ._threshold import ThresholdChoice, ThresholdUtility, choose_threshold, thr
 __all__ = [
     "ComparisonReport",
     "CountsScorer",
+    "MoreItemsPlan",
     "PosteriorRefit",
     "SCORE_METHODS",
     "TestSizePlan",
+    "StoppingDecision",
     "ThresholdChoice",
     "ThresholdUtility",
     "check_report_options",
@@ -45,7 +54,10 @@ __all__ = [
     "estimator_responses",
     "make_posterior_scorer",
     "plan_test_size",
+    "plan_more_items",
     "posterior_score",
     "posterior_statistic",
+    "should_stop",
+    "stopping_target",
     "threshold_utility",
 ]
