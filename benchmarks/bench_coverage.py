@@ -110,6 +110,7 @@ from scipy import special, stats
 from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_groups as _groups
 from benchmarks import _coverage_runs as _runs
+from benchmarks import _coverage_stopping as _stopping
 from benchmarks import _coverage_systems as _systems
 from benchmarks import _coverage_thresholds as _thresholds
 from benchmarks import _references as ref
@@ -855,6 +856,10 @@ def run_runs(cell, reps, n_draws):
                           levels=LEVELS, library=LIBRARY)
 
 
+def run_stopping(cell, reps, n_draws):
+    return _stopping.run_stopping(cell, reps, n_draws, seed=_seed, library=LIBRARY)
+
+
 def run_thresholds(cell, reps, n_draws):
     return _thresholds.run_thresholds(cell, reps, n_draws, seed=_seed, levels=LEVELS,
                                       library=LIBRARY)
@@ -870,9 +875,10 @@ SECTIONS = {
     "calibration": (_calibration.calibration_cells, run_calibration),
     "thresholds": (_thresholds.threshold_cells, run_thresholds),
     "runs": (_runs.run_cells, run_runs),
+    "stopping": (_stopping.stopping_cells, run_stopping),
 }
 # Sections whose rows are not intervals (no coverage, width or bootstrap columns).
-NOT_INTERVALS = ("comparisons", "systems")
+NOT_INTERVALS = ("comparisons", "systems", "stopping")
 
 
 def _run_cell(args):
@@ -928,8 +934,8 @@ def verdicts(rows):
     for (section, cell, quantity), group in groups.items():
         library = [r for r in group if r["kind"] == "library"]
         references = [r for r in group if r["kind"] == "reference"]
-        if section == "systems":
-            continue            # judged below, pooled over the population cells
+        if section in ("systems", "stopping"):
+            continue            # judged below (P(best) pooled; stopping: its targets)
         for lib in library:
             checked += 1
             if section == "comparisons":
@@ -957,6 +963,15 @@ def verdicts(rows):
                     failures.append(f"{cell} {quantity} [{lib['method']}]: width "
                                     f"{lib['width_95']:.4f} > {limit} x {r['method']} "
                                     f"{r['width_95']:.4f}")
+    # Optional stopping: the calibrated target of each batch size keeps wrong stops at 5%.
+    for batch, target in sorted(_stopping_targets().items()):
+        found = [r for r in rows if r["section"] == "stopping" and r.get("batch") == batch
+                 and r["target"] == target]
+        for row in found:
+            checked += 1
+            if row["wrong_share"] > 0.05 + 2 * row["se"]:
+                failures.append(f"stopping {row['cell']}: target {target:g} stops wrongly "
+                                f"in {row['wrong_share']:.3f} > 0.05")
     # P(best) is judged over the spreads a population draws, its cells' pairs pooled per
     # bin; the fixed-spread cells are information (`print_report` says how far off).
     for pooled in _systems.pooled_rows(rows):
@@ -966,6 +981,12 @@ def verdicts(rows):
             if failure:
                 failures.append(failure)
     return checked, failures
+
+
+def _stopping_targets():
+    from skprobeval._workflow._plan_more import _STOPPING_TARGETS
+
+    return _STOPPING_TARGETS
 
 
 def candidate_summary(rows):
@@ -1002,6 +1023,9 @@ def print_report(rows, out=sys.stdout):
             elif section == "comparisons":
                 print(f"{'cell':<62} {'P>0.95':>7} {'P<0.05':>7} {'KS':>6}  matched test",
                       file=out)
+            elif section == "stopping":
+                print(f"{'cell':<40} {'target':<14} {'wrong better':>12} {'se':>6} "
+                      f"{'mean stop':>9}", file=out)
             else:
                 print(f"{'cell':<46} {'quantity':<54} {'method':<40} {'cov95':>6} "
                       f"{'cov90':>6} {'width95':>8}", file=out)
@@ -1010,6 +1034,9 @@ def print_report(rows, out=sys.stdout):
             print(f"{row['cell']:<40} {row['quantity']:<24} {row['method']:<14} "
                   f"{int(row['count']):>6d} {row['predicted']:>9.3f} {row['observed']:>9.3f}"
                   f"  {judged}", file=out)
+        elif section == "stopping":
+            print(f"{row['cell']:<40} {row['quantity']:<14} {row['wrong_share']:>12.4f} "
+                  f"{row['se']:>6.4f} {row['mean_stop']:>9.0f}", file=out)
         elif section == "comparisons":
             matched = ""
             if row.get("matched_test"):

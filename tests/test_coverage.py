@@ -49,6 +49,8 @@ def _check_quick_rows(quick_rows):
         if row["section"] == "comparisons":
             assert 0.0 <= row["share_above_95"] <= 1.0
             assert row["nan_share"] == 0.0
+        elif row["section"] == "stopping":
+            assert 0.0 <= row["wrong_share"] <= 1.0 and row["se"] >= 0.0
         elif row["section"] == "systems":
             assert 0.0 <= row["observed"] <= 1.0 and 0.0 <= row["predicted"] <= 1.0
             assert row["count"] > 0
