@@ -83,8 +83,8 @@ def stopping_target(batch_size):
     25          0.58                    0.998                0.047
     50          0.51                    0.998                0.041
     100         0.43                    0.998                0.030
-    200         0.34                    0.995                0.049
-    500         0.24                    0.995                0.029
+    200         0.34                    0.995                0.048
+    500         0.24                    0.995                0.028
     2 000       0.095 (one look)        0.975                0.046
     ==========  ======================  ===================  =======================
 
@@ -495,7 +495,7 @@ class MoreItemsPlan(ResultMixin):
                 f"note={self.note!r})")
 
 
-def _note(plan_words, decided_now, decision_now, probability_now, n_items, grid, decided,
+def _note(decided_now, decision_now, probability_now, n_items, grid, decided,
           target, assurance, rope, max_items, words):
     if decided_now:
         return (f"Decided now: {decision_now} (posterior probability "
@@ -675,7 +675,7 @@ def _plan(planner, target, assurance, rope, max_items, n_sims, n_draws, rng):
     error = np.sqrt(decided * (1.0 - decided) / n_sims)
     reached = np.flatnonzero(decided >= assurance)
     n_items = int(grid[reached[0]]) if reached.size else None
-    note = _note(words, decided_now, decision_now, probability_now, n_items, grid, decided,
+    note = _note(decided_now, decision_now, probability_now, n_items, grid, decided,
                  target, assurance, rope, max_items, words)
     return MoreItemsPlan(n_items, decided_now, decision_now, grid, decided, shares[0],
                          shares[1], shares[2], error, planner.items, target, assurance,
