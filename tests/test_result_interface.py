@@ -90,6 +90,8 @@ BUILDERS = {
     "MeanLossPosterior": lambda: sp.mean_loss_posterior([0.2, 0.0, 1.3, 0.4, 0.1], **FAST),
     "MetricComparison": lambda: sp.compare_independent(_counts(), sp.ConfusionCounts(
         tp=6, fp=3, fn=5, tn=6), **FAST),
+    "MoreItemsPlan": lambda: sp.plan_more_items(sp.compare_paired(Y_TRUE, Y_A, Y_B), n_sims=50,
+                                                random_state=0),
     "PairedComparison": lambda: sp.compare_paired(Y_TRUE, Y_A, Y_B),
     "PlackettLuceRanking": lambda: sp.rank_across_datasets(ACROSS, **FAST),
     "PosteriorCurve": lambda: sp.posterior_precision_recall_curve(Y_TRUE, SCORE),
@@ -101,6 +103,8 @@ BUILDERS = {
                                                         random_state=0),
     "RankingPosterior": lambda: sp.average_precision_posterior(Y_TRUE, SCORE, **FAST),
     "SampledPosterior": lambda: sp.SampledPosterior(np.random.default_rng(0).beta(3, 2, 300)),
+    "StoppingDecision": lambda: sp.should_stop(sp.compare_paired(Y_TRUE, Y_A, Y_B),
+                                               budget=200, n_sims=50, random_state=0),
     "SystemRanking": lambda: sp.rank_systems(Y_TRUE, {"a": Y_A, "b": Y_B}, **FAST),
     "TestSizePlan": lambda: sp.plan_test_size(metric="precision", width=0.3, expected=0.8,
                                               prevalence=0.5, random_state=0),
@@ -205,8 +209,8 @@ def test_plot_returns_axes(results, name):
 
 
 # One page builder for all: the report's richer page, and these results' own.
-PAGES = ("AcrossDatasetsReport", "CalibrationCurve", "ComparisonReport", "SystemRanking",
-         "TestSizePlan", "ThresholdChoice", "ThresholdUtility")
+PAGES = ("AcrossDatasetsReport", "CalibrationCurve", "ComparisonReport", "MoreItemsPlan",
+         "SystemRanking", "TestSizePlan", "ThresholdChoice", "ThresholdUtility")
 
 
 @pytest.mark.parametrize("name", PAGES)
