@@ -283,7 +283,7 @@ def _polish(family, params, low, high, mass=1e-10):
 
 
 def hdi_newton(evaluate, low, high, rest, *, support=(0.0, 1.0), low_c=None, high_c=None,
-               rtol=1e-8, max_steps=40):
+               rtol=1e-8, max_steps=40, step_mass=False):
     """Highest-density intervals by Newton's method on both ends at once.
 
     The one solver of every family with a density and its slope: the ends
@@ -307,7 +307,11 @@ def hdi_newton(evaluate, low, high, rest, *, support=(0.0, 1.0), low_c=None, hig
     smallest of the distance to the support's ends, the width and the
     distance over which the log density changes by one), with both equations
     nearly solved: quadratic convergence leaves an error near ``rtol ** 2``
-    of that scale.  Returns ``(low, high, done)``; where ``done`` is False
+    of that scale.  The mass equation must hold to 1e-9 as well, or, where
+    `step_mass` (a bool, or a mask over the elements: smooth near-normal
+    densities only) is set, to what steps of that size change it (``4 rtol
+    (f(l) scale_l + f(u) scale_u)``): then a start within `rtol` of its scale
+    settles in one evaluation.  Returns ``(low, high, done)``; where ``done`` is False
     (a step leaving the support or crossing the ends, a density of 0, no
     convergence in `max_steps`) the caller solves otherwise.
     """
@@ -317,6 +321,7 @@ def hdi_newton(evaluate, low, high, rest, *, support=(0.0, 1.0), low_c=None, hig
     low_c = hi_support - low if low_c is None else np.array(low_c, dtype=float)
     high_c = hi_support - high if high_c is None else np.array(high_c, dtype=float)
     done = np.zeros(low.shape, dtype=bool)
+    step_mass = np.broadcast_to(step_mass, low.shape)
     active = np.flatnonzero((low > lo_support) & (high_c > 0) & (low < high))
     with np.errstate(all="ignore"):
         for _ in range(max_steps):
@@ -352,9 +357,11 @@ def hdi_newton(evaluate, low, high, rest, *, support=(0.0, 1.0), low_c=None, hig
                 floor_u = 4 * EPS * np.fmin(new_u - lo_support, new_uc) + 1e-300
             else:
                 floor_l = floor_u = 4 * EPS * np.maximum(np.abs(new_l), np.abs(new_u)) + 1e-300
+            mass_tol = np.where(step_mass[active],
+                                np.fmax(1e-9, 4 * rtol * (f_l * scale_l + f_u * scale_u)), 1e-9)
             converged = keep & (damp == 1.0) & (np.abs(step_l) <= rtol * scale_l + floor_l) \
                 & (np.abs(step_u) <= rtol * scale_u + floor_u) \
-                & (np.abs(mass) <= 1e-9) & (np.abs(gap) <= 1e-4)
+                & (np.abs(mass) <= mass_tol) & (np.abs(gap) <= 1e-4)
             done[active[converged]] = True
             active = active[keep & ~converged]
     return low, high, done
@@ -433,9 +440,10 @@ def parts_hdi_newton(family, params, rest, start=None):
     """Highest-density intervals by `hdi_newton` from ``family._parts`` (cdf, sf,
     density and its slope at both ends, the exact posteriors' evaluation).
 
-    From ``family._interval_start`` (or `start`) three to five steps settle a
-    smooth unimodal density; an element settles after a step below 1e-5 of its
-    scale (the error is then near 1e-10 of it).  Returns ``(low, high, done)``:
+    From ``family._interval_start`` (or `start`) one or two steps settle a
+    smooth unimodal density from a close start (a difference's Cornish-Fisher
+    interval), three to five from a rough one; an element settles after a step
+    below 1e-5 of its scale (the error is then near 1e-10 of it).  Returns ``(low, high, done)``:
     a monotone density (the interval starts at an end) is left undone.
     """
     low, high = family._interval_start(params, rest / 2) if start is None else start
@@ -447,7 +455,10 @@ def parts_hdi_newton(family, params, rest, start=None):
         return (np.log(f_lo) - np.log(f_hi), rest[active] - cdf - sf, df_lo / f_lo,
                 df_hi / f_hi, f_lo, f_hi)
 
-    return hdi_newton(evaluate, low, high, rest, support=family._support, rtol=1e-5)
+    # Every shape parameter at least 10: near-normal, the mass trusted to the step.
+    near_normal = np.minimum.reduce([params[name] for name in family._shape_params]) >= 10
+    return hdi_newton(evaluate, low, high, rest, support=family._support, rtol=1e-5,
+                      step_mass=near_normal)
 
 
 def hdi_from_draws(sorted_draws, confidence):

@@ -38,6 +38,7 @@ __all__ = [
     "beta_var",
     "beta_variates",
     "cornish_fisher",
+    "cornish_fisher_hdi",
     "dirichlet",
     "dirichlet_scaled",
     "draw_chunks",
@@ -428,29 +429,108 @@ def normal_score_rule(a, b):
     return v, vc, _NS_W[:, None]
 
 
-def cornish_fisher(mean, sd, skew, kurtosis, q, upper=False):
-    """Cornish-Fisher quantile ``mean + sd * w(z)`` from four cumulants.
+def _cornish_fisher_polynomial(shape):
+    """Coefficients ``c_0 .. c_5`` (rows) of the Cornish-Fisher map ``w(z) = sum c_j z^j``.
 
-    ``kurtosis`` is the excess kurtosis; ``q`` the lower (or, with ``upper``,
-    upper) tail probability.  A start for Newton steps, not a result.
+    ``shape`` holds the standardised cumulants of orders 3 to 6 (skewness,
+    excess kurtosis, ``k5 / sd^5``, ``k6 / sd^6``); the terms are those to
+    order ``n^-2`` for a sum of ``n`` variables (Cornish and Fisher 1938; Fisher
+    and Cornish 1960).
+    """
+    g1, g2, g3, g4 = shape
+    g11 = g1 * g1
+    zero = 0.0 * g1
+    c0 = -g1 / 6 + g3 / 40 - g1 * g2 / 12 + 17 * g11 * g1 / 324
+    c1 = (1 - g2 / 8 + 5 * g11 / 36 + g4 / 48 - 7 * g1 * g3 / 60 - 29 * g2 * g2 / 384
+          + 107 * g11 * g2 / 288 - 1511 * g11 * g11 / 7776)
+    c2 = g1 / 6 - g3 / 20 + 5 * g1 * g2 / 24 - 53 * g11 * g1 / 324
+    c3 = (g2 / 24 - g11 / 18 - g4 / 72 + 17 * g1 * g3 / 180 + g2 * g2 / 16
+          - 103 * g11 * g2 / 288 + 1688 * g11 * g11 / 7776)
+    c4 = g3 / 120 - g1 * g2 / 24 + g11 * g1 / 27
+    c5 = (g4 / 720 - g1 * g3 / 90 - g2 * g2 / 128 + 7 * g11 * g2 / 144
+          - 7 * g11 * g11 / 216)
+    return np.stack(np.broadcast_arrays(c0, c1, c2, c3, c4, c5 + zero))
+
+
+def _polynomial(coefficients, z, derivative=0):
+    """``sum c_j z^j`` (or its first or second derivative) by Horner's rule."""
+    degree = coefficients.shape[0] - 1
+    value = 0.0 * z
+    for j in range(degree, derivative - 1, -1):
+        factor = math.perm(j, derivative)
+        value = value * z + factor * coefficients[j]
+    return value
+
+
+def cornish_fisher(mean, sd, shape, q, upper=False):
+    """Cornish-Fisher quantile ``mean + sd * w(z)``, ``z = Phi^-1(q)``.
+
+    ``shape``: the standardised cumulants of orders 3 to 6 (see
+    `_cornish_fisher_polynomial`); ``q`` the lower (or, with ``upper``, upper)
+    tail probability.  A start for Newton steps, not a result: on Beta
+    quantiles at 2.5% with parameters from 200 to 1000 within 8e-7 standard
+    deviations (four cumulants: 1e-4), from 30 to 200 within 9e-5.
     """
     z = special.ndtri(q)
     z = -z if upper else z
-    z2 = z * z
-    w = (z + (z2 - 1) * skew / 6 + (z2 - 3) * z * kurtosis / 24
-         - (2 * z2 - 5) * z * skew * skew / 36)
-    return mean + sd * w
+    return mean + sd * _polynomial(_cornish_fisher_polynomial(shape), z)
+
+
+def cornish_fisher_hdi(mean, sd, shape, rest, steps=6):
+    """Highest-density interval of the Cornish-Fisher approximation ``mean + sd w(Z)``.
+
+    The density is ``phi(z) / (sd w'(z))`` at ``x = mean + sd w(z)``: the ends
+    ``z_l < z_u`` with ``Phi(z_u) - Phi(z_l) = 1 - rest`` and ``g(z_l) = g(z_u)``,
+    ``g = -z^2 / 2 - log w'``, by `steps` Newton steps in ``z_l`` from the
+    equal-tailed ends (no special functions beyond ``ndtr``).  A start for the
+    exact solve; NaN where ``w`` is not increasing over the interval.
+    """
+    coefficients = _cornish_fisher_polynomial(shape)
+    confidence = 1.0 - rest
+    z_low = special.ndtri(0.5 * rest)
+    with np.errstate(all="ignore"):
+        for _ in range(steps):
+            z_high = special.ndtri(special.ndtr(z_low) + confidence)
+            slopes = [_polynomial(coefficients, z, 1) for z in (z_low, z_high)]
+            curves = [_polynomial(coefficients, z, 2) for z in (z_low, z_high)]
+            gap = (-0.5 * (z_low - z_high) * (z_low + z_high)
+                   - np.log(slopes[0]) + np.log(slopes[1]))
+            # d z_u / d z_l = phi(z_l) / phi(z_u)
+            ratio = np.exp(0.5 * (z_high - z_low) * (z_high + z_low))
+            change = (-z_low - curves[0] / slopes[0]) - (-z_high - curves[1] / slopes[1]) * ratio
+            z_low = z_low - gap / change
+        z_high = special.ndtri(special.ndtr(z_low) + confidence)
+        valid = ((_polynomial(coefficients, z_low, 1) > 0)
+                 & (_polynomial(coefficients, z_high, 1) > 0) & (z_low < z_high))
+        low = mean + sd * _polynomial(coefficients, z_low)
+        high = mean + sd * _polynomial(coefficients, z_high)
+    return np.where(valid, low, np.nan), np.where(valid, high, np.nan)
 
 
 def beta_cumulants(a, b):
-    """Mean, variance, third and fourth cumulants of Beta(a, b)."""
+    """Mean and the cumulants of orders 2 to 6 of Beta(a, b).
+
+    Orders 2 to 4 in closed form; 5 and 6 from the central moments, by the
+    recurrence ``(s + k) M_{k+1} = k (1 - 2 mu) M_k + k mu (1 - mu) M_{k-1}``
+    (``s = a + b``; the Pearson equation ``x (1 - x) f' = (a - 1 - (s - 2) x) f``
+    integrated against ``(x - mu)^k`` by parts), which has no cancellation.
+    """
     total = a + b
     mean = a / total
+    spread = (b - a) / total            # 1 - 2 mean, exact
     var = (a / total) * (b / total) / (total + 1)
     skew = 2 * (b - a) * np.sqrt(total + 1) / ((total + 2) * np.sqrt(a * b))
     excess = (6 * ((a - b) ** 2 * (total + 1) - a * b * (total + 2))
               / (a * b * (total + 2) * (total + 3)))
-    return mean, var, skew * var ** 1.5, excess * var * var
+    third = skew * var ** 1.5
+    fourth_moment = (3 * spread * third + 3 * (a / total) * (b / total) * var) / (total + 3)
+    fifth_moment = (4 * spread * fourth_moment + 4 * (a / total) * (b / total) * third) \
+        / (total + 4)
+    sixth_moment = (5 * spread * fifth_moment
+                    + 5 * (a / total) * (b / total) * fourth_moment) / (total + 5)
+    fifth = fifth_moment - 10 * third * var
+    sixth = sixth_moment - 15 * fourth_moment * var - 10 * third * third + 30 * var ** 3
+    return mean, var, third, excess * var * var, fifth, sixth
 
 
 def beta_rule(a, b):
@@ -518,7 +598,8 @@ def _bisection_point(lo, hi, relative):
 
 
 def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8,
-                      accept=None, accept_rel=None, max_iter=200, near_zero=False):
+                      accept=None, accept_rel=None, residual=1e-8, max_iter=200,
+                      near_zero=False):
     """Roots of increasing functions, elementwise, by safeguarded Newton.
 
     ``func(x, index)`` returns ``(value, slope)`` for the flat elements
@@ -530,7 +611,10 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
     (an array over the elements) when given, capped at ``accept_rel`` times
     the distance from the nearer end of the first bracket: the error left is
     about the square (the cube for Halley) of that step on the function's
-    scale.  With ``near_zero``, bisection steps of the elements without an
+    scale.  A step is trusted only where ``|func|`` is at most ``residual``
+    (a float or an array over the elements) or within four steps' worth of
+    the tolerance: a density spike makes steps tiny far from the root.
+    With ``near_zero``, bisection steps of the elements without an
     absolute tolerance (``xtol`` 0) bisect the exponent where the root may lie
     orders of magnitude nearer to 0 than the bracket's far end (see
     `_bisection_point`); their function must be finite all the way down.
@@ -544,6 +628,7 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
     # then keeps its digits, down to one float64 step.
     lo_0, hi_0 = lo.copy(), hi.copy()
     xtol_all = np.broadcast_to(np.asarray(xtol, dtype=np.float64), x.shape)
+    residual_all = np.broadcast_to(np.asarray(residual, dtype=np.float64), x.shape)
     previous = hi - lo
     active = np.arange(x.shape[0])
     for _ in range(max_iter):
@@ -570,7 +655,7 @@ def solve_increasing(func, lo, hi, x0, *, xtol=0.0, rtol=1e-14, newton_rtol=1e-8
             # residual is still large (a density spike makes the step tiny far from the
             # root); then keep bisecting.
             scale = np.where(np.isfinite(slope), 4.0 * np.abs(slope) * tol, 0.0)
-            small_residual = np.abs(value) <= np.maximum(1e-8, scale)
+            small_residual = np.abs(value) <= np.maximum(residual_all[active], scale)
             tiny_step = np.isfinite(step) & (np.abs(step) <= tol) & small_residual
             ok = (np.isfinite(newton) & (newton > lo_a) & (newton < hi_a)
                   & (np.abs(step) <= 0.5 * previous[active]))

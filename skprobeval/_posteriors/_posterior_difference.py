@@ -21,6 +21,7 @@ from .._core import (
     beta_sf,
     beta_var,
     cornish_fisher,
+    cornish_fisher_hdi,
     fail,
     golden_max,
     normal_score_rule,
@@ -51,7 +52,8 @@ class DifferencePosterior(_Posterior):
     the outer's mass (and every parameter is >= 1), otherwise on tanh-sinh
     nodes split where the inner argument leaves [0, 1], so that the
     integrand is smooth on each piece.  Quantiles start at the
-    Cornish-Fisher quantile and take Halley steps.  Mean and variance are closed
+    Cornish-Fisher quantile (six cumulants) and take Halley steps, the
+    highest-density interval at that approximation's.  Mean and variance are closed
     form: ``E = E[first] - E[second]``, ``Var = Var[first] + Var[second]``.
     ``prob_greater(0)`` is the probability of doing better than chance.
 
@@ -516,35 +518,56 @@ class DifferencePosterior(_Posterior):
         return np.where(x == 1, self._boundary_logpdf(p, 1), value)
 
     @staticmethod
-    def _cornish_fisher(p, q, upper):
-        """Cornish-Fisher quantiles from the four cumulants (the first Beta's
-        minus the second's, odd orders; plus, even orders)."""
-        m1, v1, k31, k41 = beta_cumulants(p["a1"], p["b1"])
-        m2, v2, k32, k42 = beta_cumulants(p["a2"], p["b2"])
-        var = v1 + v2
+    def _cumulants(p):
+        """Mean, standard deviation and standardised cumulants of orders 3 to 6
+        (the first Beta's minus the second's at odd orders, plus at even ones)."""
+        first = beta_cumulants(p["a1"], p["b1"])
+        second = beta_cumulants(p["a2"], p["b2"])
+        mean, var, *higher = (one - two if order % 2 else one + two
+                              for order, (one, two) in enumerate(zip(first, second), 1))
         sd = np.sqrt(var)
         with np.errstate(all="ignore"):
-            guess = cornish_fisher(m1 - m2, sd, (k31 - k32) / (var * sd),
-                                   (k41 + k42) / (var * var), q, upper)
+            shape = tuple(value / sd ** order for order, value in enumerate(higher, 3))
+        return mean, sd, shape
+
+    def _cornish_fisher(self, p, q, upper):
+        """Cornish-Fisher quantiles from six cumulants where every parameter is
+        at least 10 (near-normal), from four elsewhere (the terms of order
+        ``n^-3/2`` and ``n^-2`` help only where the expansion converges)."""
+        mean, sd, shape = self._cumulants(p)
+        near_normal = self._near_normal(p)
+        shape = shape[:2] + tuple(np.where(near_normal, value, 0.0) for value in shape[2:])
+        with np.errstate(all="ignore"):
+            guess = cornish_fisher(mean, sd, shape, q, upper)
         # Far from normal (tiny parameters) the expansion can leave the support.
-        mean = m1 - m2
         return np.where(np.isfinite(guess) & (np.abs(guess) < 1), guess, mean)
 
     def _interval_start(self, p, tail):
-        # The highest-density interval of an Edgeworth density sits a third of
-        # the skewness (in standard deviations) below the equal-tailed one.
-        m1, v1, k31, _ = beta_cumulants(p["a1"], p["b1"])
-        m2, v2, k32, _ = beta_cumulants(p["a2"], p["b2"])
-        shift = (k31 - k32) / (3 * (v1 + v2))
-        low = self._cornish_fisher(p, tail, False) - shift
-        high = self._cornish_fisher(p, tail, True) - shift
-        mean = m1 - m2
+        # The highest-density interval of the Cornish-Fisher approximation
+        # (within 1e-6 standard deviations for parameters in the hundreds: one
+        # Newton step settles it) where every parameter is at least 10; elsewhere,
+        # or where that map is not monotone, the equal-tailed interval shifted
+        # down by a third of the skewness (in standard deviations), where the
+        # interval of an Edgeworth density sits.
+        mean, sd, shape = self._cumulants(p)
+        with np.errstate(all="ignore"):
+            low, high = cornish_fisher_hdi(mean, sd, shape, 2 * tail)
+        shift = shape[0] * sd / 3
+        fallback = ~((np.abs(low) < 1) & (np.abs(high) < 1) & self._near_normal(p))
+        low = np.where(fallback, self._cornish_fisher(p, tail, False) - shift, low)
+        high = np.where(fallback, self._cornish_fisher(p, tail, True) - shift, high)
         return (np.where(np.abs(low) < 1, low, mean - 0.5 * (1 + mean)),
                 np.where(np.abs(high) < 1, high, mean + 0.5 * (1 - mean)))
 
+    @staticmethod
+    def _near_normal(p):
+        """Elements whose four parameters are all at least 10."""
+        return np.minimum(np.minimum(p["a1"], p["b1"]), np.minimum(p["a2"], p["b2"])) \
+            >= _NEAR_NORMAL
+
     def _quantile_flat(self, p, q, upper):
-        # Newton steps from the Cornish-Fisher start: two or three for counts
-        # in the tens and more.
+        # Halley steps from the Cornish-Fisher start: one for counts in the
+        # hundreds, two or three in the tens.
         guess = self._cornish_fisher(p, q, upper)
         scale = np.sqrt(beta_var(p["a1"], p["b1"]) + beta_var(p["a2"], p["b2"]))
         smallest = np.minimum(np.minimum(p["a1"], p["b1"]), np.minimum(p["a2"], p["b2"]))
