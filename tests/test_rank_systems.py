@@ -254,7 +254,7 @@ def _brute_force_values(y, systems, n_classes, lam, n_draws, rng, average):
 def test_agrees_with_a_brute_force_dirichlet(rng, n_classes, average):
     # Three systems, 40 items: every cell of the K^(N+1) table drawn by numpy with
     # the prior enumerated cell by cell (16 cells for K = 2, 45 with prior mass of
-    # 81 for K = 3), against the sparse table and its stick-broken prior.
+    # 81 for K = 3), against the table's own draw of its prior cells.
     y = rng.integers(0, n_classes, 40)
     systems = [np.where(rng.random(40) < accuracy, y, rng.integers(0, n_classes, 40))
                for accuracy in (0.8, 0.75, 0.7)]
@@ -476,11 +476,12 @@ def test_result_presentation(rng):
 
 def test_the_sparse_map_gives_the_dense_map_draws(rng, monkeypatch):
     # Large tables map cells to per-label sums with a sparse matrix: the same
-    # variates, the same sums up to rounding.
+    # variates, the same sums up to rounding.  (Six classes: a prior of 216 cells,
+    # drawn by sticks.)
     import skprobeval._compare._rank_systems as module
 
-    y = rng.integers(0, 4, 300)
-    predictions = {name: np.where(rng.random(300) < 0.7, y, rng.integers(0, 4, 300))
+    y = rng.integers(0, 6, 300)
+    predictions = {name: np.where(rng.random(300) < 0.7, y, rng.integers(0, 6, 300))
                    for name in "abc"}
     dense = rank_systems(y, predictions, metric="f1", average="macro", n_draws=500,
                          random_state=4)
@@ -488,6 +489,47 @@ def test_the_sparse_map_gives_the_dense_map_draws(rng, monkeypatch):
     sparse = rank_systems(y, predictions, metric="f1", average="macro", n_draws=500,
                           random_state=4)
     np.testing.assert_allclose(sparse.values, dense.values, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "multilabel"])
+def test_small_tables_drawn_whole_agree_with_the_stick_broken_prior(rng, kind, monkeypatch):
+    # Tables with few prior cells draw every cell (16 for a binary truth and three
+    # systems, 45 for three classes); the sticks draw the same posterior.  Compared
+    # with the sticks forced: P(best), pairwise and the metric's mean and spread
+    # within four standard errors of the difference of two Monte Carlo estimates.
+    import skprobeval._compare._rank_systems as module
+
+    n_items = 60
+    if kind == "multilabel":
+        y = rng.integers(0, 2, (n_items, 2))
+        predictions = {name: np.where(rng.random((n_items, 2)) < accuracy, y, 1 - y)
+                       for name, accuracy in zip("abc", (0.85, 0.8, 0.75))}
+        options = {"metric": "f1", "average": "macro"}
+    else:
+        k = 2 if kind == "binary" else 3
+        y = rng.integers(0, k, n_items)
+        predictions = {name: np.where(rng.random(n_items) < accuracy, y,
+                                      rng.integers(0, k, n_items))
+                       for name, accuracy in zip("abc", (0.85, 0.8, 0.75))}
+        options = {"metric": "f1", "average": "binary" if k == 2 else "macro"}
+    n_draws = 20_000
+    whole = rank_systems(y, predictions, pooling="none", n_draws=n_draws, random_state=rng,
+                         **options)
+    monkeypatch.setattr(module, "DENSE_PRIOR_CELLS", 0)
+    sticks = rank_systems(y, predictions, pooling="none", n_draws=n_draws, random_state=rng,
+                          **options)
+    np.testing.assert_array_less(np.abs(whole.prob_best - sticks.prob_best),
+                                 _tolerance(sticks.prob_best, n_draws, n_draws))
+    off = ~np.eye(3, dtype=bool)
+    above = sticks.pairwise.to_numpy()
+    np.testing.assert_array_less(np.abs(whole.pairwise.to_numpy() - above)[off],
+                                 _tolerance(above, n_draws, n_draws)[off])
+    spread = sticks.values.std(axis=0)
+    np.testing.assert_array_less(np.abs(whole.values.mean(axis=0) - sticks.values.mean(axis=0)),
+                                 4 * spread * np.sqrt(2 / n_draws))
+    # The spread's standard error, about sd / sqrt(2 n) for near-normal draws.
+    np.testing.assert_array_less(np.abs(whole.values.std(axis=0) - spread),
+                                 4 * spread * np.sqrt(1 / n_draws))
 
 
 def test_labels_by_name_and_in_another_order(rng):

@@ -5,7 +5,8 @@ table (true label, prediction of system 1, ..., prediction of system N), whose
 prior gives every sub-table of systems the package's own one- and two-system
 priors, so that the ranks of each draw honour the pairing as
 `compare_paired_metric` does for two systems; the table is kept sparse (the
-observed cells, and the prior's share drawn by truncated stick-breaking), and
+observed cells, and the prior's share drawn by truncated stick-breaking) unless
+its prior spans few cells (then every cell is drawn: ``_joint_dense.py``), and
 systems with identical predictions are drawn once; by default the draws are
 then partially pooled (``_pooling.py``).  `SystemRanking` holds the result.
 Derivations: the theory page ``docs/theory/rankings.rst``.
@@ -64,6 +65,7 @@ from .._posteriors import (
     ranking_prior,
     share_chunks,
 )
+from ._joint_dense import DENSE_PRIOR_CELLS, dense_cells, dense_shares, prior_cells_per_block
 from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
@@ -324,9 +326,10 @@ class _JointSystems:
     """The sparse Dirichlet posterior of a truth and N systems' predictions.
 
     Cells are kept only where items are; every draw adds the prior by
-    stick-breaking (module docstring).  `sample` yields, chunk by chunk, the
-    per-label shares ``(true, [(pred, tp) per system])`` of the requested
-    labels, each of shape ``(draws, R)``.
+    stick-breaking (module docstring), or, where the prior spans few cells,
+    every cell with prior mass is kept and drawn with the observed ones.
+    `sample` yields, chunk by chunk, the per-label shares ``(true, [(pred,
+    tp) per system])`` of the requested labels, each of shape ``(draws, R)``.
     """
 
     def __init__(self, joint, lam):
@@ -355,9 +358,14 @@ class _JointSystems:
         counts = np.bincount(inverse.ravel(), weights=weight, minlength=first.shape[0])
         keep = counts > 0
         first, counts = first[keep], counts[keep].astype(float)
-        self.counts = counts
         self.block = block[first]
         cell_digits = [d[first] for d in digits]
+        self._alpha = None
+        if prior_cells_per_block(size, n_sys) <= DENSE_PRIOR_CELLS:
+            # Few prior cells: every one of them is drawn (``_joint_dense.py``).
+            self.block, cell_digits, counts, self._alpha = dense_cells(
+                self.block, cell_digits, counts, size, self.n_blocks, lam)
+        self.counts = counts
         self.n_requested = n_req
         # Per-label sums: the blocks' totals, then per label true, then per system
         # predicted and right.
@@ -383,6 +391,9 @@ class _JointSystems:
         rows, columns = np.concatenate(rows), np.concatenate(columns)
         data = np.ones(rows.shape[0])
         matrix = sp.csr_matrix((data, (rows, columns)), shape=(n_cells, self.n_sums))
+        if self._alpha is not None:
+            self._maps = matrix.toarray()
+            return
         # Cells of one item are Exp(1), the others Gamma(count): two blocks of rows.
         unit = counts == 1.0
         self._unit_counts, self._several_counts = counts[unit], counts[~unit]
@@ -409,6 +420,11 @@ class _JointSystems:
     def sample(self, n_draws, rng):
         """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
         n_cells = self.counts.shape[0]
+        if self._alpha is not None:
+            for size in draw_chunks(n_draws, n_cells + self.n_sums):
+                yield self._shares(dense_shares(self._alpha, self.n_blocks, self._maps, size,
+                                                rng))
+            return
         concentration = 4.0 * self.lam
         sticks = -LOG_COARSE * concentration + 4.0 * math.sqrt(-LOG_COARSE * concentration)
         per_draw = n_cells + self.n_blocks * int(sticks + 8) * (2 * self.n_systems + 2)
@@ -699,7 +715,8 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     with different labels); for K = 2 each of the 2^(N+1) cells gets
     λ / 2^(N-1).  The prior's 4λ is drawn as a Gamma total split by
     stick-breaking over the prior's cells, truncated once the share left is
-    below 2^-100 (the user guide details it).  Label averages of F-scores
+    below 2^-100 (the user guide details it); a prior of at most 128 cells
+    (2^(N+1) for K = 2: up to 6 systems) is drawn cell by cell instead.  Label averages of F-scores
     add to each label's TP a Gamma(λ - d) mass of their own, shared by
     the systems (λ on TP, as `fbeta_posterior`).  For accuracy the pairwise
     probabilities with ``rope=0`` are exactly those of `compare_paired`
@@ -746,19 +763,19 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     >>> predictions = {"a": noisy(0.80), "b": noisy(0.78), "c": noisy(0.70)}
     >>> ranking = rank_systems(y, predictions, metric="f1", average="macro", random_state=0)
     >>> ranking.prob_best.round(2)
-    a    0.96
-    b    0.04
+    a    0.97
+    b    0.03
     c    0.00
     Name: prob_best, dtype: float64
     >>> ranking.expected_rank.round(2)
-    a    1.04
+    a    1.03
     b    1.98
     c    2.99
     Name: expected_rank, dtype: float64
     >>> ranking.rank_probabilities.round(2)
     rank     1     2     3
-    a     0.96  0.04  0.00
-    b     0.04  0.95  0.01
+    a     0.97  0.03  0.00
+    b     0.03  0.95  0.01
     c     0.00  0.01  0.99
     """
     counted = isinstance(y_true, JointCounts)
