@@ -17,7 +17,6 @@ from skprobeval import (
     compare_scores,
     metric_posterior,
     plan_more_items,
-    rank_systems,
     should_stop,
     stopping_target,
 )
@@ -174,10 +173,6 @@ def test_unplannable_results_name_the_supported_types():
     independent = compare_independent(ConfusionCounts(3, 2, 1, 4), ConfusionCounts(5, 2, 1, 2))
     with pytest.raises(TypeError, match=r"`result` must be a PairedComparison.*independent"):
         plan_more_items(independent)
-    ranking = rank_systems([0, 1, 1, 0], {"a": [0, 1, 0, 0], "b": [1, 1, 1, 0]},
-                           n_draws=200, random_state=0)
-    with pytest.raises(TypeError, match=r"got a SystemRanking"):
-        plan_more_items(ranking)
     with pytest.raises(TypeError, match=r"`result` must be"):
         should_stop(0.97)
     per_label = PairedComparison.from_counts(PairedCounts([1, 2], [3, 4], [5, 6]))

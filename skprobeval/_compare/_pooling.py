@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-__all__ = ["LOGIT_WIDTH", "partial_pooling", "pool_in_range"]
+__all__ = ["LOGIT_WIDTH", "partial_pooling", "pool_in_range", "pool_in_range_sets"]
 
 # Upper end of the uniform prior of the spread on the logit scale: systems one
 # spread apart on either side of a common level of 0.5 span 0.007-0.993.
@@ -81,20 +81,7 @@ def partial_pooling(draws, width, rng, log_prior=None):
     eigen = np.clip(eigen, 0.0, None)
     mean_e = basis.T @ mean
     ones_e = basis.T @ np.ones(n)
-
-    # Posterior of τ on the grid: the marginal likelihood of the means with μ
-    # integrated out, y ~ N(μ 1, Σ + τ² I), times the prior (uniform in τ,
-    # density 2u on the u scale).
-    u = (np.arange(GRID) + 0.5) / GRID
-    variance = eigen[None, :] + (width * u[:, None] ** 2) ** 2
-    prior = np.log(2 * u)
-    if log_prior is not None:
-        prior = prior + log_prior(width * u ** 2)
-    a = np.sum(ones_e ** 2 / variance, axis=1)
-    b = np.sum(ones_e * mean_e / variance, axis=1)
-    c = np.sum(mean_e ** 2 / variance, axis=1)
-    log_post = (prior - 0.5 * np.sum(np.log(variance), axis=1) - 0.5 * np.log(a)
-                - 0.5 * (c - b ** 2 / a))
+    log_post = _spread_log_posterior(eigen, mean_e, ones_e, width, log_prior)
     weight = np.exp(log_post - log_post.max())
     cell = rng.choice(GRID, size=n_draws, p=weight / weight.sum())
     tau2 = (width * ((cell + rng.random(n_draws)) / GRID) ** 2) ** 2
@@ -136,4 +123,71 @@ def pool_in_range(draws, low, high, rng, higher=True, log_prior=None):
     logits = special.logit(share)
     pooled = (partial_pooling(logits, LOGIT_WIDTH, rng, log_prior) if higher
               else -partial_pooling(-logits, LOGIT_WIDTH, rng, log_prior))
+    return low + (high - low) * special.expit(pooled)
+
+
+def _spread_log_posterior(eigen, mean_e, ones_e, width, log_prior=None):
+    """Log posterior (up to a constant) of the spread on the grid, shape (..., GRID).
+
+    The marginal likelihood of the means with μ integrated out, y ~ N(μ 1, Σ +
+    τ² I), times the prior (uniform in τ, density 2u on the u scale); `eigen`,
+    `mean_e` and `ones_e` are Σ's eigenvalues and the means and ones in its
+    eigenbasis, shape (..., n) for any leading axes.
+    """
+    u = (np.arange(GRID) + 0.5) / GRID
+    variance = eigen[..., None, :] + (width * u[:, None] ** 2) ** 2
+    prior = np.log(2 * u)
+    if log_prior is not None:
+        prior = prior + log_prior(width * u ** 2)
+    ones_e, mean_e = ones_e[..., None, :], mean_e[..., None, :]
+    a = np.sum(ones_e ** 2 / variance, axis=-1)
+    b = np.sum(ones_e * mean_e / variance, axis=-1)
+    c = np.sum(mean_e ** 2 / variance, axis=-1)
+    return (prior - 0.5 * np.sum(np.log(variance), axis=-1) - 0.5 * np.log(a)
+            - 0.5 * (c - b ** 2 / a))
+
+
+def pool_in_range_sets(draws, low, high, rng, higher=True):
+    """`pool_in_range` of several independent sets of draws at once.
+
+    `draws` has shape (n_sets, n_draws, n_systems): each set is pooled under
+    its own posterior of the spread, as `pool_in_range` pools it alone (the
+    same model, other random numbers).  Every set must have at least three
+    systems, none equal to another in every draw (the caller pools sets with
+    identical systems one by one).
+    """
+    tiny = np.finfo(float).eps
+    share = np.clip((np.asarray(draws, dtype=float) - low) / (high - low), tiny, 1.0 - tiny)
+    logits = special.logit(share)
+    if not higher:
+        logits = -logits
+    n_sets, n_draws, n = logits.shape
+    width = LOGIT_WIDTH
+    mean = logits.mean(axis=1)
+    centred = logits - mean[:, None, :]
+    covariance = centred.transpose(0, 2, 1) @ centred / (n_draws - 1)
+    eigen, basis = np.linalg.eigh(covariance)
+    eigen = np.clip(eigen, 0.0, None)
+    mean_e = np.einsum("sij,si->sj", basis, mean)
+    ones_e = basis.sum(axis=1)
+    log_post = _spread_log_posterior(eigen, mean_e, ones_e, width)
+    weight = np.exp(log_post - log_post.max(axis=1, keepdims=True))
+    cumulative = np.cumsum(weight, axis=1)
+    cumulative /= cumulative[:, -1:]
+    # One search over the sets' CDFs laid end to end (set s shifted by s).
+    offset = np.arange(n_sets)[:, None]
+    cell = np.searchsorted((cumulative + offset).ravel(),
+                           (rng.random((n_sets, n_draws)) + offset).ravel(), side="right")
+    cell = np.minimum(cell.reshape(n_sets, n_draws) - offset * GRID, GRID - 1)
+    tau2 = (width * ((cell + rng.random((n_sets, n_draws))) / GRID) ** 2) ** 2
+    total = eigen[:, None, :] + tau2[..., None]
+    a = np.sum(ones_e[:, None, :] ** 2 / total, axis=-1)
+    b = np.sum((ones_e * mean_e)[:, None, :] / total, axis=-1)
+    mu = b / a + rng.standard_normal((n_sets, n_draws)) / np.sqrt(a)
+    rotated = (logits - mu[..., None]) @ basis
+    noise = np.sqrt(tau2)[..., None] * eigen[:, None, :] / total
+    pooled_e = tau2[..., None] / total * rotated + noise * rng.standard_normal(logits.shape)
+    pooled = mu[..., None] + pooled_e @ basis.transpose(0, 2, 1)
+    if not higher:
+        pooled = -pooled
     return low + (high - low) * special.expit(pooled)

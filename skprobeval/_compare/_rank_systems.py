@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -69,6 +69,7 @@ from ._joint_dense import DENSE_PRIOR_CELLS, dense_cells, dense_shares, prior_ce
 from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
+from ._ranking_source import RankingSource
 
 __all__ = ["SystemRanking", "rank_systems", "ranking_from_draws"]
 
@@ -169,6 +170,7 @@ class SystemRanking(RankingMixin):
     n_draws: int
     higher_is_better: bool = True
     pooling: str = "partial"
+    _source: object = field(default=None, repr=False)
 
     def interval(self, confidence=0.95):
         """Equal-tailed credible interval of each system's metric.
@@ -858,8 +860,14 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         # On the logit scale of the metric's range, [1 - width, 1] ([-1, 1] for
         # the signed metrics, [0, 1] otherwise), so that the draws stay inside it.
         draws = pool_in_range(draws, 1.0 - width, 1.0, rng, higher)
-    return ranking_from_draws(draws, names, metric=name, average=average, prior=lam,
-                              rope=rope, higher_is_better=higher, pooling=pooling)
+    ranking = ranking_from_draws(draws, names, metric=name, average=average, prior=lam,
+                                 rope=rope, higher_is_better=higher, pooling=pooling)
+    if metric in _RANKING_METRICS:
+        return ranking
+    # What `plan_more_items` recomputes the ranking from, with more items.
+    return replace(ranking, _source=RankingSource(
+        joint, names, metric=name, average=average, labels=labels, pos_label=pos_label,
+        lam=lam, beta=beta, pooling=pooling, width=width, higher=higher))
 
 
 def ranking_from_draws(draws, names, *, metric, average, prior, rope, higher_is_better,

@@ -28,7 +28,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from .._compare import MetricComparison, PairedComparison, paired_probabilities
+from .._compare import (
+    MetricComparison,
+    PairedComparison,
+    SystemRanking,
+    paired_probabilities,
+)
 from .._core import (
     N_DRAWS,
     ResultMixin,
@@ -43,6 +48,7 @@ from .._core import (
 )
 from .._metrics import range_width
 from .._posteriors import BetaPosterior, FBetaPosterior
+from ._plan_rankings import ranking_planner
 
 __all__ = ["MoreItemsPlan", "StoppingDecision", "plan_more_items", "should_stop",
            "stopping_target"]
@@ -168,8 +174,8 @@ class _SampledPlan:
 _COMPARISON_WORDS = ("first better", "second better", "equivalent")
 _REFERENCE_WORDS = ("above reference", "below reference", "equivalent to reference")
 _SUPPORTED = ("a PairedComparison (compare_paired), a MetricComparison of the same items "
-              "(compare_paired_metric, compare_scores), or a BetaPosterior or FBetaPosterior "
-              "(metric_posterior) with `reference`")
+              "(compare_paired_metric, compare_scores), a SystemRanking (rank_systems), or a "
+              "BetaPosterior or FBetaPosterior (metric_posterior) with `reference`")
 
 
 # With a rope, each exact probability is a quadrature (about 0.25 ms); a future
@@ -231,6 +237,8 @@ def _planner(result, reference):
     if reference is not None and not posterior:
         fail("reference", f"None for a {type(result).__name__} (a reference value is for "
              "a single posterior)", reference)
+    if isinstance(result, SystemRanking):
+        return ranking_planner(result)
     if isinstance(result, PairedComparison):
         _check_scalar_result(result)
         alpha = result.posterior_parameters
@@ -549,10 +557,24 @@ def plan_more_items(result, *, target=0.95, rope=None, max_items=None, assurance
                                             (`n_draws` posterior draws)
     `MetricComparison` of `compare_scores`  Bayesian bootstrap over the items; each
                                             future re-drawn (`n_draws` draws)
+    `SystemRanking` (`rank_systems`)        Dirichlet over the joint table's cells
+                                            (observed and prior); each future
+                                            ranked again (`n_draws` draws): is
+                                            the leader's P(best) (with a rope:
+                                            P(within rope of the best)) at least
+                                            `target`
     `BetaPosterior`, `FBetaPosterior`       its two (Beta) or three (TP, FP, FN)
     (`metric_posterior`) with `reference`   cells; exact: is the metric above or
                                             below `reference` (beyond `rope`)
     ======================================  =========================================
+
+    For a ranking, the decision is ``"one system best"`` (counted in
+    `MoreItemsPlan.prob_first_better`) or, with ``rope > 0``, ``"within rope
+    of the best"`` (in `prob_equivalent`).  Binary targets and accuracy over
+    every label are ranked for all futures at once; other tables (label
+    averages of many classes) call `rank_systems` future by future (slower),
+    and tables of more than 4 096 cells (the prior's cells:
+    K (1 + (2^N - 1)(K - 1)) for K labels and N systems) are refused.
 
     For a posterior, an "item" is one the metric counts: a predicted
     positive for precision, a positive for recall, any item for accuracy,
@@ -560,9 +582,10 @@ def plan_more_items(result, *, target=0.95, rope=None, max_items=None, assurance
 
     Parameters
     ----------
-    result : PairedComparison, MetricComparison, BetaPosterior or FBetaPosterior
+    result : PairedComparison, MetricComparison, SystemRanking, BetaPosterior or FBetaPosterior
         The evidence in hand: one comparison of two systems on the same
-        items, or one metric's posterior.
+        items, a ranking of systems on the same items, or one metric's
+        posterior.
     target : float, default=0.95
         Posterior probability that decides.
     rope : float, default=None
@@ -637,7 +660,8 @@ def plan_more_items(result, *, target=0.95, rope=None, max_items=None, assurance
     assurance = _check_probability(assurance, "assurance")
     max_items = _check_items(max_items, "max_items")
     planner, own_rope = _planner(result, reference)
-    width = range_width(result.metric) if isinstance(result, MetricComparison) else 1.0
+    width = (range_width(result.metric)
+             if isinstance(result, (MetricComparison, SystemRanking)) else 1.0)
     rope = own_rope if rope is None else check_rope(rope, width=width)
     if n_sims is None:
         n_sims = _SIMS_EXACT if planner.exact else _SIMS_SAMPLED
@@ -843,7 +867,8 @@ def should_stop(result, *, target=0.95, rope=None, budget=None, reference=None,
     assurance = _check_probability(assurance, "assurance")
     budget = _check_items(budget, "budget")
     planner, own_rope = _planner(result, reference)
-    width = range_width(result.metric) if isinstance(result, MetricComparison) else 1.0
+    width = (range_width(result.metric)
+             if isinstance(result, (MetricComparison, SystemRanking)) else 1.0)
     rope = own_rope if rope is None else check_rope(rope, width=width)
     if n_sims is None:
         n_sims = _SIMS_EXACT if planner.exact else _SIMS_SAMPLED
