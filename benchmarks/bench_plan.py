@@ -9,6 +9,12 @@ comparing its updated counts (``PairedComparison.from_counts``, what ``compare_p
 computes) (the same truths and futures, so the
 two give the same curve).  Goal: under 2 s on two cores.
 
+The second times ``plan_more_items`` of a `SystemRanking` (``rank_systems``, three
+systems, binary target, 300 items; 200 futures on 12 numbers of extra items, 2 000
+posterior draws each, every future ranked again with partial pooling, all futures at
+once) against a Python loop calling ``rank_systems`` on each future's counts (the same
+truths and futures).  Goal: under 15 s.
+
 Run ``python -m benchmarks.bench_plan`` (or ``--quick``).
 """
 
@@ -19,7 +25,13 @@ import sys
 import numpy as np
 
 from benchmarks._timing import best_time_and_value
-from skprobeval import PairedComparison, PairedCounts, plan_more_items
+from skprobeval import (
+    JointCounts,
+    PairedComparison,
+    PairedCounts,
+    plan_more_items,
+    rank_systems,
+)
 from skprobeval._core import dirichlet
 
 
@@ -61,8 +73,56 @@ def paired_row(quick=False):
             "reference_s": theirs_s, "ratio": theirs_s / ours_s}
 
 
+def _ranking(n_items, seed):
+    """A ranking of three systems (accuracies 0.86, 0.82, 0.80) on a binary target."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n_items)
+    predictions = {name: np.where(rng.random(n_items) < accuracy, y, 1 - y)
+                   for name, accuracy in (("a", 0.86), ("b", 0.82), ("c", 0.80))}
+    return rank_systems(JointCounts.from_predictions(y, predictions), random_state=seed)
+
+
+def _naive_ranking_plan(ranking, grid, n_sims, n_draws, target, assurance, seed):
+    """The same plan, one `rank_systems` call per future and size."""
+    rng = np.random.default_rng(seed)
+    source = ranking._source
+    truth = dirichlet(source.alpha, n_sims, rng)
+    truth /= truth.sum(axis=1, keepdims=True)
+    counts = np.zeros(truth.shape)
+    decided = [0.0]
+    for k in range(1, grid.size):
+        counts = counts + rng.multinomial(grid[k] - grid[k - 1], truth)
+        hits = 0
+        for extra in counts:
+            again = rank_systems(source.joint_counts(extra), n_draws=n_draws, random_state=rng)
+            hits += again.prob_best.max() >= target
+        decided.append(hits / n_sims)
+    decided = np.array(decided)
+    reached = np.flatnonzero(decided >= assurance)
+    return int(grid[reached[0]]) if reached.size else None
+
+
+def ranking_row(quick=False):
+    """plan_more_items of a SystemRanking against a loop of rank_systems."""
+    n_sims, n_draws, max_items = (20, 500, 1000) if quick else (200, 2000, None)
+    ranking = _ranking(300, 0)
+    ours_s, plan = best_time_and_value(
+        lambda: plan_more_items(ranking, n_sims=n_sims, n_draws=n_draws, max_items=max_items,
+                                random_state=0), 1)
+    theirs_s, naive = best_time_and_value(
+        lambda: _naive_ranking_plan(ranking, plan.extra_items, n_sims, n_draws, 0.95, 0.8,
+                                    0), 1)
+    return {"benchmark": "plan",
+            "case": f"plan_more_items SystemRanking 3 systems binary 300 items, {n_sims} "
+                    f"futures x {plan.extra_items.size} sizes x {n_draws} draws (n_items "
+                    f"{plan.n_items}, loop {naive})",
+            "ours_s": ours_s,
+            "reference": "loop of rank_systems over futures",
+            "reference_s": theirs_s, "ratio": theirs_s / ours_s}
+
+
 #: Row functions, in order; each takes ``quick`` and returns one row.
-ROWS = [paired_row]
+ROWS = [paired_row, ranking_row]
 
 
 def main(quick=False):

@@ -73,6 +73,7 @@ GOALS = {
     ("report", "HTML page"): "adds <= 1 s to the demo",
     ("plan", "Beta route"): "< 50 ms",
     ("plan", "plan_more_items PairedComparison"): "< 2 s on two cores (2 000 futures)",
+    ("plan", "plan_more_items SystemRanking"): "< 15 s (200 futures x 2 000 draws)",
 }
 
 
