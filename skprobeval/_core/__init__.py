@@ -7,6 +7,7 @@ formatting and report rendering, and the drawing the result types' ``plot``
 methods use.
 """
 
+from ._cornish_fisher import beta_cumulants, cornish_fisher, cornish_fisher_hdi
 from ._drawing import (
     axes_or_new,
     draw_band,
@@ -39,7 +40,6 @@ from ._numerics import (
     NS_NODES,
     TINY,
     beta_cdf,
-    beta_cumulants,
     beta_dlogpdf,
     beta_greater,
     beta_logpdf,
@@ -52,8 +52,6 @@ from ._numerics import (
     beta_tail_nodes,
     beta_var,
     beta_variates,
-    cornish_fisher,
-    cornish_fisher_hdi,
     dirichlet,
     dirichlet_scaled,
     draw_chunks,
