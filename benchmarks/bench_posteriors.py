@@ -28,6 +28,11 @@
     between the two answers (the Monte Carlo error).
     Goal: exact faster than the Monte Carlo.  ``EXACT_TABLES`` tables in the
     full run, ``EXACT_TABLES_QUICK`` in quick mode (``--tables N`` overrides).
+(d) The same equal-tailed and highest-density intervals of ``PPF_TABLES``
+    random tables (``PPF_TABLES_QUICK`` in quick mode) for informedness,
+    markedness and F2, against ``scipy.stats.beta.ppf`` at four levels
+    vectorised over the same tables (the cost of four Beta quantiles per
+    table; goal: at most 60x).
 
 Run ``python -m benchmarks.bench_posteriors`` (or ``--quick``, ``--tables N``).
 """
@@ -47,6 +52,9 @@ CONFIDENCE = 0.95
 SUMMARY_TABLES = 10_000          # (a) and (b)
 EXACT_TABLES = 10_000            # (c), full run: all tables in one call
 EXACT_TABLES_QUICK = 100         # (c), quick mode
+PPF_TABLES = 2_000               # (d), full run
+PPF_TABLES_QUICK = 200           # (d), quick mode
+PPF_LEVELS = np.array([[0.025], [0.975], [0.01], [0.96]])   # (d): the reference's levels
 MC_DRAWS = 10_000                # (c): Monte Carlo draws per table
 MC_CHUNK = 250                   # (c): tables per Monte Carlo chunk (bounds the memory)
 
@@ -334,13 +342,35 @@ def exact_rows(n_tables, n_draws=MC_DRAWS, rng=None, repeat=1, metrics=tuple(MET
     return rows
 
 
+def ppf_rows(n_tables, rng=None, repeat=3, metrics=("informedness", "markedness", "F2")):
+    """Rows of (d): interval and HDI of ``n_tables`` random tables, one call each,
+    against ``scipy.stats.beta.ppf`` at four levels over the same tables."""
+    rng = np.random.default_rng(1) if rng is None else rng
+    cells = {name: rng.integers(0, 1001, size=n_tables) + LAM
+             for name in ("tp", "fp", "fn", "tn")}
+    reference = best_time(lambda: stats.beta.ppf(PPF_LEVELS, cells["tp"], cells["fp"]),
+                          5 * repeat)
+    rows = []
+    for metric in metrics:
+        seconds = best_time(lambda: _exact_summaries(metric, cells), repeat)
+        rows.append({
+            "benchmark": "posteriors", "case": f"{metric} interval+HDI, {n_tables} tables",
+            "ours_s": seconds, "reference": "scipy.stats.beta.ppf, 4 levels, vectorised",
+            "reference_s": reference, "ratio": reference / seconds,
+            "time_per_table_s": seconds / n_tables,
+        })
+    return rows
+
+
 def main(quick=False, exact_tables=None):
     """Run the benchmark; print a table and return its rows as dicts."""
     rng = np.random.default_rng(0)
     if exact_tables is None:
         exact_tables = EXACT_TABLES_QUICK if quick else EXACT_TABLES
     rows = (_summaries_rows(quick, rng) + _f1_batch_rows(quick, rng) + _f_rows(quick, rng)
-            + exact_rows(exact_tables, rng=rng))
+            + exact_rows(exact_tables, rng=rng)
+            + ppf_rows(PPF_TABLES_QUICK if quick else PPF_TABLES, rng=rng,
+                       repeat=1 if quick else 3))
     _print(rows)
     return rows
 

@@ -36,6 +36,7 @@ GOALS = {
     ("posteriors", "HDI loop"): "faster than an HDI loop",
     ("posteriors", "beta.interval, vectorised"): FEW_LINES,
     ("posteriors", "2b/(1+b)"): FEW_LINES,
+    ("posteriors", "beta.ppf, 4 levels"): ">= 0.0167x (at most 60x four Beta quantiles)",
     ("posteriors", "precision Beta, same"): ">= 0.033x (at most 30x the Beta's time)",
     ("posteriors", "numpy Monte Carlo"): "> 1x (exact faster than Monte Carlo)",
     ("posteriors", "loop"): ">= 50x",
