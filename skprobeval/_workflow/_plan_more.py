@@ -576,6 +576,13 @@ def plan_more_items(result, *, target=0.95, rope=None, max_items=None, assurance
     and tables of more than 4 096 cells (the prior's cells:
     K (1 + (2^N - 1)(K - 1)) for K labels and N systems) are refused.
 
+    Sampled comparisons cost ``n_sims`` x grid points x ``n_draws``
+    posterior draws.  For `compare_scores` every draw reads both rankings of
+    every item: with 400 items and ``n_draws=2000`` a future costs about
+    0.1 s, so the default 200 futures on 12 grid points take about 4
+    minutes, and about 20 at the default ``n_draws=10_000``; pass fewer
+    `n_sims` or `n_draws` for a first look.
+
     For a posterior, an "item" is one the metric counts: a predicted
     positive for precision, a positive for recall, any item for accuracy,
     an item in TP, FP or FN for F-beta.
