@@ -52,7 +52,11 @@ class RankingSource:
     def __init__(self, joint, names, *, metric, average, labels, pos_label, lam, beta,
                  pooling, width, higher):
         self.names, self.metric, self.average = tuple(names), metric, average
-        self.labels, self.pos_label, self.lam, self.beta = labels, pos_label, lam, beta
+        # The labels asked for, as the table encoded them (the argument itself may be
+        # another library's array, read once already).
+        self.labels = (None if labels is None or joint.kind != "multiclass"
+                       else np.asarray(joint.classes[:joint.n_requested]))
+        self.pos_label, self.lam, self.beta = pos_label, lam, beta
         self.pooling, self.width, self.higher = pooling, width, higher
         self._joint = joint
         self.n_items = float(np.sum(joint.weight)) if joint.weight is not None else float(
