@@ -152,6 +152,8 @@ def _build_parser():
     plan.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
                       help="how a K x K pilot's labels are averaged (default: binary for two "
                            "labels, macro otherwise)")
+    plan.add_argument("--beta", type=float, default=1.0,
+                      help="F-beta's beta, for --metric fbeta (default: 1)")
     plan.add_argument("--confidence", type=float, default=0.95,
                       help="level of the interval (default: 0.95)")
     plan.add_argument("--assurance", type=float, default=0.8,
@@ -622,6 +624,8 @@ def _compare(args, out):
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
+    if args.output is not None:
+        _check_output(args.output)
     # The options first: a bad one must not wait for the data to be read.
     check_report_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
     # The report's rope serves the share-right comparison too: [0, 1) whatever the metric.
@@ -668,6 +672,16 @@ def _print_report(report, args, out):
     return 0
 
 
+def _check_output(path, option="--output"):
+    """Refuse an --output that cannot be written before any work."""
+    from ._core import check_page_path
+
+    try:
+        check_page_path(path)
+    except (OSError, TypeError) as error:
+        raise _UsageError(str(error).replace("`path`", option)) from None
+
+
 def _write_output(text, path, option):
     """Write a whole file or nothing; an error names the option."""
     from ._core import write_page
@@ -691,6 +705,8 @@ def _counts(args, out):
 
     if args.table is not None and args.format != "csv":
         raise _UsageError("--table goes with --format csv (the other formats print every table)")
+    if args.output is not None:
+        _check_output(args.output)
     import os
 
     path = args.file
@@ -748,7 +764,10 @@ def _plan(args, out):
             cells = []
         if len(cells) != 4:
             raise _UsageError(f"argument --pilot: four counts TP,FP,FN,TN; got {args.pilot!r}")
-        pilot = ConfusionCounts(*cells)
+        try:
+            pilot = ConfusionCounts(*cells)
+        except (TypeError, ValueError) as error:
+            raise _UsageError(f"argument --pilot: {error}") from None
     elif args.pilot_file is not None:
         import os
 
@@ -757,13 +776,18 @@ def _plan(args, out):
         if not os.path.exists(args.pilot_file):
             raise _UsageError(f"no such file: {args.pilot_file!r}")
         pilot = pd.read_csv(args.pilot_file, index_col=0)
-        pilot.columns = pilot.index if len(pilot.columns) == len(pilot.index) else pilot.columns
+        if not all(pd.api.types.is_numeric_dtype(dtype) for dtype in pilot.dtypes):
+            raise _UsageError(f"argument --pilot-file: {args.pilot_file!r} must hold counts "
+                              "(a K x K table of numbers, the labels in the header and the "
+                              "first column)")
     size = 2 if pilot is None or isinstance(pilot, ConfusionCounts) else pilot.shape[0]
     average = ("binary" if size == 2 else "macro") if args.average == "auto" else (
         None if args.average == "none" else args.average)
+    if args.output is not None:
+        _check_output(args.output)
     result = plan_test_size(metric=args.metric, width=args.width, pilot=pilot,
                             expected=args.expected, prevalence=args.prevalence,
-                            confidence=args.confidence, average=average,
+                            confidence=args.confidence, average=average, beta=args.beta,
                             assurance=args.assurance, prior=_prior(args.prior),
                             n_draws=args.n_draws, random_state=args.random_state)
     if args.format == "json":

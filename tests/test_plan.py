@@ -158,7 +158,7 @@ def test_should_stop():
     (lambda r: plan_more_items(r, max_items=2.5), ValueError, r"`max_items`"),
     (lambda r: plan_more_items(r, rope=-0.1), ValueError, r"`rope` must be"),
     (lambda r: plan_more_items(r, n_sims=1), ValueError, r"`n_sims` must be"),
-    (lambda r: should_stop(r, budget=0), ValueError, r"`budget` must be a positive"),
+    (lambda r: should_stop(r, budget=-5), ValueError, r"`budget` must be a positive"),
     (lambda r: should_stop(r, target=-1), ValueError, r"`target` must be"),
     (lambda r: should_stop(r, rope=-0.01), ValueError, r"`rope` must be"),
     (lambda r: stopping_target(10), ValueError, r"`batch_size` must be at least 25"),
@@ -219,3 +219,11 @@ def test_planned_items_declare_equal_systems_equivalent(seed):
     error = np.sqrt(rate * (1 - rate) / outcomes.size)
     assert none <= 0.3 * 200
     assert rate + 4 * error >= 0.8 - 0.03
+
+
+def test_a_budget_of_nothing_left_stops_an_undecided_result():
+    from skprobeval import PairedComparison, PairedCounts
+
+    undecided = PairedComparison.from_counts(PairedCounts(12, 7, 381))
+    decision = should_stop(undecided, budget=0)
+    assert decision.stop and decision.reason == "over budget" and decision.plan is None

@@ -173,3 +173,58 @@ def test_the_accuracy_benchmark_runs_and_keeps_the_promise():
 
     (row,) = plan_accuracy.main(quick=True)
     assert row["within"] >= 0.8 - 0.03 - 4 * row["se"] and row["ratio"] <= 1.1
+
+
+def test_the_sum_is_exact_where_every_k_turns_narrow_between_two_nodes():
+    # Precision near 0.5 on 30% of 5 121 items: past some m every k is narrow; the nodes
+    # on either side of it are in different cases, and every m between them is solved.
+    route = _beta_route(get_metric("precision").exact, 1.0)
+    value = _prob_within(5121, 0.3, 0.5, route, 0.5, 0.95, 0.05)
+    mean, sd = 5121 * 0.3, np.sqrt(5121 * 0.21)
+    total = 0.0
+    for m in range(int(mean - 9 * sd), int(mean + 9 * sd)):
+        ks = np.arange(m + 1, dtype=float)
+        widths = _widths(ks, np.full(m + 1, float(m)), route, 0.5, 0.95)
+        total += stats.binom.pmf(m, 5121, 0.3) * np.sum(stats.binom.pmf(ks, m, 0.5)
+                                                          * (widths <= 0.05))
+    assert value == pytest.approx(total, abs=1e-3)
+
+
+def test_populations_from_an_expected_value_are_distributions():
+    # Generality counts every cell: its prevalence is 1, whatever was passed.
+    result = plan(metric="generality", width=0.05, expected=0.5, prevalence=0.3)
+    assert sum(result.population.values()) == pytest.approx(1.0)
+    assert result.n_items == plan(metric="accuracy", width=0.05, expected=0.5).n_items
+    with pytest.raises(ValueError, match=r"`prevalence` must be at most 1 / \(2 - F\) = "
+                                         r"0.6667 for f1 0.5"):
+        plan(metric="f1", width=0.1, expected=0.5, prevalence=0.9)
+    # NumPy numbers are numbers.
+    assert plan(metric="precision", width=0.1, expected=np.int64(1),
+                prevalence=np.array(0.3)).n_items > 0
+
+
+def test_a_dataframe_pilot_is_read_by_its_labels_not_its_column_order():
+    import pandas as pd
+
+    ordered = pd.DataFrame([[5, 50], [40, 3]], index=["a", "b"], columns=["a", "b"])
+    shuffled = ordered[["b", "a"]]
+    assert (plan(metric="precision", width=0.1, pilot=shuffled).population
+            == plan(metric="precision", width=0.1, pilot=ordered).population)
+    with pytest.raises(ValueError, match="`pilot` must be a K x K DataFrame whose columns"):
+        plan(metric="precision", width=0.1,
+             pilot=pd.DataFrame([[1, 2], [3, 4]], index=["a", "b"], columns=["a", "c"]))
+
+
+def test_an_unreachable_width_is_refused_on_both_routes():
+    for route in ({"metric": "precision", "expected": 0.5, "prevalence": 0.3},
+                  {"metric": "mcc", "pilot": ConfusionCounts(30, 5, 4, 61), "n_sims": 20,
+                   "n_draws": 200}):
+        with pytest.raises(ValueError, match="`width` must be a width reachable with at most"):
+            plan(width=1e-7, **route)
+
+
+def test_plans_compare_by_identity_and_name_their_type():
+    result = plan(metric="recall", width=0.1, expected=0.9, prevalence=0.2)
+    assert result == result and result != plan(metric="recall", width=0.1, expected=0.9,
+                                              prevalence=0.2)
+    assert isinstance(hash(result), int) and result.to_dict()["type"] == "TestSizePlan"

@@ -47,7 +47,13 @@ from .._core import (
     rounded,
 )
 from .._metrics import range_width
-from .._posteriors import BetaPosterior, FBetaPosterior
+from .._posteriors import (
+    AffinePosterior,
+    BetaPosterior,
+    DifferencePosterior,
+    FBetaPosterior,
+    SampledPosterior,
+)
 from ._plan_rankings import ranking_planner
 
 __all__ = ["MoreItemsPlan", "StoppingDecision", "plan_more_items", "should_stop",
@@ -235,6 +241,10 @@ def _planner(result, reference):
     """The `_ExactPlan` or `_SampledPlan` of `result`, and the rope it holds."""
     posterior = isinstance(result, (BetaPosterior, FBetaPosterior))
     if reference is not None and not posterior:
+        if isinstance(result, (AffinePosterior, DifferencePosterior, SampledPosterior)):
+            fail("result", "a BetaPosterior or an FBetaPosterior, of the posteriors (the "
+                 "others have no counts to add items to)", result,
+                 shown=type(result).__name__, error=TypeError)
         fail("reference", f"None for a {type(result).__name__} (a reference value is for "
              "a single posterior)", reference)
     if isinstance(result, SystemRanking):
@@ -266,6 +276,8 @@ def _planner(result, reference):
         if reference is None:
             fail("reference", "a value of the metric to compare the posterior with (the "
                  "question is whether the metric is above or below it)", reference)
+        if isinstance(reference, np.ndarray) and reference.ndim == 0:
+            reference = reference.item()
         if (isinstance(reference, bool) or not isinstance(reference, numbers.Real)
                 or not 0.0 <= reference <= 1.0):
             fail("reference", "a float in [0, 1]", reference)
@@ -303,6 +315,11 @@ def _check_probability(value, name):
     if not 0.0 < float(value) < 1.0:
         fail(name, "a float in the open interval (0, 1)", value)
     return float(value)
+
+
+def _is_zero(value):
+    return (not isinstance(value, bool) and isinstance(value, numbers.Real)
+            and value == 0)
 
 
 def _check_items(value, name, *, allow_none=True):
@@ -827,14 +844,15 @@ def should_stop(result, *, target=0.95, rope=None, budget=None, reference=None,
 
     Parameters
     ----------
-    result : PairedComparison, MetricComparison, BetaPosterior or FBetaPosterior
+    result : PairedComparison, MetricComparison, SystemRanking, BetaPosterior or FBetaPosterior
         The comparison on every item labelled so far (as for `plan_more_items`).
     target : float, default=0.95
         Posterior probability that decides; see `stopping_target`.
     rope : float, default=None
         Region of practical equivalence; None takes the result's own.
     budget : int, default=None
-        Extra items that can still be labelled; None: no futility check.
+        Extra items that can still be labelled; None: no futility check; 0:
+        nothing left, so an undecided result stops ``"over budget"``.
     reference : float, default=None
         For a posterior: the value the metric is compared with.
     assurance, n_sims, n_draws, random_state
@@ -872,7 +890,9 @@ def should_stop(result, *, target=0.95, rope=None, budget=None, reference=None,
     """
     target = _check_probability(target, "target")
     assurance = _check_probability(assurance, "assurance")
-    budget = _check_items(budget, "budget")
+    # A budget of 0 (nothing left to label) is allowed: undecided means over budget.
+    budget = None if budget is None else (0 if _is_zero(budget) else _check_items(budget,
+                                                                                  "budget"))
     planner, own_rope = _planner(result, reference)
     width = (range_width(result.metric)
              if isinstance(result, (MetricComparison, SystemRanking)) else 1.0)
@@ -890,6 +910,8 @@ def should_stop(result, *, target=0.95, rope=None, budget=None, reference=None,
     if decision >= 0:
         reason = planner.words[decision]
         note = f"Stop: {reason} (posterior probability >= {rounded(target)}). {caution}"
+    elif budget == 0:
+        reason, note = "over budget", "Stop: not decided, and no items are left to label."
     elif budget is not None:
         plan = _plan(planner, target, assurance, rope, budget, n_sims, n_draws, rng)
         reason = "over budget" if plan.n_items is None else "continue"

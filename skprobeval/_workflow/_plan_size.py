@@ -28,6 +28,7 @@ Two routes:
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -166,7 +167,9 @@ def _k_roots(m, route, lam, confidence, width):
     k_low = np.where(narrow[:size], roots[:size], -1.0)
     k_high = np.where(narrow[size:], roots[size:], m + 1.0)
     everywhere = _widths(mode, m, route, lam, confidence) <= width
-    return np.where(everywhere, m, k_low), np.where(everywhere, 0.0, k_high)
+    # Which case each m is in: every k narrow, or which sides have narrow ks.
+    status = np.where(everywhere, 4, narrow[:size] * 1 + narrow[size:] * 2)
+    return np.where(everywhere, m, k_low), np.where(everywhere, 0.0, k_high), status
 
 
 def _prob_within(n, share, p, route, lam, confidence, width):
@@ -186,12 +189,20 @@ def _prob_within(n, share, p, route, lam, confidence, width):
             weights = stats.binom.pmf(ms, n, share) * np.gradient(ms)
     nodes = ms if ms.shape[0] <= _M_NODES else np.unique(
         np.round(np.linspace(ms[0], ms[-1], _M_NODES)))
-    k_low, k_high = _k_roots(nodes, route, lam, confidence, width)
+    k_low, k_high, status = _k_roots(nodes, route, lam, confidence, width)
     if nodes.shape[0] != ms.shape[0]:
-        # Roots as shares of m vary smoothly with m: interpolate those.
-        k_low = np.interp(ms, nodes, k_low / np.maximum(nodes, 1.0)) * ms
-        k_high = np.interp(ms, nodes, k_high / np.maximum(nodes, 1.0)) * ms
-        k_low = np.where(k_low < 0, -1.0, k_low)
+        # Roots as shares of m vary smoothly with m while the case does not change:
+        # interpolate those; between two nodes of different cases (a side gains its
+        # narrow ks, or every k turns narrow) solve every m.
+        right = np.clip(np.searchsorted(nodes, ms), 0, nodes.shape[0] - 1)
+        left = np.clip(right - 1, 0, nodes.shape[0] - 1)
+        changing = status[left] != status[right]
+        k_low_all = np.interp(ms, nodes, k_low / np.maximum(nodes, 1.0)) * ms
+        k_high_all = np.interp(ms, nodes, k_high / np.maximum(nodes, 1.0)) * ms
+        if changing.any():
+            k_low_all[changing], k_high_all[changing], _ = _k_roots(
+                ms[changing], route, lam, confidence, width)
+        k_low, k_high = k_low_all, k_high_all
     inside = stats.binom.cdf(np.floor(k_low), ms, p) + stats.binom.sf(np.ceil(k_high) - 1.0, ms, p)
     return float(np.clip(np.sum(weights * np.minimum(inside, 1.0)) / np.sum(weights), 0.0, 1.0))
 
@@ -224,7 +235,14 @@ def _pilot_shares(pilot, lam, average):
     if isinstance(pilot, ConfusionMatrix):
         matrix, labels = np.asarray(pilot.matrix, dtype=float), list(pilot.labels)
     elif isinstance(pilot, pd.DataFrame):
-        matrix, labels = pilot.to_numpy(dtype=float), list(pilot.index)
+        rows = [str(v) for v in pilot.index]
+        columns = [str(v) for v in pilot.columns]
+        if sorted(rows) != sorted(columns) or len(set(rows)) != len(rows):
+            fail("pilot", "a K x K DataFrame whose columns are its index's labels (rows true, "
+                 "columns predicted)", pilot, shown=f"index {rows} and columns {columns}")
+        # The columns in the rows' order, whatever order the table came in.
+        order = [columns.index(v) for v in rows]
+        matrix, labels = pilot.to_numpy(dtype=float)[:, order], list(pilot.index)
     else:
         try:
             matrix = np.asarray(to_host(pilot, "pilot"), dtype=float)
@@ -270,6 +288,7 @@ def _expected_shares(spec, expected, prevalence, beta):
     rest = [c for c in _CELLS if c not in route.cells_a + route.cells_b]
     for cell in rest:
         shares[cell] += (1.0 - prevalence) / len(rest)
+    # (A metric of every cell has prevalence 1 here: nothing is left for `rest`.)
     return np.array([shares[c] for c in _CELLS])
 
 
@@ -377,7 +396,7 @@ def _simulated_n(widths, start, width, assurance, precision=0.03):
     """n where the widths' `assurance` quantile meets `width`, followed on the log-log
     scale (a slope of -1/2 until two points give their own); {n: widths} evaluated."""
     seen = {}
-    n = max(4, start)
+    n = int(min(max(4, start), _MAX_ITEMS))
     for _ in range(8):
         if n not in seen:
             seen[n] = widths(n)
@@ -392,6 +411,8 @@ def _simulated_n(widths, start, width, assurance, precision=0.03):
                                       -0.25))
         following = int(min(max(round(n * (width / quantile) ** (1.0 / slope)), 4),
                             _MAX_ITEMS))
+        if n >= _MAX_ITEMS and np.mean(seen[n] <= width) < assurance:
+            fail("width", f"a width reachable with at most {_MAX_ITEMS:.0e} items", width)
         if abs(following - n) <= precision * n:
             if np.mean(seen[n] <= width) >= assurance:
                 break
@@ -403,7 +424,7 @@ def _simulated_n(widths, start, width, assurance, precision=0.03):
     return (meeting[0] if meeting else n), seen
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class TestSizePlan(ResultMixin):
     """How many items a test set needs for an interval of a given width.
 
@@ -492,7 +513,7 @@ class TestSizePlan(ResultMixin):
                 "assurance": self.assurance, "prior": self.prior}
 
     def _dict_content(self):
-        return {**self.summary(), "population": self.population}
+        return {"type": type(self).__name__, **self.summary(), "population": self.population}
 
     def curve(self, n_items=None):
         """The width's median and `assurance` quantile over a range of test-set sizes.
@@ -737,22 +758,48 @@ def _check_count(value, name, smallest):
     return int(value)
 
 
+def _real(value):
+    """`value` as a float when it is a real number (a NumPy scalar or 0-d array too)."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    return float(value) if isinstance(value, numbers.Real) else None
+
+
+def _counts_every_cell(spec, beta):
+    """True where the metric's Beta counts all four cells (prevalence then says nothing)."""
+    if spec.name in ("accuracy", "error"):
+        return True
+    route = _beta_route(spec.exact, beta)
+    return route is not None and set(route.cells_a + route.cells_b) == set(_CELLS)
+
+
 def _population_from_expected(spec, expected, prevalence, beta):
     """Cell shares from `expected` and `prevalence`, checked."""
     low = 1.0 - range_width(spec.name)
-    if isinstance(expected, bool) or not isinstance(expected, (int, float, np.floating)) \
-            or not low <= float(expected) <= 1.0:
+    value = _real(expected)
+    if value is None or not low <= value <= 1.0:
         fail("expected", f"a value of {spec.name} in [{low:g}, 1]", expected)
-    expected = float(expected)
-    needs_share = spec.name not in ("accuracy", "error")
-    if needs_share:
+    expected = value
+    if _counts_every_cell(spec, beta):
+        # Every item counts: the share is 1, whatever `prevalence` says.
+        prevalence = 1.0
+    else:
         if prevalence is None:
             fail("prevalence", f"given with `expected` for {spec.name} (the share of items "
                  "it counts)", prevalence)
-        if isinstance(prevalence, bool) or not isinstance(
-                prevalence, (int, float, np.floating)) or not 0.0 < float(prevalence) <= 1.0:
+        share = _real(prevalence)
+        if share is None or not 0.0 < share <= 1.0:
             fail("prevalence", "a share in (0, 1]", prevalence)
-        prevalence = float(prevalence)
+        prevalence = share
+        if spec.name in ("f1", "fbeta", "e_measure"):
+            f = expected if spec.name != "e_measure" else 1.0 - expected
+            # tp + fp + fn = prevalence (2 - F) of the items must fit in all of them.
+            if prevalence * (2.0 - f) > 1.0 + 1e-12:
+                fail("prevalence", f"at most 1 / (2 - F) = {1.0 / (2.0 - f):.4g} for "
+                     f"{spec.name} {expected:g} (positives as many as predicted positives)",
+                     prevalence)
     shares = _expected_shares(spec, expected, prevalence, beta)
     if shares is None:
         fail("expected", f"a pilot table instead (`pilot`): {spec.name} is not determined by "

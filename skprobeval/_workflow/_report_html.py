@@ -127,8 +127,12 @@ def report_notes(report):
     if prior is not None:
         notes.append(f"Prior: Dirichlet concentration {prior:g} (the prior argument; the "
                      "library's theory pages say how each metric's posterior takes it).")
+    frames = [report.summary, report.pairs]
+    if report.ranking is not None:
+        # P(best) is drawn too, whatever the other tables are.
+        frames.append(report.ranking.summary(report.confidence))
     errors = [float(np.nanmax(frame["mc_error"].to_numpy(float)))
-              for frame in (report.summary, report.pairs)
+              for frame in frames
               if frame is not None and "mc_error" in frame and len(frame)
               and np.isfinite(frame["mc_error"].to_numpy(float)).any()]
     if report.n_draws:
