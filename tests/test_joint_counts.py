@@ -367,3 +367,12 @@ def test_rank_systems_takes_the_counts_settings_and_refuses_others(seed):
         rank_systems(counts, pos_label=2)
     with pytest.raises(TypeError, match=r"`predictions` must be a dict"):
         rank_systems([0, 1, 1])
+
+
+def test_the_callers_labels_stay_writeable():
+    # The counts freeze their own copy: a caller's array keeps its flags (NumPy releases
+    # before 2.1 cannot hand a read-only array through DLPack).
+    labels = np.array([0, 1, 2])
+    counts = JointCounts.from_predictions([0, 1, 2, 1], {"a": [0, 1, 1, 1], "b": [0, 2, 2, 1]},
+                                          labels=labels, average="macro")
+    assert labels.flags.writeable and not counts.labels.flags.writeable

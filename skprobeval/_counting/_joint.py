@@ -221,6 +221,9 @@ class JointCounts:
         rows, summed = distinct_rows([truth[order], *(c[order] for c in columns)],
                                      counts[order])
         truth, table = rows[0], np.column_stack(rows[1:])
+        if labels is not None:
+            # Our own copy: freezing the caller's array would change their data's flags.
+            labels = np.array(labels)
         for array in (truth, table, summed) + ((labels,) if labels is not None else ()):
             array.setflags(write=False)
         for name, value in (("y_true", truth), ("y_pred", table), ("counts", summed),
