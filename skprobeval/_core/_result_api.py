@@ -250,13 +250,19 @@ class ResultMixin:
         str or None
             The page, or None when it was written to `path`.
         """
-        from ._html_page import check_page_path, html_page, write_page
+        from ._html_page import check_page_path, write_page
 
         if path is not None:
             path = check_page_path(path)
-        page = html_page(f"skprobeval: {type(self).__name__}", self._html_sections(),
-                         settings=self._html_settings(), notes=self._html_notes())
+        page = self._html_document()
         if path is None:
             return page
         write_page(page, path)
         return None
+
+    def _html_document(self):
+        """The whole page: a result with more to show lays it out here."""
+        from ._html_page import html_page
+
+        return html_page(f"skprobeval: {type(self).__name__}", self._html_sections(),
+                         settings=self._html_settings(), notes=self._html_notes())

@@ -683,6 +683,15 @@ def plan_more_items(result, *, target=0.95, rope=None, max_items=None, assurance
     target = _check_probability(target, "target")
     assurance = _check_probability(assurance, "assurance")
     max_items = _check_items(max_items, "max_items")
+    planner, rope, n_sims, n_draws, rng = _settings(result, rope, reference, n_sims, n_draws,
+                                                    random_state)
+    if max_items is None:
+        max_items = max(1000, int(round(20 * planner.items)))
+    return _plan(planner, target, assurance, rope, max_items, n_sims, n_draws, rng)
+
+
+def _settings(result, rope, reference, n_sims, n_draws, random_state):
+    """The planner of `result` and the checked settings both entry points share."""
     planner, own_rope = _planner(result, reference)
     width = (range_width(result.metric)
              if isinstance(result, (MetricComparison, SystemRanking)) else 1.0)
@@ -691,10 +700,7 @@ def plan_more_items(result, *, target=0.95, rope=None, max_items=None, assurance
         n_sims = _SIMS_EXACT if planner.exact else _SIMS_SAMPLED
     n_sims = _check_sims(n_sims, "n_sims")
     n_draws = _check_inner_draws(n_draws)
-    rng = check_random_state(random_state)
-    if max_items is None:
-        max_items = max(1000, int(round(20 * planner.items)))
-    return _plan(planner, target, assurance, rope, max_items, n_sims, n_draws, rng)
+    return planner, rope, n_sims, n_draws, check_random_state(random_state)
 
 
 def _plan(planner, target, assurance, rope, max_items, n_sims, n_draws, rng):
@@ -893,15 +899,8 @@ def should_stop(result, *, target=0.95, rope=None, budget=None, reference=None,
     # A budget of 0 (nothing left to label) is allowed: undecided means over budget.
     budget = None if budget is None else (0 if _is_zero(budget) else _check_items(budget,
                                                                                   "budget"))
-    planner, own_rope = _planner(result, reference)
-    width = (range_width(result.metric)
-             if isinstance(result, (MetricComparison, SystemRanking)) else 1.0)
-    rope = own_rope if rope is None else check_rope(rope, width=width)
-    if n_sims is None:
-        n_sims = _SIMS_EXACT if planner.exact else _SIMS_SAMPLED
-    n_sims = _check_sims(n_sims, "n_sims")
-    n_draws = _check_inner_draws(n_draws)
-    rng = check_random_state(random_state)
+    planner, rope, n_sims, n_draws, rng = _settings(result, rope, reference, n_sims, n_draws,
+                                                    random_state)
     first, equivalent, second = (float(np.asarray(p).ravel()[0]) for p in planner.probabilities(
         np.zeros((1, planner.alpha.size)), rope, n_draws, rng))
     decision = int(_decide(first, equivalent, second, target)[0])

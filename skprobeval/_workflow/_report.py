@@ -357,16 +357,12 @@ class ComparisonReport(ResultMixin):
         str or None
             The page, or None when it was written to `path`.
         """
-        from .._core import check_page_path, write_page
+        return ResultMixin.to_html(self, path)
+
+    def _html_document(self):
         from ._report_html import report_page
 
-        if path is not None:
-            path = check_page_path(path)
-        page = report_page(self)
-        if path is None:
-            return page
-        write_page(page, path)
-        return None
+        return report_page(self)
 
     def _repr_html_(self):
         from ._report_html import report_notebook_html
