@@ -121,7 +121,7 @@ def run(quick=False, out=sys.stdout):
         with contextlib.redirect_stdout(io.StringIO()):
             module_rows = module.main(quick=quick)
         for row in module_rows:
-            rows.append(dict(row, module=name, goal=_goal(row)))
+            rows.append(dict(row, module=name, goal=row.get("goal") or _goal(row)))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; quick={quick}", file=out)
     case_width = max([len("case")] + [len(row["case"]) for row in rows])

@@ -19,6 +19,7 @@ from ._metric_comparison import (
     compare_independent,
     compare_paired_metric,
     paired_metric_from_codes,
+    sampled_comparison,
 )
 from ._paired import (
     PairedComparison,
@@ -44,6 +45,7 @@ from ._ranking_posteriors import (
     compare_scores,
     roc_auc_posterior,
 )
+from ._report_draws import shared_metric_draws
 from ._runs import runs_draws
 from ._ttest import CorrelatedTTestResult, correlated_ttest
 
@@ -85,5 +87,7 @@ __all__ = [
     "runs_draws",
     "report_group_tables",
     "roc_auc_posterior",
+    "sampled_comparison",
+    "shared_metric_draws",
     "splitter_test_fraction",
 ]

@@ -641,9 +641,21 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
                                 frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
                                 frozen_result(np.zeros(shape)), rope, 0, None,
                                 source if source.plannable else None)
+    return sampled_comparison(spec.name, source.differences(table, n_draws, rng), rope,
+                              n_draws, keep_difference=keep_difference,
+                              source=source if source.plannable else None)
+
+
+def sampled_comparison(name, chunks, rope, n_draws, *, keep_difference=False, source=None):
+    """The paired `MetricComparison` of `name` from chunks of draws of its difference.
+
+    Draws where the difference is undefined (NaN) are left out of the
+    probabilities.  ``keep_difference=False`` keeps no draws (the result's
+    `interval` is then unavailable).
+    """
     above = below = defined = 0
     draws = []
-    for diff in source.differences(table, n_draws, rng):
+    for diff in chunks:
         above = above + (diff > rope).sum(axis=0)
         below = below + (diff < -rope).sum(axis=0)
         defined = defined + (~np.isnan(diff)).sum(axis=0)
@@ -655,11 +667,11 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
         equivalent = np.asarray((defined - above - below) / defined, dtype=float)
     error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
         [first, equivalent, second])) / np.maximum(defined, 1)).max(axis=0)
-    return MetricComparison(spec.name, True, "sampled", frozen_result(first),
+    return MetricComparison(name, True, "sampled", frozen_result(first),
                             frozen_result(equivalent), frozen_result(second),
                             frozen_result(error), rope, n_draws,
                             _draws_posterior(np.concatenate(draws)) if keep_difference
-                            else _NOT_KEPT, source if source.plannable else None)
+                            else _NOT_KEPT, source)
 
 
 class JointSource:

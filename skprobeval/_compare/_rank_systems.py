@@ -439,12 +439,13 @@ class _JointSystems:
     def _data_sums(self, n_draws, rng):
         """Gamma(count) variates of the observed cells, summed per label: (draws, sums)."""
         unit_map, several_map = self._maps
-        unit = rng.standard_exponential((n_draws, self._unit_counts.shape[0]))
-        several = rng.standard_gamma(self._several_counts,
-                                     size=(n_draws, self._several_counts.shape[0]))
+        # Cells x draws: the sparse products read contiguous rows (no transposed copy).
+        unit = rng.standard_exponential((self._unit_counts.shape[0], n_draws))
+        several = rng.standard_gamma(self._several_counts[:, None],
+                                     size=(self._several_counts.shape[0], n_draws))
         if self._expand is not None:
-            return (unit @ unit_map + several @ several_map)[:, self._expand]
-        return np.ascontiguousarray(np.asarray(unit_map @ unit.T + several_map @ several.T).T)
+            return (unit.T @ unit_map + several.T @ several_map)[:, self._expand]
+        return np.ascontiguousarray(np.asarray(unit_map @ unit + several_map @ several).T)
 
     def _add_prior(self, sums, block, concentration, rng):
         """Add one block's prior (its Gamma total split by stick-breaking) to `sums`.
@@ -513,8 +514,14 @@ class _JointSystems:
 # ---------------------------------------------------------------------------
 
 
-def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
-    """(n_draws, n_distinct) metric draws of the distinct systems of `joint`."""
+def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, chance=False):
+    """(n_draws, n_distinct) metric draws of the distinct systems of `joint`.
+
+    With ``chance=True`` (label averages) returns ``(draws, above)`` with
+    ``above`` each system's number of draws whose Powers bookmaker
+    informedness exceeds 0, read off the same table draws (before the
+    F-scores' own prior on TP).
+    """
     check_target_metric(joint, spec.name, average)
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
@@ -530,11 +537,20 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
     table = _JointSystems(joint, lam)
     # Label averages of F-scores take their own prior on TP (multiclass tables).
     extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
-    out = []
+    out, above = [], np.zeros(n_sys, dtype=np.int64)
+    if chance:
+        bookmaker = get_metric("informedness").function
+        bookmaker_weights = [label_weights(joint.counts(system + 1)[mask], "powers",
+                                           "informedness") for system, mask in enumerate(masks)]
     for true, systems in table.sample(n_draws, rng):
         chunk = np.empty((true.shape[0], n_sys))
-        systems = add_f_score_prior([label_cells(tp, pred, true, 1.0) for pred, tp in systems],
-                                    extra, table, rng)
+        systems = [label_cells(tp, pred, true, 1.0) for pred, tp in systems]
+        if chance:
+            for j, cells in enumerate(systems):
+                values = average_values(bookmaker, {}, tuple(c[:, masks[j]] for c in cells),
+                                        "powers", bookmaker_weights[j])
+                above[j] += int(np.count_nonzero(values > 0.0))
+        systems = add_f_score_prior(systems, extra, table, rng)
         for j, cells in enumerate(systems):
             if combine == "binary":
                 with np.errstate(all="ignore"):
@@ -547,7 +563,7 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng):
                 values = 1.0 - values
             chunk[:, j] = values
         out.append(chunk)
-    return np.concatenate(out)
+    return (np.concatenate(out), above) if chance else np.concatenate(out)
 
 
 def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, prior,

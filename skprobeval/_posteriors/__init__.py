@@ -16,6 +16,7 @@ from ._bayes import (
     micro_multiclass,
     posterior_from_codes,
     sample_cells,
+    sampled_average,
 )
 from ._calibration import (
     CalibrationCurve,
@@ -49,6 +50,7 @@ from ._joint import (
     label_cells,
     label_concentration,
     label_prior,
+    sparse_prior,
     takes_f_score_prior,
 )
 from ._losses import (
@@ -134,6 +136,8 @@ __all__ = [
     "precision_posterior",
     "recall_posterior",
     "sample_cells",
+    "sampled_average",
     "share_chunks",
+    "sparse_prior",
     "takes_f_score_prior",
 ]

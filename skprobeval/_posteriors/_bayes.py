@@ -243,7 +243,7 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
                                             bookmaker_weights), "informedness")
             above += int(np.count_nonzero(values > 0.0))
     samples = _finite(np.concatenate(parts), "metric")
-    posterior = _sampled_average(samples, counts, name, lam, beta, average, weights, joint)
+    posterior = sampled_average(samples, counts, name, lam, beta, average, weights, joint)
     return (posterior, above / samples.shape[0]) if chance else posterior
 
 
@@ -256,8 +256,13 @@ def _with_chance(posterior, chance, joint, lam, n_draws, random_state, system):
     return posterior, bookmaker.prob_greater(0.0)
 
 
-def _sampled_average(samples, counts, name, lam, beta, average, weights, joint):
-    """The posterior of a sampled label average, with its exact mean where known."""
+def sampled_average(samples, counts, name, lam, beta, average, weights, joint):
+    """The posterior of a sampled label average, with its exact mean where known.
+
+    `samples` are draws of `name` averaged by `average` over the labels of
+    `counts` (one system's per-label counts in `joint`), `weights` its label
+    weights.
+    """
     # The mean of a label average is the average of the labels' exact means, each
     # label's table being Dirichlet with its cells' summed prior (aggregation).
     prior = lam if joint.kind == "multilabel" else label_prior(

@@ -60,6 +60,13 @@ LOG_COARSE = -100.0 * math.log(2.0)
 _FEW = 1.0
 
 
+def sparse_prior(size, n_systems):
+    """Whether a multiclass table of `size` classes and 1 or 2 systems keeps only the
+    cells holding data (its prior spans more than `_SPARSE_PRIOR_CELLS` cells)."""
+    n_prior_cells = size * size if n_systems == 1 else 3 * size * size - 2 * size
+    return n_prior_cells > _SPARSE_PRIOR_CELLS
+
+
 def label_concentration(size, lam):
     """Prior mass of each label's TP cell (and of its FP and FN groups) in the K x K table.
 
@@ -210,9 +217,9 @@ class JointTable:
         else:
             observed, inverse = np.unique(code, return_inverse=True)
             counts = np.bincount(inverse, weights=joint.weight, minlength=observed.shape[0])
-        n_prior_cells = size * size if self.n_systems == 1 else 3 * size * size - 2 * size
         self._kinds = None
-        if self.kind == "multiclass" and n_prior_cells > _SPARSE_PRIOR_CELLS:
+        sparse_kinds = self.kind == "multiclass" and sparse_prior(size, self.n_systems)
+        if sparse_kinds:
             # Only the cells holding data; the prior comes from `_kinds` at draw time.
             keep = counts > 0
             cells, observed_counts = observed[keep], counts[keep].astype(float)
@@ -259,7 +266,6 @@ class JointTable:
         # predicted and right): a dense matrix product for small tables, sparse
         # for large ones.
         n_cols = size * (1 + 2 * self.n_systems)
-        sparse_kinds = n_prior_cells > _SPARSE_PRIOR_CELLS and self.kind == "multiclass"
         if not sparse_kinds and cells.shape[0] * n_cols <= 1 << 22:
             # Small: the dense map directly (a cell's 1 in each block it adds to).
             self._map = np.zeros((cells.shape[0], n_cols))

@@ -17,7 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._compare import PairedComparison, paired_metric_from_codes
+from .._compare import (
+    PairedComparison,
+    paired_metric_from_codes,
+    sampled_comparison,
+    shared_metric_draws,
+)
 from .._core import COUNT_COLUMNS, check_random_state, check_sample_weight, fail, result_entry
 from .._counting import (
     JointCodes,
@@ -31,10 +36,16 @@ from .._counting import (
 from .._metrics import (
     average_precision,
     averaged_value,
+    label_weights,
     nan_skipping_mean,
     random_average_precision,
 )
-from .._posteriors import check_target_metric, metric_posterior, posterior_from_codes
+from .._posteriors import (
+    check_target_metric,
+    metric_posterior,
+    posterior_from_codes,
+    sampled_average,
+)
 from ._report import (
     _PAIR_COLUMNS,
     _TTEST_COLUMNS,
@@ -149,6 +160,7 @@ class _ReportBuilder:
         self.requested = joint.classes[:joint.n_requested]
         self.label_names = [pos_label] if joint.kind == "binary" else plain_labels(self.requested)
         self.masks = label_masks(joint, labels, average)
+        self.shared = None      # `summary_tables` sets the shared draws, where they apply
         # average=None on labels: the summary, pair, t-test and fold tables have
         # one row per label.
         self.per_label = average is None and joint.kind != "binary"
@@ -215,6 +227,9 @@ class _ReportBuilder:
         import pandas as pd
 
         rows, label_rows, posteriors = [], [], {}
+        # Many classes: every system's and every pair's draws from one joint table.
+        self.shared = shared_metric_draws(self.joint, self.spec, self.average, self.masks,
+                                          self.lam, self.beta, self.n_draws, self.rng)
         for position, name in enumerate(self.names, start=1):
             counts = self.joint.counts(position)
             rows += self._summary_rows(position, name, counts, posteriors)
@@ -241,11 +256,18 @@ class _ReportBuilder:
         # P(better than chance): the binary table's informedness, Powers' bookmaker
         # over labels otherwise, from the same table draws where both are sampled.
         labelled = joint.kind != "binary" and average is not None
-        posterior = posterior_from_codes(own, self.spec.name, average=average, lam=lam,
-                                         beta=self.beta, n_draws=self.n_draws, random_state=rng,
-                                         chance=labelled)
-        if labelled:
-            posterior, chance = posterior
+        if self.shared is not None:
+            draws, above = self.shared
+            own_weights = label_weights(own.counts(1), average, self.spec.name)
+            posterior = sampled_average(draws[:, position - 1], own.counts(1), self.spec.name,
+                                        lam, self.beta, average, own_weights, own)
+            chance = above[position - 1] / draws.shape[0]
+        else:
+            posterior = posterior_from_codes(own, self.spec.name, average=average, lam=lam,
+                                             beta=self.beta, n_draws=self.n_draws,
+                                             random_state=rng, chance=labelled)
+            if labelled:
+                posterior, chance = posterior
         mask = self.masks[position - 1]
         own_counts = counts if mask is None else counts[mask]
         # An undefined metric warns (zero_division="warn") at the user's line.
@@ -373,10 +395,15 @@ class _ReportBuilder:
                                        sample_weight=joint.weight)
                     pair_masks = [np.ones(pair.n_requested, bool) if mask is None else mask
                                   for mask in label_masks(pair, None, average)]
-                metric = paired_metric_from_codes(pair, self.spec, average=average, lam=self.lam,
-                                                  rope=self.rope, beta=self.beta,
-                                                  n_draws=self.n_draws, rng=self.rng,
-                                                  masks=pair_masks, keep_difference=False)
+                if self.shared is not None:
+                    draws = self.shared[0]
+                    metric = sampled_comparison(self.spec.name, [draws[:, i] - draws[:, j]],
+                                                self.rope, self.n_draws)
+                else:
+                    metric = paired_metric_from_codes(
+                        pair, self.spec, average=average, lam=self.lam, rope=self.rope,
+                        beta=self.beta, n_draws=self.n_draws, rng=self.rng, masks=pair_masks,
+                        keep_difference=False)
                 values = [correct.prob_first_better, correct.prob_equivalent,
                           correct.prob_second_better, metric.prob_first_better,
                           metric.prob_equivalent, metric.prob_second_better, metric.mc_error]
