@@ -15,7 +15,7 @@ The systems' accuracies are close, so that the probabilities are far from 0
 and 1 where an approximation shows most, and their mistakes are correlated
 through a per-item difficulty, as real systems' are.
 
-Run ``python -m benchmarks.rank_normal_accuracy`` (about 5 minutes on two
+Run ``python -m benchmarks.rank_normal_accuracy`` (about 20 minutes on two
 cores; ``--quick`` for a smoke run with few draws).
 """
 
