@@ -84,11 +84,25 @@ def test_a_pair_that_rarely_disagrees_keeps_the_exact_route():
     assert not normal_applies(digits, counts, joint.n_requested, 100)
 
 
-def test_small_tables_and_multilabel_tables_keep_the_exact_route(rng):
+def test_small_and_multiclass_tables_keep_the_exact_route(rng):
     y = rng.integers(0, 2, 50_000)
     predictions = {k: np.where(rng.random(50_000) < 0.8, y, 1 - y) for k in "abc"}
     # Three binary systems: every prior cell is drawn (a dense table).
     assert _JointSystems(_joint(y, predictions), 0.5)._normal is None
+    # Label averages weigh a label whose pairs barely differ as much as any other:
+    # the bound on the pairs' disagreements in all would not hold them, so
+    # multiclass tables keep the exact route whatever their counts.
+    n = 200_000
+    y = rng.integers(0, 4, n)
+    predictions = {k: np.where(rng.random(n) < share, y, rng.integers(0, 4, n))
+                   for k, share in zip("abcdefg", np.linspace(0.5, 0.7, 7))}
+    joint = joint_codes(y, list(predictions.values()), average="macro", labels=None,
+                        pos_label=1, sample_weight=None, labels_present=True,
+                        names=["y_true", *predictions])
+    digits, counts = _cells(joint)
+    assert normal_applies(digits, counts, joint.n_requested, 100)
+    table = _JointSystems(joint, 0.5)
+    assert table._alpha is None and table._normal is None      # sparse, exact
 
 
 @pytest.mark.slow

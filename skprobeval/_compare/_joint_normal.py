@@ -14,10 +14,13 @@ Gamma variate per cell (tens of thousands of cells for twenty systems on 10^5
 items); the prior's mass is still added by stick-breaking and every draw
 normalised by its own total, as in the exact route.
 
-`normal_applies` says where: one table (binary or single-label multiclass),
-at most `MAX_SUMS` sums, and at least `MIN_COUNT` items in each of every
-system's TP, FP, FN and TN cells of each requested label and in the items
-on which each pair of systems differs.  ``benchmarks/rank_normal_accuracy.py``
+`normal_applies` says where: at most `MAX_SUMS` sums, and at least
+`MIN_COUNT` items in each of every system's TP, FP, FN and TN cells of each
+requested label and in the items on which each pair of systems differs; the
+table takes it for binary targets only (one label: a pair's disagreements
+are all on it).  A label average weighs a label on which two systems barely
+differ as much as any other, and the pairs' disagreements in all say nothing
+of that label, so multiclass tables keep the exact route.  ``benchmarks/rank_normal_accuracy.py``
 measures the error of P(best), the rank probabilities and the pairwise
 probabilities against the exact route at that bound.  Derivation: the theory
 page ``docs/theory/rankings.rst``.

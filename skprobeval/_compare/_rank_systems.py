@@ -398,7 +398,7 @@ class _JointSystems:
         if self._alpha is not None:
             self._maps = matrix.toarray()
             return
-        if self.n_blocks == 1 and normal_applies(cell_digits, counts, n_req, self.n_sums):
+        if self.kind == "binary" and normal_applies(cell_digits, counts, n_req, self.n_sums):
             # Large counts everywhere: the data part of the sums as one normal.
             self._normal = NormalSums(matrix, counts)
             return
@@ -524,13 +524,26 @@ class _JointSystems:
 
 
 def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, chance=False):
-    """(n_draws, n_distinct) metric draws of the distinct systems of `joint`.
+    """(n_draws, n_systems) metric draws of the systems of `joint`.
 
-    With ``chance=True`` (label averages) returns ``(draws, above)`` with
-    ``above`` each system's number of draws whose Powers bookmaker
+    Systems with identical predictions are drawn once (they tie in every
+    draw).  With ``chance=True`` (label averages) returns ``(draws, above)``
+    with ``above`` each system's number of draws whose Powers bookmaker
     informedness exceeds 0, read off the same table draws (before the
     F-scores' own prior on TP).
     """
+    distinct, of_system = [], []
+    for j, codes in enumerate(joint.codes[1:]):
+        same = next((k for k, d in enumerate(distinct)
+                     if np.array_equal(joint.codes[1 + d], codes)), None)
+        if same is None:
+            distinct.append(j)
+            same = len(distinct) - 1
+        of_system.append(same)
+    if len(distinct) < len(of_system):
+        joint = type(joint)(joint.kind, [joint.codes[0]] + [joint.codes[1 + d]
+                                                            for d in distinct],
+                            joint.classes, joint.n_requested, joint.weight)
     check_target_metric(joint, spec.name, average)
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
@@ -572,7 +585,8 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, c
                 values = 1.0 - values
             chunk[:, j] = values
         out.append(chunk)
-    return (np.concatenate(out), above) if chance else np.concatenate(out)
+    draws = np.concatenate(out)[:, of_system]
+    return (draws, above[of_system]) if chance else draws
 
 
 def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, prior,
@@ -774,10 +788,9 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     are one classifier on these data: they tie in every draw, sharing their
     ranks.
 
-    **Large counts.**  Where every system's TP, FP, FN and TN of every
-    requested label, and the items on which each pair of systems differs,
-    number at least 2 000 (binary or single-label tables of at most 1 024
-    per-label sums), the data part of each draw's per-label sums is drawn
+    **Large counts.**  Where every system's TP, FP, FN and TN, and the
+    items on which each pair of systems differs, number at least 2 000
+    (binary targets), the data part of each draw's per-label sums is drawn
     as one normal with the exact mean and covariance of its Gamma(count)
     variates instead of one variate per observed cell; the prior and the
     division by the total stay exact.  Measured against the exact route at
@@ -870,20 +883,7 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         joint = joint_codes(arrays[0], arrays[1:], average=average, labels=labels,
                             pos_label=pos_label, sample_weight=weight, labels_present=True,
                             names=label_names)
-        # Systems with identical predictions are drawn once (they tie).
-        distinct, of_system = [], []
-        for j, codes in enumerate(joint.codes[1:]):
-            same = next((k for k, d in enumerate(distinct)
-                         if np.array_equal(joint.codes[1 + d], codes)), None)
-            if same is None:
-                distinct.append(j)
-                same = len(distinct) - 1
-            of_system.append(same)
-        reduced = type(joint)(joint.kind, [joint.codes[0]] + [joint.codes[1 + d]
-                                                              for d in distinct],
-                              joint.classes, joint.n_requested, joint.weight)
-        draws = _label_metric_draws(reduced, spec, average, labels, lam, beta, n_draws,
-                                    rng)[:, of_system]
+        draws = _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng)
     defined = np.all(np.isfinite(draws), axis=1)
     if not defined.all():
         # Draws where a metric is undefined (cells underflowed under priors far
