@@ -63,12 +63,11 @@ from .._posteriors import (
     f_score_mass,
     label_cells,
     ranking_prior,
-    share_chunks,
 )
 from ._joint_dense import DENSE_PRIOR_CELLS, dense_cells, dense_shares, prior_cells_per_block
 from ._joint_normal import NormalSums, normal_applies
 from ._pooling import pool_in_range
-from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own
+from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own, score_chunks
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
 from ._ranking_source import RankingSource
 
@@ -605,16 +604,8 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
     lam = ranking_prior(prior, metric, w[rel].sum())
     orders = [_ranking_order(rel, array[keep]) for array in arrays]
     owns = [_ranking_own(rel, w, order, starts, lam) for order, starts in orders]
-    shapes = np.concatenate([w, np.full(4, lam)])
-    positive = np.r_[rel, True, False, True, False]
     out = []
-    for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
-        cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
-        negatives = None
-        if metric == "average_precision" and by_positives is not None:
-            scaled = gammas.copy()
-            scaled[:, ~positive] = by_positives
-            negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+    for cells, pseudo, negatives in score_chunks(metric, w, rel, lam, n_draws, rng):
         out.append(np.stack([_paired_metric(metric, cells, rel, order, starts, pseudo,
                                             negatives, own)
                              for (order, starts), own in zip(orders, owns)], axis=1))

@@ -430,19 +430,31 @@ class ScoresSource:
         (order_a, starts_a), (order_b, starts_b) = self._ranks
         own_a, own_b = (_ranking_own(rel, weight, order, starts, lam)
                         for order, starts in self._ranks)
-        shapes = np.concatenate([weight, np.full(4, lam)])
-        positive = np.r_[rel, True, False, True, False]
         differences = []
-        for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
-            cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
-            negatives = None
-            if metric == "average_precision" and by_positives is not None:
-                scaled = gammas.copy()
-                scaled[:, ~positive] = by_positives
-                negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+        for cells, pseudo, negatives in score_chunks(metric, weight, rel, lam, n_draws, rng):
             first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, negatives,
                                    own_a)
             second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, negatives,
                                     own_b)
             differences.append(first - second)
         return np.concatenate(differences)
+
+
+def score_chunks(metric, weight, relevant, lam, n_draws, rng):
+    """Yield ``(cells, pseudo, negatives)`` for chunks of draws of the items' weights.
+
+    ``cells`` are the items' Gamma weights (draws, items), ``pseudo`` the four
+    boundary masses λ (positive and negative above every score, then below);
+    ``negatives`` (average precision only, else None) the same with the
+    negatives' weights drawn on the positives' scale, as `share_chunks` gives.
+    """
+    shapes = np.concatenate([weight, np.full(4, lam)])
+    positive = np.r_[relevant, True, False, True, False]
+    for gammas, by_positives in share_chunks(shapes, positive, n_draws, rng):
+        cells, pseudo = gammas[:, :-4], tuple(gammas[:, -4 + i] for i in range(4))
+        negatives = None
+        if metric == "average_precision" and by_positives is not None:
+            scaled = gammas.copy()
+            scaled[:, ~positive] = by_positives
+            negatives = (scaled[:, :-4], tuple(scaled[:, -4 + i] for i in range(4)))
+        yield cells, pseudo, negatives
