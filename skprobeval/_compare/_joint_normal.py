@@ -68,7 +68,7 @@ def normal_applies(cell_digits, counts, n_requested, n_sums):
 class NormalSums:
     """Normal draws of the data part of a table's per-label sums.
 
-    `matrix` maps cells to sums (cells x sums, 0/1), `counts` are the cells'
+    `matrix` maps cells to sums (a SciPy sparse matrix, cells x sums, 0/1), `counts` are the cells'
     counts: the sums' mean is ``counts @ matrix`` and their covariance
     ``matrix^T diag(counts) matrix`` (a Gamma(n) variate has mean and
     variance n).  The covariance's square root is taken by `numpy.linalg.eigh`
@@ -78,10 +78,7 @@ class NormalSums:
 
     def __init__(self, matrix, counts):
         self.mean = np.asarray(matrix.T @ counts).ravel()
-        weighted = matrix.multiply(counts[:, None]) if hasattr(matrix, "multiply") \
-            else matrix * counts[:, None]
-        covariance = np.asarray((matrix.T @ weighted).todense() if hasattr(
-            weighted, "todense") else matrix.T @ weighted)
+        covariance = (matrix.T @ matrix.multiply(counts[:, None])).toarray()
         values, vectors = np.linalg.eigh(covariance)
         keep = values > values.max() * 1e-12
         # Rows of `root`: each a direction of the covariance, scaled by its sd.
