@@ -27,6 +27,7 @@ from optional import needs
 import skprobeval
 from skprobeval import (
     BetaPosterior,
+    ClusteredPosterior,
     ConfusionCounts,
     ConfusionMatrix,
     FBetaPosterior,
@@ -185,6 +186,8 @@ CASES = {
     "FBetaPosterior": lambda T: FBetaPosterior(T(np.array(3.0)), T(np.array(1.0)),
                                                T(np.array(2.0))),
     "SampledPosterior": lambda T: SampledPosterior(T(SCORE_A)),
+    "ClusteredPosterior": lambda T: ClusteredPosterior(T(SCORE_A), n_clusters=2, n_items=4.0,
+                                                       effective_n=3.0),
     # Paired comparisons and rankings of systems.
     "compare_paired": lambda T: skprobeval.compare_paired(
         T(Y), T(PRED_A), T(PRED_B), sample_weight=T(WEIGHT)),

@@ -103,6 +103,9 @@ BUILDERS = {
                                                         random_state=0),
     "RankingPosterior": lambda: sp.average_precision_posterior(Y_TRUE, SCORE, **FAST),
     "SampledPosterior": lambda: sp.SampledPosterior(np.random.default_rng(0).beta(3, 2, 300)),
+    "ClusteredPosterior": lambda: sp.recall_posterior(
+        [1, 0, 1, 1, 0, 1, 1, 0], [1, 0, 0, 1, 0, 1, 1, 1], groups=[0, 0, 1, 1, 2, 2, 3, 3],
+        n_draws=300, random_state=0),
     "StoppingDecision": lambda: sp.should_stop(sp.compare_paired(Y_TRUE, Y_A, Y_B),
                                                budget=200, n_sims=50, random_state=0),
     "SystemRanking": lambda: sp.rank_systems(Y_TRUE, {"a": Y_A, "b": Y_B}, **FAST),

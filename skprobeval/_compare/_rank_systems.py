@@ -540,9 +540,7 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, c
             same = len(distinct) - 1
         of_system.append(same)
     if len(distinct) < len(of_system):
-        joint = type(joint)(joint.kind, [joint.codes[0]] + [joint.codes[1 + d]
-                                                            for d in distinct],
-                            joint.classes, joint.n_requested, joint.weight)
+        joint = joint.with_codes([joint.codes[0]] + [joint.codes[1 + d] for d in distinct])
     check_target_metric(joint, spec.name, average)
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes

@@ -7,6 +7,13 @@ formatting and report rendering, and the drawing the result types' ``plot``
 methods use.
 """
 
+from ._cluster_draws import (
+    NORMAL_SHAPE,
+    ClusterTableDraws,
+    cluster_concentration,
+    cluster_table_draws,
+    clustered_cells,
+)
 from ._cornish_fisher import beta_cumulants, cornish_fisher, cornish_fisher_hdi
 from ._drawing import (
     axes_or_new,
@@ -103,6 +110,11 @@ from ._validation import (
 
 __all__ = [
     "COUNT_COLUMNS",
+    "ClusterTableDraws",
+    "NORMAL_SHAPE",
+    "cluster_concentration",
+    "cluster_table_draws",
+    "clustered_cells",
     "ComparisonResult",
     "EPS",
     "NS_NODES",

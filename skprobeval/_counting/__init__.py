@@ -5,6 +5,7 @@ immutable confusion matrices, confusion counts, paired counts and joint counts
 of several systems every metric, posterior and ranking reads.
 """
 
+from ._clusters import ClusterCodes, cluster_codes
 from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes, label_masks
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
@@ -13,6 +14,8 @@ from ._labels import check_labels_argument, check_pair, plain_labels, square_tab
 from ._matrix import ConfusionMatrix, matrix_items
 
 __all__ = [
+    "ClusterCodes",
+    "cluster_codes",
     "ConfusionCounts",
     "ConfusionMatrix",
     "JointCodes",

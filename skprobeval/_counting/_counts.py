@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core import check_count_array, check_sample_weight, fail, format_array, to_host
+from ._clusters import ClusterCodes, cluster_codes
 from ._dask import dask_indicator_sums, dask_paired, dask_tally, is_dask
 from ._data import resolve_columns
 from ._labels import (
@@ -64,6 +65,8 @@ class JointCodes:
         How many leading `classes` the averages run over.
     weight : ndarray of shape (n,) or None
         Validated sample weights.
+    clusters : ClusterCodes or None
+        Each item's cluster (`groups=`), or None: every item its own.
     """
 
     kind: str
@@ -71,6 +74,25 @@ class JointCodes:
     classes: np.ndarray
     n_requested: int
     weight: np.ndarray | None
+    clusters: ClusterCodes | None = None
+
+    def with_codes(self, codes, *, classes=None, kind=None):
+        """The same items (weights, clusters) with other codes."""
+        return JointCodes(self.kind if kind is None else kind, codes,
+                          self.classes if classes is None else classes, self.n_requested,
+                          self.weight, self.clusters)
+
+    def with_clusters(self, clusters):
+        """The same codes with other clusters (None: every item its own)."""
+        return JointCodes(self.kind, self.codes, self.classes, self.n_requested, self.weight,
+                          clusters)
+
+    def subset(self, mask):
+        """The items where `mask` holds (their weights and clusters with them)."""
+        clusters = None if self.clusters is None else self.clusters.subset(mask)
+        return JointCodes(self.kind, [c[mask] for c in self.codes], self.classes,
+                          self.n_requested, None if self.weight is None else self.weight[mask],
+                          clusters)
 
     @property
     def n_classes(self):
@@ -125,7 +147,7 @@ def _dense_indicator(y):
 
 
 def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_weight=None,
-                names=None, labels_present=False):
+                names=None, labels_present=False, groups=None):
     """Validate a truth and predictions together and encode their labels.
 
     ``average="binary"`` needs at most two labels with `pos_label` among
@@ -133,7 +155,20 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
     multiclass or multilabel data, and `labels` selects and orders the
     labels averaged over.  With ``labels_present=True`` they must occur in
     the data; otherwise an absent label is a class with no items.
+    `groups` holds each item's cluster id (`cluster_codes`), or None.
     """
+    codes = _joint_codes(y_true, y_preds, average=average, labels=labels, pos_label=pos_label,
+                         sample_weight=sample_weight, names=names,
+                         labels_present=labels_present)
+    if groups is None:
+        return codes
+    clusters = cluster_codes(groups, codes.codes[0].shape[0])
+    return JointCodes(codes.kind, codes.codes, codes.classes, codes.n_requested, codes.weight,
+                      clusters)
+
+
+def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, names,
+                 labels_present):
     names = names or ["y_true"] + [f"y_pred_{i}" for i in range(len(y_preds))]
     y_true = to_host(y_true, names[0])      # read once, checked with each prediction
     checked = [check_pair(y_true, y_pred, names[0], name)

@@ -63,6 +63,7 @@ from ._losses import (
 )
 from ._posterior import (
     BetaPosterior,
+    ClusteredPosterior,
     CredibleInterval,
     ExactMeanPosterior,
     PosteriorSummary,
@@ -85,6 +86,7 @@ __all__ = [
     "BetaPosterior",
     "CalibrationCurve",
     "CalibrationErrorPosterior",
+    "ClusteredPosterior",
     "CredibleInterval",
     "CurveBand",
     "CurveCells",

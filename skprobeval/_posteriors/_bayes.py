@@ -39,7 +39,7 @@ from ._joint import (
     label_prior,
     takes_f_score_prior,
 )
-from ._posterior import BetaPosterior, ExactMeanPosterior, SampledPosterior
+from ._posterior import BetaPosterior, ClusteredPosterior, ExactMeanPosterior, SampledPosterior
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
@@ -207,6 +207,13 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
     """
     function, params, name = metric_function(metric, beta)
     check_target_metric(joint, name, average)
+    if joint.clusters is not None and not joint.clusters.singletons:
+        return _clustered_posterior(joint, metric, function, params, name, average=average,
+                                    lam=lam, beta=beta, n_draws=n_draws,
+                                    random_state=random_state, system=system, chance=chance)
+    if joint.clusters is not None:
+        # Every cluster holds one item: the posterior without them, exactly.
+        joint = joint.with_clusters(None)
     counts = joint.counts(system)
     if joint.kind == "binary" or average is None:
         exact = metric_posterior(counts, metric=name, prior=lam, beta=beta, n_draws=n_draws,
@@ -244,6 +251,57 @@ def posterior_from_codes(joint, metric, *, average, lam, beta, n_draws, random_s
             above += int(np.count_nonzero(values > 0.0))
     samples = _finite(np.concatenate(parts), "metric")
     posterior = sampled_average(samples, counts, name, lam, beta, average, weights, joint)
+    return (posterior, above / samples.shape[0]) if chance else posterior
+
+
+def _clustered_posterior(joint, metric, function, params, name, *, average, lam, beta, n_draws,
+                         random_state, system, chance):
+    """`posterior_from_codes` where items come in clusters: the clusters' Bayesian
+    bootstrap of the joint table (`JointTable` with clusters), sampled for every
+    metric, as a `ClusteredPosterior` with its effective number of items."""
+    rng = check_random_state(random_state)
+    single = _single(joint, system)
+    table = JointTable(single, lam)
+    counts = joint.counts(system)
+    combine = "binary" if joint.kind == "binary" else average
+    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
+    share = every and name in SHARE_OF_RIGHT
+    averaged = combine not in ("binary", None)
+    weights = label_weights(counts, average, name) if averaged else None
+    order = table.canonical if averaged else slice(None)
+    ordered_weights = None if weights is None else weights[order]
+    extra = f_score_mass(joint.kind, joint.n_classes, name, average, lam) if averaged else 0.0
+    if chance:
+        bookmaker_weights = label_weights(counts, "powers", "informedness")[order]
+        informedness = get_metric("informedness").function
+    parts, above = [], 0
+    for (cells,) in table.sample(n_draws, rng, canonical=averaged):
+        f_cells = add_f_score_prior([cells], extra, table, rng)[0] if extra else cells
+        if combine == "binary":
+            with np.errstate(all="ignore"):
+                values = np.asarray(function(*(c[:, 0] for c in f_cells), **params),
+                                    dtype=float)
+        else:
+            values = average_values(function, params, f_cells, combine, ordered_weights,
+                                    share_of_right=share and combine == "micro")
+        parts.append(values)
+        if chance:
+            values = _finite(average_values(informedness, {}, cells, "powers",
+                                            bookmaker_weights if combine != "binary"
+                                            else np.ones(1)), "informedness")
+            above += int(np.count_nonzero(values > 0.0))
+    samples = _finite(np.concatenate(parts), "metric")
+    # The same table without its clusters: the variance its items alone would give.
+    plain = posterior_from_codes(joint.with_clusters(None), metric, average=average, lam=lam,
+                                 beta=beta, n_draws=n_draws, random_state=rng, system=system)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.asarray(plain.var(), dtype=float) / samples.var(axis=0, ddof=1)
+    n_items = float(np.sum(joint.weight)) if joint.weight is not None \
+        else float(joint.codes[0].shape[0])
+    posterior = ClusteredPosterior(samples, n_clusters=table.clusters.n_clusters,
+                                   n_items=n_items,
+                                   effective_n=np.where(np.isfinite(ratio), n_items * ratio,
+                                                        n_items))
     return (posterior, above / samples.shape[0]) if chance else posterior
 
 
@@ -350,8 +408,7 @@ def check_counts_metric(metric, average):
 
 def _single(joint, system):
     """The codes of the truth and one system."""
-    return type(joint)(joint.kind, [joint.codes[0], joint.codes[system]], joint.classes,
-                       joint.n_requested, joint.weight)
+    return joint.with_codes([joint.codes[0], joint.codes[system]])
 
 
 def _finite(values, name):
@@ -390,7 +447,7 @@ def _matrix_as_items(matrix, y_pred, sample_weight):
 @renamed_keyword("n_samples", "n_draws")
 def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label=1,
                      average="binary", sample_weight=None, prior=0.5, beta=1.0, n_draws=N_DRAWS,
-                     random_state=None):
+                     random_state=None, groups=None):
     """Posterior of any confusion-table metric, from labels or from confusion counts.
 
     All metrics are marginals of one posterior: the cell probabilities of
@@ -451,10 +508,19 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         Posterior draws for sampled metrics (ignored for exact ones).
     random_state : None, int or numpy.random.Generator, default=None
         Seed for sampled metrics.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids), for
+        labels only.  Items of one cluster are not independent draws from the
+        population; the clusters are.  The posterior is then the Bayesian
+        bootstrap of the clusters (every item of a cluster shares its
+        weight), a `ClusteredPosterior` that says how many clusters it rests
+        on and its effective number of items.  Where every cluster holds one
+        item it is exactly the posterior without `groups`.  `sample_weight`
+        weighs items within their clusters; every cluster is one draw.
 
     Returns
     -------
-    BetaPosterior, FBetaPosterior, DifferencePosterior or SampledPosterior
+    BetaPosterior, FBetaPosterior, DifferencePosterior, SampledPosterior or ClusteredPosterior
         Of the shape of the counts' cells.
 
     See Also
@@ -503,6 +569,10 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
     >>> bool((macro.samples == same.samples).all())
     True
     """
+    if groups is not None and isinstance(y_true, (ConfusionCounts, ConfusionMatrix)):
+        fail("groups", "None when `y_true` is counted already (counts know no items; "
+             "several runs or test sets of one system go to compare_counts)", "an array",
+             error=TypeError)
     if isinstance(y_true, ConfusionMatrix):
         y_true, y_pred, sample_weight = _matrix_as_items(y_true, y_pred, sample_weight)
     if isinstance(y_true, ConfusionCounts):
@@ -534,6 +604,13 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
             fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric,
                  error=TypeError)
         average = _check_average(average)
+        if groups is not None:
+            joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
+                                pos_label=pos_label, sample_weight=sample_weight,
+                                names=["y_true", "y_pred"], groups=groups)
+            return posterior_from_codes(joint, metric, average=average, lam=check_prior(prior),
+                                        beta=check_positive(beta, "beta"),
+                                        n_draws=check_draws(n_draws), random_state=random_state)
         if average == "binary":
             counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
                                                       sample_weight=sample_weight)

@@ -22,7 +22,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core import TINY as _TINY
-from .._core import dirichlet, dirichlet_scaled, draw_chunks, log_gamma, weighted_mean
+from .._core import (
+    ClusterTableDraws,
+    cluster_concentration,
+    dirichlet,
+    dirichlet_scaled,
+    draw_chunks,
+    log_gamma,
+    weighted_mean,
+)
 
 __all__ = [
     "JointTable",
@@ -193,10 +201,33 @@ class JointTable:
         self.n_systems = len(joint.codes) - 1
         self.n_requested = joint.n_requested
         self.labels = joint.classes[:joint.n_requested]
+        # Items in clusters (`groups=`): the clusters' Bayesian bootstrap draws the
+        # cells (`ClusterTableDraws`); None where every item is its own cluster.
+        clusters = getattr(joint, "clusters", None)
+        self.clusters = None if clusters is None or clusters.singletons else clusters
+        self._cluster_draws = None
         if self.kind == "multilabel":
             self._init_multilabel(joint, lam)
         else:
             self._init_multiclass(joint, lam)
+
+    def _attach_clusters(self, code, cells, prior, weight, repeat=1):
+        """The cluster x cell counts of the items (`code`: each item's cell code,
+        `cells`: the table's cell codes) and their draws; `repeat` codes per item."""
+        clusters = self.clusters
+        of_item = np.repeat(clusters.codes, repeat) if repeat > 1 else clusters.codes
+        order = np.argsort(cells, kind="stable")
+        where = np.minimum(np.searchsorted(cells[order], code), cells.shape[0] - 1)
+        position = order[where]
+        held = cells[position] == code
+        if weight is not None:
+            held &= weight > 0
+        data = np.ones(int(held.sum())) if weight is None else weight[held]
+        counts = sp.csr_matrix((data, (of_item[held], position[held])),
+                               shape=(clusters.n_clusters, cells.shape[0]))
+        counts.sum_duplicates()
+        self._cluster_draws = ClusterTableDraws(
+            counts, prior, cluster_concentration(clusters.n_clusters))
 
     # -- construction -----------------------------------------------------
 
@@ -284,6 +315,9 @@ class JointTable:
                 else combined
         self.differ = None if self.n_systems == 1 else digits[1] != digits[2]
         self._cell_digits = digits
+        if self.clusters is not None:
+            self._attach_clusters(code, cells, np.zeros(cells.shape[0]) if sparse_kinds
+                                  else self.alpha - self._observed_counts, joint.weight)
         if sparse_kinds:
             self._kinds = _prior_kinds(size, lam, self.n_systems)
             # Per-label sums whose observed cells hold less than `_FEW` items (none,
@@ -343,6 +377,14 @@ class JointTable:
         prior = lam if self.n_systems == 1 else lam / 2
         self.alpha = counts[:self.n_requested] + prior
         self._observed_counts = counts[:self.n_requested]
+        if self.clusters is not None:
+            # One table per requested column, its cells side by side: (label, cell).
+            n_req = self.n_requested
+            self._n_cells = n_cells
+            self._attach_clusters(flat[:, :n_req].ravel(), np.arange(n_req * n_cells),
+                                  np.full(n_req * n_cells, float(prior)),
+                                  None if weight is None else weight.reshape(-1, n_labels)[
+                                      :, :n_req].ravel(), repeat=n_req)
         # Columns are independent tables, drawn in the order of their counts (equal
         # counts are exchangeable): renaming the labels gives each the same variates.
         self.canonical = np.lexsort(self.alpha.T[::-1])
@@ -372,6 +414,11 @@ class JointTable:
         order of sums that renaming the labels keeps): a dense table reads its
         per-label sums in that order directly.
         """
+        if canonical and self.n_systems == 1 and self.kind != "multilabel" \
+                and self._kinds is None and self._cluster_draws is not None:
+            for cells in self._cluster_draws.chunks(n_draws, rng):
+                yield [self._grid_cells(cells, None)]
+            return
         if canonical and self.n_systems == 1 and self.kind != "multilabel" \
                 and self._kinds is None:
             # Every cell of the K x K table, in canonical order: a grid whose rows
@@ -408,7 +455,18 @@ class JointTable:
         return label_cells(tp, pred, true, 1.0, own=True)
 
     def _sample(self, n_draws, rng):
-        if self.kind == "multilabel":
+        draws = self._cluster_draws
+        if draws is not None and self.kind == "multilabel":
+            size = draws.chunk_size()
+            for start in range(0, n_draws, size):
+                masses = draws.masses(min(size, n_draws - start), rng).reshape(
+                    -1, self.n_requested, self._n_cells)
+                masses /= masses.sum(axis=-1, keepdims=True)
+                yield self._tables(np.maximum(masses, _TINY, out=masses))
+        elif draws is not None and self._kinds is None:
+            for cells in draws.chunks(n_draws, rng):
+                yield self._tables(cells)
+        elif self.kind == "multilabel":
             alpha, back = self.alpha[self.canonical], np.argsort(self.canonical)
             for size in draw_chunks(n_draws, self.alpha.size):
                 yield self._tables(dirichlet(alpha, size, rng)[:, back])
@@ -416,8 +474,10 @@ class JointTable:
             for size in draw_chunks(n_draws, self.alpha.size):
                 yield self._tables(dirichlet(self.alpha, size, rng))
         else:
-            # Per draw: a variate per observed cell, the per-label sums, the sticks.
+            # Per draw: a variate per observed cell (per cluster, with clusters), the
+            # per-label sums, the sticks.
             per_draw = (self._observed_counts.size + self._map.shape[1]
+                        + (0 if draws is None else draws.n_clusters)
                         + sum(_expected_sticks(kind.concentration, plan.log_floor)
                               + plan.alpha.size for kind, plan in zip(self._kinds, self._plans)))
             for size in draw_chunks(n_draws, _SPARSE_CHUNK_SHARE * per_draw):
@@ -436,7 +496,12 @@ class JointTable:
         # stay far above the smallest float.  Smaller (weighted) ones are drawn in
         # log space and scaled by the draw's largest variate, as `dirichlet` does.
         direct = counts.size > 0 and counts.min() >= 1.0
-        if direct:
+        if self._cluster_draws is not None:
+            # The clusters' part of the observed cells' masses (their Bayesian bootstrap).
+            direct = True
+            data = self._cluster_draws.data_masses(n_draws, rng)
+            sums = np.ascontiguousarray(np.asarray(self._map_all @ data.T).T)
+        elif direct:
             # Cells x draws: the products below then read contiguous rows.  Cells of
             # one item (most off-diagonal ones) are Exp(1), drawn by inversion,
             # -log(1 - U) in place: twice as fast as numpy's Gamma, faster

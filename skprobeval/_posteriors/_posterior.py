@@ -893,3 +893,73 @@ class ExactMeanPosterior(SampledPosterior):
 
     def _mean_array(self):
         return np.asarray(self._exact_mean)
+
+
+class ClusteredPosterior(SampledPosterior):
+    """The posterior of a metric whose test items come in clusters (``groups=``).
+
+    Drawn from the Bayesian bootstrap of the clusters: each cluster's items
+    share one weight, so the posterior is as wide as the clusters, not the
+    items, say it is (see the theory page "Test items in clusters").  Every
+    summary is a `SampledPosterior`'s.
+
+    Parameters
+    ----------
+    samples : array-like of shape (n_draws,) or (n_draws, K)
+        The posterior draws.
+    n_clusters : int
+        Clusters the posterior rests on.
+    n_items : float
+        Items (their weights) in those clusters.
+    effective_n : float or array-like of shape (K,)
+        Effective number of items: as many independent items would give the
+        posterior's variance (``n_items`` times the variance without the
+        clusters over the variance with them).
+
+    Attributes
+    ----------
+    n_clusters, n_items, effective_n
+        As given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import recall_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> patient = np.repeat(np.arange(40), 10)            # 40 patients, 10 images each
+    >>> y_true = rng.integers(0, 2, size=400)
+    >>> skill = rng.normal(0, 1.0, size=40)[patient]      # some patients are harder
+    >>> right = rng.random(400) < 1 / (1 + np.exp(-(1.5 + skill)))
+    >>> y_pred = np.where(right, y_true, 1 - y_true)
+    >>> posterior = recall_posterior(y_true, y_pred, groups=patient, random_state=0)
+    >>> posterior.n_clusters, posterior.n_items
+    (40, 400.0)
+    >>> bool(posterior.effective_n < 400)
+    True
+    """
+
+    __slots__ = ("n_clusters", "n_items", "effective_n")
+
+    def __init__(self, samples, *, n_clusters, n_items, effective_n):
+        super().__init__(samples)
+        self.n_clusters = int(n_clusters)
+        self.n_items = float(n_items)
+        self.effective_n = _out(np.asarray(effective_n, dtype=float))
+
+    def __getitem__(self, index):
+        if not self.shape:
+            raise TypeError("A posterior of one table (0-d) cannot be indexed.")
+        return ClusteredPosterior(self._samples[:, index], n_clusters=self.n_clusters,
+                                  n_items=self.n_items,
+                                  effective_n=np.asarray(self.effective_n)[index])
+
+    def _dict_content(self):
+        content = SampledPosterior._dict_content(self)
+        content.update(n_clusters=self.n_clusters, n_items=self.n_items,
+                       effective_n=self.effective_n)
+        return content
+
+    def __repr__(self):
+        return (f"ClusteredPosterior(n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "
+                f"mc_error={rounded(self._mc_error)}, n_clusters={self.n_clusters}, "
+                f"effective_n={rounded(self.effective_n)})")

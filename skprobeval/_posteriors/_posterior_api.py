@@ -44,10 +44,18 @@ __all__ = [
 
 
 def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average,
-                      sample_weight, beta, n_draws, random_state):
+                      sample_weight, beta, n_draws, random_state, groups=None):
     lam = check_prior(prior)
     average = check_average(_check_average(average), name if name != "fbeta" else "fbeta")
     n_draws = check_draws(n_draws)
+    if groups is not None:
+        # Items in clusters: the clusters' Bayesian bootstrap (exact where every
+        # cluster holds one item).
+        joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
+                            pos_label=pos_label, sample_weight=sample_weight,
+                            names=["y_true", "y_pred"], groups=groups)
+        return posterior_from_codes(joint, name, average=average, lam=lam, beta=beta,
+                                    n_draws=n_draws, random_state=random_state)
     if average == "binary":
         counts = ConfusionCounts.from_predictions(y_true, y_pred, pos_label=pos_label,
                                                   sample_weight=sample_weight)
@@ -65,7 +73,7 @@ def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average
 @renamed_keyword("n_samples", "n_draws")
 def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                         average="binary", sample_weight=None, n_draws=N_DRAWS,
-                        random_state=None):
+                        random_state=None, groups=None):
     """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (Goutte & Gaussier 2005, eq. 8).
 
     With no positive prediction (TP + FP = 0) this is the prior, mean 1/2
@@ -110,6 +118,12 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        posterior is then the Bayesian bootstrap of the clusters, a
+        `ClusteredPosterior` with its number of clusters and effective
+        number of items (see `metric_posterior`); exactly the posterior
+        without `groups` where every cluster holds one item.
 
     Returns
     -------
@@ -143,12 +157,12 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     """
     return _from_predictions("precision", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, average="binary",
-                     sample_weight=None, n_draws=N_DRAWS, random_state=None):
+                     sample_weight=None, n_draws=N_DRAWS, random_state=None, groups=None):
     """Posterior of recall (sensitivity), ``Beta(TP + λ, FN + λ)``.
 
     With no positive item (TP + FN = 0) this is the prior.
@@ -192,6 +206,12 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        posterior is then the Bayesian bootstrap of the clusters, a
+        `ClusteredPosterior` with its number of clusters and effective
+        number of items (see `metric_posterior`); exactly the posterior
+        without `groups` where every cluster holds one item.
 
     Returns
     -------
@@ -209,12 +229,13 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
     """
     return _from_predictions("recall", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_label=1,
-                    average="binary", sample_weight=None, n_draws=N_DRAWS, random_state=None):
+                    average="binary", sample_weight=None, n_draws=N_DRAWS, random_state=None,
+                    groups=None):
     """Exact posterior of F-beta (F1 for ``beta=1``).
 
     ``F1 = 2B / (1 + B)`` with ``B ~ Beta(TP + λ, FP + FN + 2λ)``, exactly;
@@ -262,6 +283,12 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        posterior is then the Bayesian bootstrap of the clusters, a
+        `ClusteredPosterior` with its number of clusters and effective
+        number of items (see `metric_posterior`); exactly the posterior
+        without `groups` where every cluster holds one item.
 
     Returns
     -------
@@ -291,13 +318,13 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
     name = "f1" if beta == 1.0 else "fbeta"
     return _from_predictions(name, y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=beta, n_draws=n_draws, random_state=random_state)
+                             beta=beta, n_draws=n_draws, random_state=random_state, groups=groups)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                            average="binary", sample_weight=None, n_draws=N_DRAWS,
-                           random_state=None):
+                           random_state=None, groups=None):
     """Exact posterior of informedness (Youden's J, bookmaker) ``tpr - fpr``.
 
     ``tpr ~ Beta(TP + λ, FN + λ)`` and ``fpr ~ Beta(FP + λ, TN + λ)`` are
@@ -344,6 +371,12 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        posterior is then the Bayesian bootstrap of the clusters, a
+        `ClusteredPosterior` with its number of clusters and effective
+        number of items (see `metric_posterior`); exactly the posterior
+        without `groups` where every cluster holds one item.
 
     Returns
     -------
@@ -361,13 +394,13 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
     """
     return _from_predictions("informedness", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                          average="binary", sample_weight=None, n_draws=N_DRAWS,
-                         random_state=None):
+                         random_state=None, groups=None):
     """Exact posterior of markedness ``ppv + npv - 1``.
 
     ``ppv ~ Beta(TP + λ, FP + λ)`` and ``1 - npv ~ Beta(FN + λ, TN + λ)``
@@ -412,6 +445,12 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
         Posterior draws of the sampled averages (ignored where exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the sampled averages.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        posterior is then the Bayesian bootstrap of the clusters, a
+        `ClusteredPosterior` with its number of clusters and effective
+        number of items (see `metric_posterior`); exactly the posterior
+        without `groups` where every cluster holds one item.
 
     Returns
     -------
@@ -429,7 +468,7 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     """
     return _from_predictions("markedness", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
 
 
 # ---------------------------------------------------------------------------

@@ -94,8 +94,7 @@ class _Fold:
 
 def _pair_joint(joint, *systems):
     """The codes of the truth and the given systems (1 = the first), same labels."""
-    return JointCodes(joint.kind, [joint.codes[0]] + [joint.codes[s] for s in systems],
-                      joint.classes, joint.n_requested, joint.weight)
+    return joint.with_codes([joint.codes[0]] + [joint.codes[s] for s in systems])
 
 
 class _ReportBuilder:
