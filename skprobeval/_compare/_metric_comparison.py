@@ -13,6 +13,7 @@ and ``docs/theory/paired.rst``.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -125,6 +126,11 @@ class MetricComparison(ComparisonResult):
     difference: object = field(default=None, repr=False)
     # What `plan_more_items` recomputes the comparison from (None: not plannable).
     _source: object = field(default=None, repr=False)
+    #: Clusters the comparison rests on (`groups=`), else None.
+    n_clusters: int | None = field(default=None)
+    #: Effective number of items with clusters: as many independent items would
+    #: give the difference's variance; else None.
+    effective_n: object = field(default=None)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -137,8 +143,11 @@ class MetricComparison(ComparisonResult):
         return self.difference.interval(confidence)
 
     def _extra_dict(self):
-        return {"metric": self.metric, "paired": self.paired, "method": self.method,
-                "n_draws": self.n_draws}
+        out = {"metric": self.metric, "paired": self.paired, "method": self.method,
+               "n_draws": self.n_draws}
+        if self.n_clusters is not None:
+            out.update(n_clusters=self.n_clusters, effective_n=self.effective_n)
+        return out
 
     def __repr__(self):
         parts = [f"metric={self.metric!r}", f"paired={self.paired}", f"method={self.method!r}"]
@@ -146,6 +155,8 @@ class MetricComparison(ComparisonResult):
                      "rope"):
             parts.append(f"{name}={rounded(getattr(self, name))}")
         parts.append(f"n_draws={self.n_draws}")
+        if self.n_clusters is not None:
+            parts += [f"n_clusters={self.n_clusters}", f"effective_n={rounded(self.effective_n)}"]
         return f"MetricComparison({', '.join(parts)})"
 
 
@@ -450,7 +461,7 @@ def _draws_posterior(draws):
 @renamed_keyword("n_samples", "n_draws")
 def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="binary",
                           labels=None, prior=0.5, rope=0.0, beta=1.0, pos_label=1,
-                          n_draws=N_DRAWS, random_state=None, sample_weight=None):
+                          n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None):
     """Paired comparison of a metric (F1, macro F1, ...) of two systems on the same items.
 
     Every item falls into one cell of the table (true label, prediction of
@@ -512,6 +523,13 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
         Seed (identical seeds give identical results).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights; they act as counts.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        joint table is then drawn by the Bayesian bootstrap of the clusters,
+        the same cluster weights for both systems, for every metric
+        (accuracy included), and the result carries `n_clusters` and
+        `effective_n`.  Where every cluster holds one item, the result
+        without `groups`.  `sample_weight` weighs items within clusters.
 
     Returns
     -------
@@ -557,7 +575,7 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     rng = check_random_state(random_state)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
-                        names=["y_true", "y_pred_a", "y_pred_b"])
+                        names=["y_true", "y_pred_a", "y_pred_b"], groups=groups)
     return paired_metric_from_codes(joint, spec, average=average, lam=lam, rope=rope, beta=beta,
                                     n_draws=n_draws, rng=rng)
 
@@ -614,6 +632,12 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     result's `interval` is then unavailable.
     """
     check_target_metric(joint, spec.name, average)
+    if joint.clusters is not None and joint.clusters.singletons:
+        joint = joint.with_clusters(None)      # one item a cluster: exactly as without
+    if joint.clusters is not None:
+        return _clustered_metric_comparison(joint, spec, average=average, lam=lam, rope=rope,
+                                            beta=beta, n_draws=n_draws, rng=rng, masks=masks,
+                                            keep_difference=keep_difference)
     table = JointTable(joint, lam)
     shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
     combine = "binary" if joint.kind == "binary" else average
@@ -644,6 +668,55 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     return sampled_comparison(spec.name, source.differences(table, n_draws, rng), rope,
                               n_draws, keep_difference=keep_difference,
                               source=source if source.plannable else None)
+
+
+def _clustered_metric_comparison(joint, spec, *, average, lam, rope, beta, n_draws, rng, masks,
+                                 keep_difference):
+    """`paired_metric_from_codes` with items in clusters: the metric difference drawn
+    from the clusters' Bayesian bootstrap of the joint table (the same cluster
+    weights for both systems; sampled for every metric, accuracy included), with
+    the number of clusters and the effective number of items."""
+    table = JointTable(joint, lam)
+    shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
+    combine = "binary" if joint.kind == "binary" else average
+    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
+    share = every and spec.name in SHARE_OF_RIGHT | {"error"}
+    params = {"beta": beta} if "beta" in spec.params else {}
+    if masks is None or combine in ("binary", None) or (share and combine == "micro"):
+        masks = (slice(None), slice(None))
+    weights = [label_weights(joint.counts(system)[mask], combine, spec.name)
+               if combine not in ("binary", None) else None
+               for system, mask in zip((1, 2), masks)]
+    extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
+    source = JointSource(table, spec, params, combine, weights, masks, share, extra)
+    n_clusters = table.clusters.n_clusters
+    if not table.any_difference:
+        return MetricComparison(spec.name, True, "exact", frozen_result(np.zeros(shape)),
+                                frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
+                                frozen_result(np.zeros(shape)), rope, 0, None, None,
+                                n_clusters, frozen_result(np.full(shape, _n_items(joint))))
+    chunks = list(source.differences(table, n_draws, rng))
+    clustered = sampled_comparison(spec.name, iter(chunks), rope, n_draws,
+                                   keep_difference=keep_difference)
+    # The same difference without the clusters: the variance the items alone give.
+    plain_joint = joint.with_clusters(None)
+    plain_table = JointTable(plain_joint, lam)
+    plain = np.concatenate(list(JointSource(plain_table, spec, params, combine, weights, masks,
+                                            share, extra).differences(plain_table, n_draws,
+                                                                      rng)))
+    drawn = np.concatenate(chunks)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.nanvar(plain, axis=0, ddof=1) / np.nanvar(drawn, axis=0, ddof=1)
+    n_items = _n_items(joint)
+    effective = np.where(np.isfinite(ratio), n_items * ratio, n_items)
+    return dataclasses.replace(clustered, n_clusters=n_clusters,
+                               effective_n=frozen_result(effective))
+
+
+def _n_items(joint):
+    """Items counted (their weights)."""
+    return float(np.sum(joint.weight)) if joint.weight is not None \
+        else float(joint.codes[0].shape[0])
 
 
 def sampled_comparison(name, chunks, rope, n_draws, *, keep_difference=False, source=None):

@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import special
 
 from .._core import (
+    N_DRAWS,
     ComparisonResult,
     beta_cdf,
     beta_pdf,
@@ -26,8 +28,12 @@ from .._core import (
     beta_sf,
     beta_tail_nodes,
     check_confidence,
+    check_draws,
     check_prior,
+    check_random_state,
     check_rope,
+    cluster_concentration,
+    cluster_table_draws,
     fail,
     format_array,
     frozen_result,
@@ -36,7 +42,7 @@ from .._core import (
     to_host,
     warn_future,
 )
-from .._counting import PairedCounts, check_pair
+from .._counting import PairedCounts, check_pair, cluster_codes, paired_items
 from .._posteriors import CredibleInterval
 
 __all__ = ["PairedComparison", "compare_paired", "paired_probabilities", "pairwise_comparison"]
@@ -325,6 +331,9 @@ class PairedComparison(ComparisonResult):
     prob_first_better: float | np.ndarray
     prob_equivalent: float | np.ndarray
     prob_second_better: float | np.ndarray
+    n_clusters: int | None
+    effective_n: float | np.ndarray | None
+    _draws: object
 
     def __init__(self, paired_counts, *, prior=0.5, rope=0.0):
         counts = paired_counts
@@ -341,6 +350,48 @@ class PairedComparison(ComparisonResult):
         object.__setattr__(self, "prob_first_better", frozen_result(first))
         object.__setattr__(self, "prob_equivalent", frozen_result(equivalent))
         object.__setattr__(self, "prob_second_better", frozen_result(second))
+        object.__setattr__(self, "n_clusters", None)
+        object.__setattr__(self, "effective_n", None)
+        object.__setattr__(self, "_draws", None)
+
+    @classmethod
+    def _from_cluster_draws(cls, counts, alphas, rope, shares, n_clusters):
+        """The comparison from draws of the three shares when items come in clusters.
+
+        `shares` has shape (n_draws, 3) or (n_draws, K, 3): the shares of items
+        the first alone, the second alone and both alike get right.
+        """
+        self = object.__new__(cls)
+        delta = shares[..., 0] - shares[..., 1]
+        n_draws = delta.shape[0]
+        first = (delta > rope).mean(axis=0)
+        second = (delta < -rope).mean(axis=0)
+        equivalent = 1.0 - first - second
+        with np.errstate(divide="ignore"):
+            log_odds = np.log(shares[..., 0]) - np.log(shares[..., 1])
+        error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
+            [first, equivalent, second])) / n_draws).max(axis=0)
+        # The variance of the difference without the clusters (the Dirichlet of the
+        # counts), against the clusters' own: the effective number of items.
+        a1, a2, a3 = (np.asarray(c, dtype=float) + a for c, a in zip(
+            (counts.first_better, counts.second_better, counts.ties), alphas))
+        total = a1 + a2 + a3
+        plain = (a1 * (total - a1) + a2 * (total - a2) + 2 * a1 * a2) / (total ** 2 * (total + 1))
+        n = np.asarray(counts.n, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            effective = n * plain / delta.var(axis=0, ddof=1)
+        effective = np.where(np.isfinite(effective), effective, n)
+        for name, value in (("counts", counts), ("prior", alphas), ("rope", rope),
+                            ("prob_first_better", frozen_result(first)),
+                            ("prob_equivalent", frozen_result(np.where(equivalent < 1e-12, 0.0,
+                                                                       equivalent))),
+                            ("prob_second_better", frozen_result(second)),
+                            ("n_clusters", int(n_clusters)),
+                            ("effective_n", frozen_result(effective)),
+                            ("_draws", (np.sort(delta, axis=0), log_odds.mean(axis=0),
+                                        frozen_result(error)))):
+            object.__setattr__(self, name, value)
+        return self
 
     @classmethod
     def from_counts(cls, paired_counts, *, prior=0.5, rope=0.0):
@@ -393,6 +444,8 @@ class PairedComparison(ComparisonResult):
 
         Goutte & Gaussier (2005), eq. 20.
         """
+        if self._draws is not None:
+            return frozen_result(self._draws[0].mean(axis=0))
         a1, a2, a3 = self._parameters()
         return frozen_result((a1 - a2) / (a1 + a2 + a3))
 
@@ -402,12 +455,16 @@ class PairedComparison(ComparisonResult):
 
         Goutte & Gaussier (2005), eq. 21.
         """
+        if self._draws is not None:
+            return frozen_result(self._draws[1])
         a1, a2, _ = self._parameters()
         return frozen_result(_digamma_difference(a1, a2))
 
     @property
     def mc_error(self):
-        """0.0: every probability is exact."""
+        """Monte Carlo error of the probabilities: 0.0 (exact) without clusters."""
+        if self._draws is not None:
+            return self._draws[2]
         return frozen_result(np.zeros(np.shape(self.prob_first_better)))
 
     def difference_interval(self, confidence=0.95):
@@ -436,8 +493,11 @@ class PairedComparison(ComparisonResult):
         CredibleInterval(low=-0.0006, high=0.0151)
         """
         confidence = check_confidence(confidence)
-        a1, a2, a3 = self._parameters()
         tail = 0.5 * (1.0 - confidence)
+        if self._draws is not None:
+            low, high = np.quantile(self._draws[0], [tail, 1.0 - tail], axis=0)
+            return CredibleInterval(frozen_result(low), frozen_result(high))
+        a1, a2, a3 = self._parameters()
         low = _difference_quantile(a1, a2, a3, tail)
         high = _difference_quantile(a1, a2, a3, 1.0 - tail)
         # Each end is solved to 1e-13: where nearly all the mass is one spike (tiny
@@ -447,10 +507,13 @@ class PairedComparison(ComparisonResult):
 
     def _extra_dict(self):
         c = self.counts
-        return {"first_better": frozen_result(c.first_better),
-                "second_better": frozen_result(c.second_better),
-                "ties": frozen_result(c.ties), "expected_difference": self.expected_difference,
-                "expected_log_odds": self.expected_log_odds}
+        out = {"first_better": frozen_result(c.first_better),
+               "second_better": frozen_result(c.second_better),
+               "ties": frozen_result(c.ties), "expected_difference": self.expected_difference,
+               "expected_log_odds": self.expected_log_odds}
+        if self.n_clusters is not None:
+            out.update(n_clusters=self.n_clusters, effective_n=self.effective_n)
+        return out
 
     def summary(self, confidence=0.95):
         """Counts, probabilities, expectations and the interval as a dict.
@@ -495,6 +558,9 @@ class PairedComparison(ComparisonResult):
                   f"prob_first_better={rounded(self.prob_first_better)}",
                   f"prob_equivalent={rounded(self.prob_equivalent)}",
                   f"prob_second_better={rounded(self.prob_second_better)}"]
+        if self.n_clusters is not None:
+            parts += [f"mc_error={rounded(self.mc_error)}", f"n_clusters={self.n_clusters}",
+                      f"effective_n={rounded(self.effective_n)}"]
         return f"PairedComparison({', '.join(parts)})"
 
 
@@ -508,7 +574,51 @@ def _paired_counts(y_true, y_pred_a, y_pred_b, sample_weight):
     return PairedCounts.from_predictions(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
 
 
-def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_weight=None):
+def _clustered_comparison(y_true, y_pred_a, y_pred_b, *, prior, rope, sample_weight, groups,
+                          n_draws, random_state):
+    """`compare_paired` with items in clusters: the clusters' Bayesian bootstrap of the
+    three shares (the same cluster weights for both systems), or the exact
+    comparison where every cluster holds one item."""
+    y_true, y_pred_a = to_host(y_true, "y_true"), to_host(y_pred_a, "y_pred_a")
+    y_pred_b, sample_weight = to_host(y_pred_b, "y_pred_b"), to_host(sample_weight, "sample_weight")
+    check_pair(y_true, y_pred_a, "y_true", "y_pred_a")
+    check_pair(y_true, y_pred_b, "y_true", "y_pred_b")
+    first, second, weight, labels = paired_items(y_true, y_pred_a, y_pred_b, sample_weight)
+    counts = PairedCounts.from_predictions(y_true, y_pred_a, y_pred_b,
+                                           sample_weight=sample_weight)
+    clusters = cluster_codes(groups, first.shape[0])
+    alphas = _check_paired_prior(prior)
+    rope = check_rope(rope)
+    n_draws = check_draws(n_draws)
+    rng = check_random_state(random_state)
+    if clusters.singletons:
+        return PairedComparison(counts, prior=alphas, rope=rope)
+    # Each item's cell of each comparison (label): 0 the first alone right, 1 the
+    # second alone, 2 both alike; cells of label k at 3k, 3k + 1, 3k + 2.
+    cell = np.where(first, 0, np.where(second, 1, 2))
+    n_labels = 1 if cell.ndim == 1 else cell.shape[1]
+    code = (cell.reshape(cell.shape[0], n_labels) + 3 * np.arange(n_labels)).ravel()
+    data = np.ones(code.shape[0]) if weight is None else np.repeat(weight, n_labels)
+    table = sp.csr_matrix((data, (np.repeat(clusters.codes, n_labels), code)),
+                          shape=(clusters.n_clusters, 3 * n_labels))
+    table.sum_duplicates()
+    draws = cluster_table_draws(table, np.tile(alphas, n_labels),
+                                cluster_concentration(clusters.n_clusters))
+    parts = []
+    size = draws.chunk_size()
+    for start in range(0, n_draws, size):
+        masses = draws.masses(min(size, n_draws - start), rng).reshape(-1, n_labels, 3)
+        masses /= masses.sum(axis=-1, keepdims=True)
+        parts.append(masses)
+    shares = np.concatenate(parts)
+    if labels is None:
+        shares = shares[:, 0]
+    return PairedComparison._from_cluster_draws(counts, alphas, rope, shares,
+                                                clusters.n_clusters)
+
+
+def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_weight=None,
+                   groups=None, n_draws=N_DRAWS, random_state=None):
     """Paired Bayesian comparison of two systems' predictions on the same items.
 
     Counts the items the first system alone gets right (``N1``), the second
@@ -529,6 +639,18 @@ def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_we
         Region of practical equivalence for ``delta``; in [0, 1).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights (fractional counts).
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population: the
+        shares are drawn by the Bayesian bootstrap of the clusters, the same
+        cluster weights for both systems, and the result is sampled (its
+        `mc_error`, `n_clusters` and `effective_n` set).  Where every cluster
+        holds one item, the exact comparison without `groups`.
+        `sample_weight` weighs items within their clusters.
+    n_draws : int, default=10_000
+        Posterior draws with `groups` (the comparison is exact without).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of those draws.
 
     Returns
     -------
@@ -553,6 +675,10 @@ def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_we
     >>> round(result.prob_first_better, 4)
     0.985
     """
+    if groups is not None:
+        return _clustered_comparison(y_true, y_pred_a, y_pred_b, prior=prior, rope=rope,
+                                     sample_weight=sample_weight, groups=groups,
+                                     n_draws=n_draws, random_state=random_state)
     counts = _paired_counts(y_true, y_pred_a, y_pred_b, sample_weight)
     return PairedComparison(counts, prior=prior, rope=rope)
 

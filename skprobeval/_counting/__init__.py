@@ -6,7 +6,14 @@ of several systems every metric, posterior and ranking reads.
 """
 
 from ._clusters import ClusterCodes, cluster_codes
-from ._counts import ConfusionCounts, JointCodes, PairedCounts, joint_codes, label_masks
+from ._counts import (
+    ConfusionCounts,
+    JointCodes,
+    PairedCounts,
+    joint_codes,
+    label_masks,
+    paired_items,
+)
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
 from ._joint import JointCounts, prediction_systems
@@ -30,6 +37,7 @@ __all__ = [
     "joint_codes",
     "label_masks",
     "matrix_items",
+    "paired_items",
     "plain_labels",
     "prediction_systems",
     "resolve_columns",

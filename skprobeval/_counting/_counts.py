@@ -35,7 +35,7 @@ from ._labels import (
     tally_labels,
 )
 
-__all__ = ["ConfusionCounts", "JointCodes", "PairedCounts", "joint_codes"]
+__all__ = ["ConfusionCounts", "JointCodes", "PairedCounts", "joint_codes", "paired_items"]
 
 def _check_same_labels(first, second):
     """Per-label counts pool only label by label: the same labels in the same order."""
@@ -140,6 +140,32 @@ class JointCodes:
             n_req = self.n_requested
             return np.all(truth[:, :n_req] == pred[:, :n_req], axis=1)
         return truth == pred
+
+
+def paired_items(y_true, y_pred_first, y_pred_second, sample_weight=None):
+    """Item by item, whether the first system alone is right and the second alone.
+
+    Returns ``(first, second, weight, labels)``: bool arrays of shape (n,) for
+    1-d labels and (n, L) for indicator matrices (one comparison per column,
+    `labels` their indices; None for 1-d labels), and the checked weights.
+    """
+    y_true_, y_first, first_ml = check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
+    _, y_second, _ = check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
+    weight = check_sample_weight(sample_weight, y_true_.shape[0])
+    if first_ml:
+        truth = _dense_indicator(y_true_)
+        right_first = _dense_indicator(y_first) == truth
+        right_second = _dense_indicator(y_second) == truth
+        labels = np.arange(truth.shape[1])
+    else:
+        kinds = {_array_kind(y) for y in (y_true_, y_first, y_second)}
+        if len(kinds) > 1:
+            raise mixed_kinds_error([y_true_, y_first, y_second],
+                                    ["`y_true`", "`y_pred_first`", "`y_pred_second`"])
+        right_first = y_first == y_true_
+        right_second = y_second == y_true_
+        labels = None
+    return right_first & ~right_second, right_second & ~right_first, weight, labels
 
 
 def _dense_indicator(y):
@@ -807,30 +833,12 @@ class PairedCounts:
                 y_true, y_pred_first, y_pred_second, sample_weight)
             return cls(n_first, n_second, ties,
                        labels=np.arange(np.shape(n_first)[0]) if multilabel else None)
-        y_true_, y_first, first_ml = check_pair(y_true, y_pred_first, "y_true", "y_pred_first")
-        _, y_second, second_ml = check_pair(y_true, y_pred_second, "y_true", "y_pred_second")
-        weight = check_sample_weight(sample_weight, y_true_.shape[0])
-        if first_ml:
-            def dense(y):
-                return np.asarray(y.toarray() if sp.issparse(y) else y, dtype=bool)
-            truth = dense(y_true_)
-            right_first = dense(y_first) == truth
-            right_second = dense(y_second) == truth
-            labels = np.arange(truth.shape[1])
-        else:
-            kinds = {_array_kind(y) for y in (y_true_, y_first, y_second)}
-            if len(kinds) > 1:
-                raise mixed_kinds_error([y_true_, y_first, y_second],
-                                        ["`y_true`", "`y_pred_first`", "`y_pred_second`"])
-            right_first = y_first == y_true_
-            right_second = y_second == y_true_
-            labels = None
-        first = right_first & ~right_second
-        second = right_second & ~right_first
+        first, second, weight, labels = paired_items(y_true, y_pred_first, y_pred_second,
+                                                     sample_weight)
         if weight is None:
             n_first = first.sum(axis=0, dtype=np.float64)
             n_second = second.sum(axis=0, dtype=np.float64)
-            total = float(y_true_.shape[0])
+            total = float(first.shape[0])
         else:
             # Each cell summed directly: no cell is a rounding residue of the others.
             n_first, n_second = weight @ first, weight @ second
