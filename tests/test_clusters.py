@@ -1,0 +1,260 @@
+"""Test items in clusters (`groups=`): the Bayesian bootstrap of the clusters.
+
+References: the Dirichlet posterior of the cells is the Bayesian bootstrap of
+the items (Rubin 1981), so with one item per cluster and Gamma(1) weights the
+clustered draws must be Dirichlet(counts + λ): checked against its exact
+moments and Beta marginals.  The clustered posterior is checked against a
+direct NumPy Bayesian bootstrap of the clusters (Gamma weights times each
+cluster's counts), and the normal route against the Gamma route.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+
+from skprobeval import (
+    ClusteredPosterior,
+    ConfusionCounts,
+    compare_paired,
+    compare_paired_metric,
+    fbeta_posterior,
+    metric_posterior,
+    precision_posterior,
+    recall_posterior,
+)
+from skprobeval._core import ClusterTableDraws, cluster_concentration
+
+
+def _clustered_data(rng, n_clusters=30, size=20, effect=1.0, n_classes=2, base=1.4):
+    """Labels of items in clusters whose chance of being right shares a cluster effect."""
+    groups = np.repeat(np.arange(n_clusters), size)
+    n = groups.shape[0]
+    y_true = rng.integers(0, n_classes, n)
+    skill = rng.normal(0.0, effect, n_clusters)[groups]
+    right = rng.random(n) < 1.0 / (1.0 + np.exp(-(base + skill)))
+    wrong = (y_true + rng.integers(1, n_classes, n)) % n_classes
+    return y_true, np.where(right, y_true, wrong), groups
+
+
+# ---------------------------------------------------------------------------
+# One item per cluster: the posterior without clusters
+# ---------------------------------------------------------------------------
+
+
+def test_one_item_per_cluster_gamma_weights_are_the_dirichlet_posterior(seed):
+    # Rubin (1981): Gamma(1) weights on single items, summed by cell, are
+    # Gamma(count); with the prior's Gamma(λ) the cells are Dirichlet(counts + λ).
+    rng = np.random.default_rng(seed)
+    cells = np.repeat(np.arange(4), [7, 3, 5, 25])
+    counts = sp.csr_matrix((np.ones(40), (np.arange(40), cells)), shape=(40, 4))
+    draws = ClusterTableDraws(counts, np.full(4, 0.5), 1.0)
+    assert not draws.normal
+    shares = draws.probabilities(200_000, rng)
+    alpha = np.array([7, 3, 5, 25]) + 0.5
+    total = alpha.sum()
+    mean = alpha / total
+    var = alpha * (total - alpha) / (total ** 2 * (total + 1))
+    se_mean = np.sqrt(var / shares.shape[0])
+    assert np.all(np.abs(shares.mean(axis=0) - mean) < 5 * se_mean)
+    # The variance's standard error, about var * sqrt(2 / n) for near-normal draws.
+    assert np.all(np.abs(shares.var(axis=0) - var) < 5 * var * np.sqrt(3.0 / shares.shape[0]))
+    # Marginal of the first cell: Beta(a1, total - a1), Kolmogorov-Smirnov.
+    result = stats.kstest(shares[:20_000, 0], stats.beta(alpha[0], total - alpha[0]).cdf)
+    assert result.pvalue > 1e-4
+
+
+@pytest.mark.parametrize("metric, average", [("recall", "binary"), ("f1", "binary"),
+                                             ("mcc", "binary"), ("precision", None),
+                                             ("f1", "macro"), ("accuracy", "micro")])
+def test_every_cluster_of_one_item_is_the_posterior_without_groups(metric, average, seed):
+    rng = np.random.default_rng(seed)
+    n_classes = 2 if average == "binary" else 3
+    y_true, y_pred, _ = _clustered_data(rng, n_clusters=12, size=5, n_classes=n_classes)
+    singles = rng.permutation(y_true.shape[0])         # one id per item, in any order
+    plain = metric_posterior(y_true, y_pred, metric=metric, average=average, random_state=3)
+    grouped = metric_posterior(y_true, y_pred, metric=metric, average=average,
+                               random_state=3, groups=singles)
+    assert type(grouped) is type(plain)
+    np.testing.assert_array_equal(plain.interval(0.9), grouped.interval(0.9))
+    np.testing.assert_array_equal(plain.mean(), grouped.mean())
+
+
+def test_one_item_per_cluster_leaves_the_comparisons_exact():
+    rng = np.random.default_rng(1)
+    y_true, a, _ = _clustered_data(rng, n_clusters=10, size=6)
+    b = np.where(rng.random(a.shape[0]) < 0.2, 1 - a, a)
+    singles = np.arange(a.shape[0])[::-1]
+    plain = compare_paired(y_true, a, b)
+    grouped = compare_paired(y_true, a, b, groups=singles)
+    assert grouped.prob_first_better == plain.prob_first_better
+    assert grouped.n_clusters is None and grouped.mc_error == 0.0
+    plain = compare_paired_metric(y_true, a, b, metric="f1", random_state=0)
+    grouped = compare_paired_metric(y_true, a, b, metric="f1", random_state=0, groups=singles)
+    assert grouped.prob_first_better == plain.prob_first_better
+
+
+# ---------------------------------------------------------------------------
+# Clusters: wider, and the Bayesian bootstrap of the clusters itself
+# ---------------------------------------------------------------------------
+
+
+def test_clustered_recall_is_the_bayesian_bootstrap_of_the_clusters(seed):
+    # A direct NumPy Bayesian bootstrap of the clusters (Gamma(a) weights times each
+    # cluster's true positives and false negatives, plus the prior's Gamma(1/2)):
+    # the same law as the library's draws.
+    rng = np.random.default_rng(seed)
+    y_true, y_pred, groups = _clustered_data(rng, n_clusters=25, size=12)
+    posterior = recall_posterior(y_true, y_pred, groups=groups, n_draws=40_000,
+                                 random_state=seed)
+    assert isinstance(posterior, ClusteredPosterior)
+    tp = np.bincount(groups, weights=(y_true == 1) & (y_pred == 1), minlength=25)
+    fn = np.bincount(groups, weights=(y_true == 1) & (y_pred == 0), minlength=25)
+    weights = rng.standard_gamma(cluster_concentration(25), (40_000, 25))
+    hits = weights @ tp + rng.standard_gamma(0.5, 40_000)
+    misses = weights @ fn + rng.standard_gamma(0.5, 40_000)
+    reference = hits / (hits + misses)
+    sd = reference.std()
+    assert abs(posterior.mean() - reference.mean()) < 5 * sd * np.sqrt(2 / 40_000)
+    for q in (0.025, 0.5, 0.975):
+        # Quantiles of 40 000 draws agree to a few hundredths of a standard deviation.
+        assert abs(float(posterior.ppf(q)) - np.quantile(reference, q)) < 0.05 * sd
+
+
+def test_a_shared_cluster_effect_widens_the_interval_and_cuts_the_effective_n():
+    rng = np.random.default_rng(4)
+    y_true, y_pred, groups = _clustered_data(rng, n_clusters=30, size=20, effect=1.0)
+    plain = recall_posterior(y_true, y_pred)
+    grouped = recall_posterior(y_true, y_pred, groups=groups, random_state=0)
+    plain_width = float(np.subtract(*plain.interval()[::-1]))
+    grouped_width = float(np.subtract(*grouped.interval()[::-1]))
+    assert grouped_width > 1.3 * plain_width
+    assert grouped.n_clusters == 30 and grouped.n_items == 600.0
+    # effective n = n * variance without clusters / variance with them
+    expected = 600.0 * float(plain.var()) / float(np.var(grouped.samples, ddof=1))
+    assert grouped.effective_n == pytest.approx(expected)
+    assert grouped.effective_n < 600
+
+
+@pytest.mark.slow    # about 3 s: 5 000 clusters
+def test_the_normal_route_of_many_clusters_agrees_with_the_gamma_route(seed):
+    rng = np.random.default_rng(seed)
+    n_clusters = 5000
+    sizes = 1 + rng.poisson(40, n_clusters)
+    cells = [rng.multinomial(s, [0.3, 0.1, 0.1, 0.5]) for s in sizes]
+    counts = sp.csr_matrix(np.array(cells, dtype=float))
+    normal = ClusterTableDraws(counts, np.full(4, 0.5), 0.9)
+    assert normal.normal
+    exact = ClusterTableDraws(counts, np.full(4, 0.5), 0.9)
+    exact.normal = False
+    exact._transposed = exact.counts.T.tocsr()
+    a = normal.probabilities(10_000, rng)
+    b = exact.probabilities(10_000, rng)
+    recall_a, recall_b = a[:, 0] / (a[:, 0] + a[:, 2]), b[:, 0] / (b[:, 0] + b[:, 2])
+    sd = recall_b.std()
+    assert abs(recall_a.mean() - recall_b.mean()) < 5 * sd * np.sqrt(2 / 10_000)
+    assert recall_a.std() == pytest.approx(sd, rel=0.05)
+    for q in (0.025, 0.975):
+        assert abs(np.quantile(recall_a, q) - np.quantile(recall_b, q)) < 0.1 * sd
+
+
+def test_few_clusters_keep_the_gamma_route():
+    counts = sp.csr_matrix(np.array([[30.0, 2, 3, 40], [28, 4, 1, 35], [25, 3, 2, 50]]))
+    assert not ClusterTableDraws(counts, np.full(4, 0.5), 0.5).normal
+
+
+def test_the_weights_concentration_grows_to_one_with_the_clusters():
+    values = [cluster_concentration(c) for c in (2, 3, 10, 20, 100, 10_000)]
+    assert np.all(np.diff(values) > 0) and 0 < values[0] and values[-1] < 1
+    assert cluster_concentration(10) == pytest.approx(0.75)
+    assert cluster_concentration(40, "plain") == 1.0
+
+
+def test_per_label_multilabel_and_macro_posteriors_take_groups():
+    rng = np.random.default_rng(2)
+    y_true, y_pred, groups = _clustered_data(rng, n_clusters=20, size=10, n_classes=4)
+    per_label = precision_posterior(y_true, y_pred, average=None, groups=groups,
+                                    random_state=0)
+    assert per_label.shape == (4,) and np.shape(per_label.effective_n) == (4,)
+    assert per_label[1].n_clusters == 20
+    macro = fbeta_posterior(y_true, y_pred, beta=2.0, average="macro", groups=groups,
+                            random_state=0)
+    assert isinstance(macro, ClusteredPosterior) and macro.shape == ()
+    indicator = np.eye(4, dtype=int)[y_true]
+    predicted = np.eye(4, dtype=int)[y_pred]
+    multilabel = metric_posterior(indicator, predicted, metric="recall", average=None,
+                                  groups=groups, random_state=0)
+    # The same tables as the one-vs-rest labels of the multiclass data.
+    np.testing.assert_allclose(multilabel.mean(), recall_posterior(
+        y_true, y_pred, average=None, groups=groups, random_state=1).mean(), atol=0.01)
+
+
+def test_sample_weight_weighs_items_within_their_clusters():
+    rng = np.random.default_rng(5)
+    y_true, y_pred, groups = _clustered_data(rng, n_clusters=15, size=8)
+    weight = np.ones(y_true.shape[0])
+    drop = np.arange(0, y_true.shape[0], 8)     # one item of each cluster
+    weight[drop] = 0.0
+    keep = weight > 0
+    weighted = recall_posterior(y_true, y_pred, groups=groups, sample_weight=weight,
+                                random_state=0)
+    dropped = recall_posterior(y_true[keep], y_pred[keep], groups=groups[keep],
+                               random_state=0)
+    np.testing.assert_array_equal(weighted.samples, dropped.samples)
+
+
+def test_clustered_paired_comparisons_share_the_cluster_weights():
+    rng = np.random.default_rng(6)
+    y_true, a, groups = _clustered_data(rng, n_clusters=30, size=15)
+    # Identical systems: no cluster holds a difference, the shares are the prior's
+    # alone, P(first better) 1/2 as without clusters (and as compare_paired says).
+    same = compare_paired(y_true, a, a, groups=groups, random_state=0)
+    assert abs(same.prob_first_better - 0.5) < 5 * same.mc_error
+    b = np.where(rng.random(a.shape[0]) < 0.15, 1 - a, a)
+    plain = compare_paired(y_true, a, b)
+    grouped = compare_paired(y_true, a, b, groups=groups, random_state=0)
+    assert grouped.n_clusters == 30 and 0 < grouped.mc_error < 0.01
+    low, high = grouped.interval()
+    assert low < grouped.expected_difference < high
+    assert grouped.to_dict()["n_clusters"] == 30
+    assert abs(grouped.expected_difference - plain.expected_difference) < 0.01
+    metric = compare_paired_metric(y_true, a, b, metric="accuracy", groups=groups,
+                                   random_state=0)
+    assert metric.method == "sampled" and metric.n_clusters == 30
+    # The paired accuracy difference is the paired model's difference.
+    assert abs(metric.prob_first_better - grouped.prob_first_better) < 5 * 0.005
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("groups, message", [
+    ([0, 1, 2], r"`groups` must be one cluster id per item \(6 items\); got length 3"),
+    ([0, 0, 1, None, 1, 2], "no missing values"),
+    ([0.0, 0.0, 1.0, np.nan, 1.0, 2.0], "1 missing value"),
+    (["a"] * 6, "at least two clusters"),
+    ([[0, 1]] * 6, "a 1-d array of cluster ids"),
+])
+def test_bad_groups_are_refused_by_name(groups, message):
+    y_true, y_pred = [0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 1, 1]
+    with pytest.raises(ValueError, match=message):
+        recall_posterior(y_true, y_pred, groups=groups)
+    with pytest.raises(ValueError, match=message):
+        compare_paired(y_true, y_pred, y_true, groups=groups)
+
+
+def test_pandas_missing_groups_are_refused():
+    pd = pytest.importorskip("pandas")
+    groups = pd.array([1, 1, 2, None, 2, 3], dtype="Int64")
+    with pytest.raises(ValueError, match="`groups` must be a cluster id for every item"):
+        recall_posterior([0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 1, 1], groups=groups)
+
+
+def test_groups_of_mixed_kinds_and_counts_with_groups_are_refused():
+    with pytest.raises(TypeError, match="`groups` must be sortable cluster ids"):
+        recall_posterior([0, 1, 1, 0], [0, 1, 0, 0], groups=np.array([1, "a", 1, "a"],
+                                                                       dtype=object))
+    with pytest.raises(TypeError, match="compare_counts"):
+        metric_posterior(ConfusionCounts(3, 1, 2, 4), metric="f1", groups=[0, 1])
