@@ -14,17 +14,21 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._core import (
     N_DRAWS,
+    ClusterTableDraws,
     check_draws,
     check_prior,
     check_random_state,
     check_rope,
+    cluster_concentration,
     fail,
     renamed_keyword,
     rounded,
 )
+from .._counting import cluster_codes
 from .._metrics import check_real_array, check_same_length
 from .._posteriors import (
     RANKING_PRIOR,
@@ -74,12 +78,27 @@ class RankingPosterior(SampledPosterior):
     True
     """
 
-    __slots__ = ("_point", "_metric")
+    __slots__ = ("_point", "_metric", "n_clusters", "n_items", "effective_n")
 
-    def __init__(self, samples, *, point, metric):
+    def __init__(self, samples, *, point, metric, n_clusters=None, n_items=None,
+                 effective_n=None):
         super().__init__(samples)
         self._point = float(point)
         self._metric = metric
+        #: Clusters the posterior rests on (``groups=``), else None.
+        self.n_clusters = n_clusters
+        #: Items (their weights), with ``groups=``; else None.
+        self.n_items = n_items
+        #: Effective number of items with ``groups=`` (as many independent items
+        #: would give the posterior's variance); else None.
+        self.effective_n = effective_n
+
+    def _dict_content(self):
+        content = SampledPosterior._dict_content(self)
+        if self.n_clusters is not None:
+            content.update(n_clusters=self.n_clusters, n_items=self.n_items,
+                           effective_n=self.effective_n)
+        return content
 
     @property
     def point(self):
@@ -118,20 +137,78 @@ def _observed_metric(cells, metric):
     return float(auc_from_shares(cells.positive[None], cells.negative[None], pos, neg)[0])
 
 
+def _clustered_metric_draws(items, clusters, cells, lam, metric, n_draws, rng):
+    """Draws of AP or AUC when the items come in clusters: the cells' masses from the
+    clusters' Bayesian bootstrap (`ClusterTableDraws`), the pseudo-cells' Gamma(λ).
+
+    Columns as in `draw_cumulative`: above, the levels, below; positives then
+    negatives.  A level's own share of AP (`own_share`) becomes ``sum n^2 /
+    (sum n^2 + a s^2)`` for its positives' cluster counts ``n`` summing to ``s``:
+    what makes the drawn ``G^2`` count the data's ``s^2`` in expectation
+    (``1 / (1 + s)`` with one item per cluster and ``a = 1``).
+    """
+    relevant, score, weight = items
+    keep = weight > 0
+    relevant, score, weight = relevant[keep], score[keep], weight[keep]
+    k = cells.levels.shape[0]
+    level = np.searchsorted(-cells.levels, -score)
+    column = np.where(relevant, 1 + level, k + 3 + level)
+    counts = sp.csr_matrix((weight, (clusters.codes[keep], column)),
+                           shape=(clusters.n_clusters, 2 * k + 4))
+    counts.sum_duplicates()
+    prior = np.zeros(2 * k + 4)
+    prior[[0, k + 1, k + 2, 2 * k + 3]] = lam
+    a = cluster_concentration(clusters.n_clusters)
+    draws = ClusterTableDraws(counts, prior, a)
+    if metric == "average_precision":
+        positive = counts[:, :k + 2]
+        square = np.asarray(positive.multiply(positive).sum(axis=0)).ravel()
+        total = np.asarray(positive.sum(axis=0)).ravel()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            own = np.where(total > 0, square / (square + a * total ** 2), 0.0)
+        own[[0, k + 1]] = 1.0 / (1.0 + lam)
+    out = []
+    size = draws.chunk_size()
+    for start in range(0, n_draws, size):
+        masses = draws.masses(min(size, n_draws - start), rng)
+        tp = np.cumsum(masses[:, :k + 2], axis=1)
+        fp = np.cumsum(masses[:, k + 2:], axis=1)
+        if metric == "average_precision":
+            out.append(ap_from_cumulative(tp, fp, tp[:, -1:], own))
+        else:
+            gp = np.diff(tp, prepend=0.0, axis=1)
+            gn = np.diff(fp, prepend=0.0, axis=1)
+            out.append(auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:]))
+    return np.concatenate(out)
+
+
 def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior, n_draws,
-                       random_state):
+                       random_state, groups=None):
     prior = check_prior(prior, auto=True)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
-    cells = CurveCells.from_items(*check_curve_input(y_true, y_score, pos_label, sample_weight))
+    items = check_curve_input(y_true, y_score, pos_label, sample_weight)
+    cells = CurveCells.from_items(*items)
     lam = ranking_prior(prior, metric, cells.positive.sum())
-    samples = _metric_draws(cells, lam, metric, n_draws, rng)
-    return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
+    clusters = None if groups is None else cluster_codes(groups, items[0].shape[0])
+    if clusters is None or clusters.singletons:
+        samples = _metric_draws(cells, lam, metric, n_draws, rng)
+        return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
+    samples = _clustered_metric_draws(items, clusters, cells, lam, metric, n_draws, rng)
+    # The same ranking without its clusters: the variance its items alone give.
+    plain = _metric_draws(cells, lam, metric, n_draws, rng)
+    n_items = float(items[2].sum())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = plain.var(ddof=1) / samples.var(ddof=1)
+    return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric,
+                            n_clusters=clusters.n_clusters, n_items=n_items,
+                            effective_n=float(n_items * ratio) if np.isfinite(ratio)
+                            else n_items)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
-                                prior="auto", n_draws=N_DRAWS, random_state=None):
+                                prior="auto", n_draws=N_DRAWS, random_state=None, groups=None):
     """Posterior of average precision, sampled from the curve model.
 
     Each draw weighs the cells (class x distinct score, plus the four
@@ -157,6 +234,12 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
     n_draws : int, default=10_000
         Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_draws)``.
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        cells' weights are then the Bayesian bootstrap of the clusters (each
+        cluster's items share one Gamma weight), and the result carries
+        `n_clusters`, `n_items` and `effective_n`; where every cluster holds
+        one item, the posterior without `groups`.
 
     Returns
     -------
@@ -215,12 +298,12 @@ def average_precision_posterior(y_true, y_score, *, pos_label=None, sample_weigh
     (0.763, 0.026, True)
     """
     return _ranking_posterior("average_precision", y_true, y_score, pos_label, sample_weight,
-                              prior, n_draws, random_state)
+                              prior, n_draws, random_state, groups)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
-                      prior=RANKING_PRIOR, n_draws=N_DRAWS, random_state=None):
+                      prior=RANKING_PRIOR, n_draws=N_DRAWS, random_state=None, groups=None):
     """Posterior of ROC AUC, sampled from the curve model.
 
     Each draw is the Mann-Whitney probability (ties count 1/2) of the
@@ -246,6 +329,12 @@ def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
     n_draws : int, default=10_000
         Posterior draws; `mc_error` of the mean falls like ``1 / sqrt(n_draws)``.
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        cells' weights are then the Bayesian bootstrap of the clusters (each
+        cluster's items share one Gamma weight), and the result carries
+        `n_clusters`, `n_items` and `effective_n`; where every cluster holds
+        one item, the posterior without `groups`.
         Seed of the draws.
 
     Returns
@@ -274,7 +363,7 @@ def roc_auc_posterior(y_true, y_score, *, pos_label=None, sample_weight=None,
     (0.727, 0.022)
     """
     return _ranking_posterior("roc_auc", y_true, y_score, pos_label, sample_weight, prior,
-                              n_draws, random_state)
+                              n_draws, random_state, groups)
 
 
 # ---------------------------------------------------------------------------

@@ -35,6 +35,8 @@ __all__ = ["NORMAL_SHAPE", "cluster_concentration", "cluster_table_draws", "clus
 # Smallest Gamma shape whose skewness (2 / sqrt(shape)) a cell's sum may have on
 # the normal route.
 NORMAL_SHAPE = 2000.0
+# Most cells holding data on the normal route (its covariance is cells x cells).
+NORMAL_CELLS = 1024
 
 
 def cluster_concentration(n_clusters, rule="small-sample"):
@@ -92,7 +94,9 @@ class ClusterTableDraws:
         # Gamma shape with the same skewness: a (sum n^2)^3 / (sum n^3)^2.
         with np.errstate(divide="ignore", invalid="ignore"):
             shape = self.concentration * second[held] ** 3 / third[held] ** 2
-        self.normal = bool(held.any() and shape.min() >= NORMAL_SHAPE)
+        # (Not for wide tables: the covariance is cells x cells.)
+        self.normal = bool(held.any() and held.sum() <= NORMAL_CELLS
+                           and shape.min() >= NORMAL_SHAPE)
         if self.normal:
             columns = np.flatnonzero(held)
             block = self.counts[:, columns]
