@@ -108,6 +108,7 @@ import numpy as np
 from scipy import special, stats
 
 from benchmarks import _coverage_calibration as _calibration
+from benchmarks import _coverage_clusters as _clusters
 from benchmarks import _coverage_groups as _groups
 from benchmarks import _coverage_runs as _runs
 from benchmarks import _coverage_stopping as _stopping
@@ -842,6 +843,11 @@ def run_groups(cell, reps, n_draws):
                               levels=LEVELS, library=LIBRARY)
 
 
+def run_clusters(cell, reps, n_draws):
+    return _clusters.run_clusters(cell, reps, n_draws, seed=_seed, coverage_row=_coverage_row,
+                                  levels=LEVELS, library=LIBRARY)
+
+
 def run_calibration(cell, reps, n_draws):
     return _calibration.run_calibration(cell, reps, n_draws, coverage_row=_coverage_row,
                                         seed=_seed, levels=LEVELS, library=LIBRARY)
@@ -876,6 +882,7 @@ SECTIONS = {
     "thresholds": (_thresholds.threshold_cells, run_thresholds),
     "runs": (_runs.run_cells, run_runs),
     "stopping": (_stopping.stopping_cells, run_stopping),
+    "clusters": (_clusters.cluster_cells, run_clusters),
 }
 # Sections whose rows are not intervals (no coverage, width or bootstrap columns).
 NOT_INTERVALS = ("comparisons", "systems", "stopping")
@@ -934,7 +941,7 @@ def verdicts(rows):
     for (section, cell, quantity), group in groups.items():
         library = [r for r in group if r["kind"] == "library"]
         references = [r for r in group if r["kind"] == "reference"]
-        if section in ("systems", "stopping"):
+        if section in ("systems", "stopping", "clusters"):
             continue            # judged below (P(best) pooled; stopping: its targets)
         for lib in library:
             checked += 1
@@ -972,6 +979,11 @@ def verdicts(rows):
             if row["wrong_share"] > 0.05 + 2 * row["se"]:
                 failures.append(f"stopping {row['cell']}: target {target:g} stops wrongly "
                                 f"in {row['wrong_share']:.3f} > 0.05")
+    # Clusters: the floors of 20 clusters and of 10, the width where nothing is clustered.
+    extra_checked, extra = _clusters.verdict_rows([r for r in rows
+                                                   if r["section"] == "clusters"])
+    checked += extra_checked
+    failures += extra
     # P(best) is judged over the spreads a population draws, its cells' pairs pooled per
     # bin; the fixed-spread cells are information (`print_report` says how far off).
     for pooled in _systems.pooled_rows(rows):
@@ -994,7 +1006,8 @@ def candidate_summary(rows):
     coverage, and the median width relative to the bootstrap's in the same cell."""
     import pandas as pd
 
-    frame = pd.DataFrame([r for r in rows if r["section"] not in NOT_INTERVALS])
+    frame = pd.DataFrame([r for r in rows if r["section"] not in NOT_INTERVALS
+                          and "coverage_95" in r])
     if frame.empty:
         return frame
     boot = frame[frame["method"] == "bootstrap"].set_index(["section", "cell", "quantity"])
@@ -1037,6 +1050,9 @@ def print_report(rows, out=sys.stdout):
         elif section == "stopping":
             print(f"{row['cell']:<40} {row['quantity']:<14} {row['wrong_share']:>12.4f} "
                   f"{row['se']:>6.4f} {row['mean_stop']:>9.0f}", file=out)
+        elif row.get("quantity") == "paired null":
+            print(f"{row['cell']:<46} {'paired null: share of P > 0.95':<54} "
+                  f"{row['method']:<40} {row['share_above_95']:>6.3f}", file=out)
         elif section == "comparisons":
             matched = ""
             if row.get("matched_test"):
