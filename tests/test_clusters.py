@@ -258,3 +258,26 @@ def test_groups_of_mixed_kinds_and_counts_with_groups_are_refused():
                                                                        dtype=object))
     with pytest.raises(TypeError, match="compare_counts"):
         metric_posterior(ConfusionCounts(3, 1, 2, 4), metric="f1", groups=[0, 1])
+
+
+def test_a_decided_clustered_comparison_has_a_finite_monte_carlo_error():
+    # P(first better) near 1: the three shares' errors are square roots of p (1 - p),
+    # never of a rounding residue below 0.
+    rng = np.random.default_rng(7)
+    y_true, a, groups = _clustered_data(rng, n_clusters=30, size=20, base=2.5)
+    b = np.where(rng.random(a.shape[0]) < 0.3, 1 - a, a)
+    result = compare_paired(y_true, a, b, groups=groups, random_state=0)
+    assert result.prob_first_better > 0.99
+    assert np.isfinite(result.mc_error) and result.mc_error < 0.002
+    assert result.prob_first_better + result.prob_equivalent + result.prob_second_better == 1.0
+
+
+def test_the_user_guide_example_runs():
+    # The worked example of the user guide's page on clustered test items.
+    import doctest
+    import pathlib
+
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "clusters.rst"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0

@@ -366,7 +366,7 @@ class PairedComparison(ComparisonResult):
         n_draws = delta.shape[0]
         first = (delta > rope).mean(axis=0)
         second = (delta < -rope).mean(axis=0)
-        equivalent = 1.0 - first - second
+        equivalent = (np.abs(delta) <= rope).mean(axis=0)
         with np.errstate(divide="ignore"):
             log_odds = np.log(shares[..., 0]) - np.log(shares[..., 1])
         error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
@@ -383,8 +383,7 @@ class PairedComparison(ComparisonResult):
         effective = np.where(np.isfinite(effective), effective, n)
         for name, value in (("counts", counts), ("prior", alphas), ("rope", rope),
                             ("prob_first_better", frozen_result(first)),
-                            ("prob_equivalent", frozen_result(np.where(equivalent < 1e-12, 0.0,
-                                                                       equivalent))),
+                            ("prob_equivalent", frozen_result(equivalent)),
                             ("prob_second_better", frozen_result(second)),
                             ("n_clusters", int(n_clusters)),
                             ("effective_n", frozen_result(effective)),
