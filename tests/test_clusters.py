@@ -16,12 +16,18 @@ from scipy import stats
 from skprobeval import (
     ClusteredPosterior,
     ConfusionCounts,
+    average_precision_posterior,
+    brier_score_posterior,
+    compare_losses,
     compare_paired,
     compare_paired_metric,
     fbeta_posterior,
+    log_loss_posterior,
+    mean_loss_posterior,
     metric_posterior,
     precision_posterior,
     recall_posterior,
+    roc_auc_posterior,
 )
 from skprobeval._core import ClusterTableDraws, cluster_concentration
 
@@ -281,3 +287,78 @@ def test_the_user_guide_example_runs():
     result = doctest.testfile(str(page), module_relative=False,
                               optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted >= 10 and result.failed == 0
+
+
+# ---------------------------------------------------------------------------
+# Rankings and losses
+# ---------------------------------------------------------------------------
+
+
+def _clustered_scores(rng, n_clusters=30, size=15, effect=1.0):
+    groups = np.repeat(np.arange(n_clusters), size)
+    y = (rng.random(groups.shape[0]) < 0.3).astype(int)
+    shift = rng.normal(0.0, effect, n_clusters)[groups]
+    score = y * (1.5 + shift) + rng.normal(0.0, 1.0, groups.shape[0])
+    return y, score, groups
+
+
+@pytest.mark.parametrize("function", [roc_auc_posterior, average_precision_posterior])
+def test_ranking_posteriors_take_groups(function):
+    rng = np.random.default_rng(8)
+    y, score, groups = _clustered_scores(rng)
+    plain = function(y, score, n_draws=2000, random_state=0)
+    grouped = function(y, score, groups=groups, n_draws=2000, random_state=0)
+    assert grouped.point == plain.point
+    assert grouped.n_clusters == 30 and grouped.effective_n < grouped.n_items == 450.0
+    assert grouped.std() > 1.2 * plain.std()
+    singles = function(y, score, groups=np.arange(y.shape[0]), n_draws=2000, random_state=0)
+    np.testing.assert_array_equal(singles.samples, plain.samples)
+    assert singles.n_clusters is None
+
+
+def test_clustered_auc_is_the_bayesian_bootstrap_of_the_clusters(seed):
+    # Independent route: Gamma(a) weights per cluster on every item, then the
+    # Mann-Whitney statistic of the weighted items (ties counted 1/2), the pseudo-cells'
+    # Gamma(0.1) aside (their share at 450 items is below a standard error here).
+    rng = np.random.default_rng(seed)
+    y, score, groups = _clustered_scores(rng, n_clusters=20, size=10)
+    score = np.round(score, 1)
+    posterior = roc_auc_posterior(y, score, groups=groups, n_draws=4000, random_state=seed)
+    weights = rng.standard_gamma(cluster_concentration(20), (4000, 20))[:, groups]
+    pos, neg = y == 1, y == 0
+    greater = (score[pos][:, None] > score[neg][None, :]) + 0.5 * (
+        score[pos][:, None] == score[neg][None, :])
+    wp, wn = weights[:, pos], weights[:, neg]
+    auc = np.einsum("sp,pn,sn->s", wp, greater, wn) / (wp.sum(1) * wn.sum(1))
+    assert abs(posterior.mean() - auc.mean()) < 5 * auc.std() * np.sqrt(2 / 4000) + 0.003
+    assert posterior.std() == pytest.approx(auc.std(), rel=0.1)
+
+
+def test_losses_take_groups():
+    rng = np.random.default_rng(9)
+    groups = np.repeat(np.arange(30), 10)
+    p = np.clip(rng.random(300), 0.01, 0.99)
+    shift = rng.normal(0.0, 1.0, 30)[groups]
+    y = (rng.random(300) < 1 / (1 + np.exp(-(np.log(p / (1 - p)) + shift)))).astype(int)
+    plain = brier_score_posterior(y, p, random_state=0)
+    grouped = brier_score_posterior(y, p, groups=groups, random_state=0)
+    assert grouped.point == plain.point and grouped.n_clusters == 30
+    # effective n = n * variance without clusters / variance with them
+    assert grouped.effective_n == pytest.approx(300 * plain.var() / grouped.var(), rel=0.05)
+    # Losses whose level is shared within a cluster: wider than their items say.
+    losses = rng.exponential(0.3, 300) * np.exp(rng.normal(0.0, 1.0, 30))[groups]
+    shared = mean_loss_posterior(losses, groups=groups, random_state=0)
+    assert shared.std() > 1.5 * mean_loss_posterior(losses, random_state=0).std()
+    assert shared.effective_n < 150
+    # The drawn mean of a ratio of sums, within Monte Carlo error of the point value.
+    assert abs(grouped.mean() - grouped.point) < 5 * grouped.std() / np.sqrt(30)
+    assert grouped.to_dict()["n_clusters"] == 30
+    singles = log_loss_posterior(y, p, groups=np.arange(300), random_state=0)
+    np.testing.assert_array_equal(singles.samples,
+                                  log_loss_posterior(y, p, random_state=0).samples)
+    result = compare_losses((y - p) ** 2, (y - 0.5) ** 2, groups=groups, random_state=0)
+    assert result.n_clusters == 30 and result.prob_first_better > 0.9
+    # Zero-weight items leave their clusters; one cluster left is refused.
+    weight = (groups == 0).astype(float)
+    with pytest.raises(ValueError, match="`groups` must be ids of at least two clusters"):
+        mean_loss_posterior(p, sample_weight=weight, groups=groups)

@@ -23,12 +23,14 @@ from .._core import (
     check_random_state,
     check_rope,
     check_sample_weight,
+    cluster_concentration,
     draw_chunks,
     fail,
     log_gamma,
     renamed_keyword,
     rounded,
 )
+from .._counting import cluster_codes
 from .._metrics import check_probabilities, check_real_array, check_same_length, positive_mask
 from ._posterior import ExactMeanPosterior, SampledPosterior
 
@@ -112,16 +114,30 @@ class MeanLossPosterior(ExactMeanPosterior):
     (0.4, 0.0)
     """
 
-    __slots__ = ("_loss",)
+    __slots__ = ("_loss", "_point", "n_clusters", "n_items", "effective_n")
 
-    def __init__(self, samples, *, point, loss):
+    def __init__(self, samples, *, point, loss, clusters=None):
         super().__init__(samples, point)
         self._loss = loss
+        self._point = float(point)
+        #: Clusters (``groups=``), items and effective number of items, else None.
+        self.n_clusters, self.n_items, self.effective_n = clusters or (None, None, None)
+        if clusters is not None:
+            # The clusters' draws of a ratio of sums: their mean is drawn, not the point.
+            self._exact_mean = float(self._samples.mean())
+            self._mc_error = float(self._samples.std(ddof=1) / math.sqrt(self.n_draws))
+
+    def _dict_content(self):
+        content = ExactMeanPosterior._dict_content(self)
+        if self.n_clusters is not None:
+            content.update(point=self.point, n_clusters=self.n_clusters,
+                           n_items=self.n_items, effective_n=self.effective_n)
+        return content
 
     @property
     def point(self):
-        """The mean loss of the data, also the exact posterior mean."""
-        return self._exact_mean
+        """The mean loss of the data (also the exact posterior mean without clusters)."""
+        return self._point if self.n_clusters is not None else self._exact_mean
 
     @property
     def loss(self):
@@ -129,25 +145,70 @@ class MeanLossPosterior(ExactMeanPosterior):
         return self._loss
 
     def __repr__(self):
-        return (f"MeanLossPosterior(loss={self._loss!r}, point={rounded(self._exact_mean)}, "
-                f"std={rounded(self.std())}, n_draws={self.n_draws})")
+        clusters = ("" if self.n_clusters is None else
+                    f", n_clusters={self.n_clusters}, effective_n={rounded(self.effective_n)}")
+        return (f"MeanLossPosterior(loss={self._loss!r}, point={rounded(self.point)}, "
+                f"std={rounded(self.std())}, n_draws={self.n_draws}{clusters})")
 
 
-def _mean_loss(losses, sample_weight, n_draws, random_state, loss):
+def _clustered_mean_draws(values, weight, clusters, n_draws, rng):
+    """Draws of the mean of `values` when the items come in clusters: each cluster's
+    weighted sum and weight, ``sum_c g_c L_c / sum_c g_c M_c``, g_c ~ Gamma(a) (the
+    clusters' Bayesian bootstrap, `skprobeval._core.ClusterTableDraws`).  Also returns
+    the effective number of items: the items' total weight times the variance of the
+    Dirichlet(weights)-weighted mean over the drawn variance."""
+    weight = np.ones(values.shape[0]) if weight is None else weight
+    sums = np.bincount(clusters.codes, weights=weight * values, minlength=clusters.n_clusters)
+    sizes = np.bincount(clusters.codes, weights=weight, minlength=clusters.n_clusters)
+    a = cluster_concentration(clusters.n_clusters)
+    out = np.empty(n_draws)
+    row = 0
+    for size in draw_chunks(n_draws, clusters.n_clusters):
+        g = rng.standard_gamma(a, (size, clusters.n_clusters))
+        out[row:row + size] = (g @ sums) / (g @ sizes)
+        row += size
+    total = float(weight.sum())
+    mean = float(weight @ values) / total
+    # Var of the Dirichlet(w)-weighted mean: sum w (x - mean)^2 / (W (W + 1)).
+    plain = float(weight @ (values - mean) ** 2) / (total * (total + 1.0))
+    drawn = float(out.var(ddof=1))
+    effective = total * plain / drawn if drawn > 0 else total
+    return out, (clusters.n_clusters, total, effective)
+
+
+def _groups_of(groups, n, keep):
+    """The clusters of the kept items, or None (no groups, or every cluster one item)."""
+    if groups is None:
+        return None
+    clusters = cluster_codes(groups, n)
+    if keep is not None:
+        clusters = clusters.subset(keep)
+        if clusters is None:
+            fail("groups", "ids of at least two clusters among the items of positive weight",
+                 groups, shown="one cluster")
+    return None if clusters.singletons else clusters
+
+
+def _mean_loss(losses, sample_weight, n_draws, random_state, loss, groups=None):
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     shapes, keep = _item_weights(sample_weight, losses.shape[0])
+    clusters = _groups_of(groups, losses.shape[0], keep)
     if keep is not None:
         losses = losses[keep]
     if shapes is not None and np.all(shapes == 1.0):
         shapes = None
     point = float(np.mean(losses) if shapes is None else np.average(losses, weights=shapes))
+    if clusters is not None:
+        samples, info = _clustered_mean_draws(losses, shapes, clusters, n_draws, rng)
+        return MeanLossPosterior(samples, point=point, loss=loss, clusters=info)
     samples = _weighted_mean_draws(losses, shapes, n_draws, rng)
     return MeanLossPosterior(samples, point=point, loss=loss)
 
 
 @renamed_keyword("n_samples", "n_draws")
-def mean_loss_posterior(losses, *, sample_weight=None, n_draws=N_DRAWS, random_state=None):
+def mean_loss_posterior(losses, *, sample_weight=None, n_draws=N_DRAWS, random_state=None,
+                        groups=None):
     """Posterior of the population mean of a per-item loss (Bayesian bootstrap).
 
     The items' shares of the population get the Dirichlet(1, ..., 1)
@@ -170,6 +231,13 @@ def mean_loss_posterior(losses, *, sample_weight=None, n_draws=N_DRAWS, random_s
         Posterior draws of the mean.
     random_state : None, int or numpy Generator
         Seed of the draws.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population:
+        each draw weighs every cluster's summed loss by one Gamma weight (the
+        clusters' Bayesian bootstrap), and the result carries `n_clusters`
+        and `effective_n`; where every cluster holds one item, the result
+        without `groups`.  `sample_weight` weighs items within clusters.
 
     Returns
     -------
@@ -207,7 +275,8 @@ def mean_loss_posterior(losses, *, sample_weight=None, n_draws=N_DRAWS, random_s
     >>> round(low, 3), round(high, 3)
     (0.308, 0.371)
     """
-    return _mean_loss(_check_losses(losses), sample_weight, n_draws, random_state, "mean_loss")
+    return _mean_loss(_check_losses(losses), sample_weight, n_draws, random_state, "mean_loss",
+                      groups)
 
 
 def _binary_input(y_true, y_prob, pos_label):
@@ -219,7 +288,7 @@ def _binary_input(y_true, y_prob, pos_label):
 
 @renamed_keyword("n_samples", "n_draws")
 def brier_score_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
-                          n_draws=N_DRAWS, random_state=None):
+                          n_draws=N_DRAWS, random_state=None, groups=None):
     """Posterior of the Brier score, the mean of ``(y - p)^2`` (Bayesian bootstrap).
 
     `mean_loss_posterior` of the items' squared errors ``(y_i - p_i)^2``, with
@@ -237,6 +306,13 @@ def brier_score_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
         Counts, as in `mean_loss_posterior`.
     n_draws : int, default=10_000
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population:
+        each draw weighs every cluster's summed loss by one Gamma weight (the
+        clusters' Bayesian bootstrap), and the result carries `n_clusters`
+        and `effective_n`; where every cluster holds one item, the result
+        without `groups`.  `sample_weight` weighs items within clusters.
 
     Returns
     -------
@@ -264,12 +340,12 @@ def brier_score_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
     """
     relevant, prob = _binary_input(y_true, y_prob, pos_label)
     return _mean_loss((relevant - prob) ** 2, sample_weight, n_draws, random_state,
-                      "brier_score")
+                      "brier_score", groups)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def log_loss_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
-                       n_draws=N_DRAWS, random_state=None):
+                       n_draws=N_DRAWS, random_state=None, groups=None):
     """Posterior of the log loss, the mean of ``-log p(y)`` (Bayesian bootstrap).
 
     `mean_loss_posterior` of the items' losses ``-log p_i`` (positives) and
@@ -289,6 +365,13 @@ def log_loss_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
         Counts, as in `mean_loss_posterior`.
     n_draws : int, default=10_000
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population:
+        each draw weighs every cluster's summed loss by one Gamma weight (the
+        clusters' Bayesian bootstrap), and the result carries `n_clusters`
+        and `effective_n`; where every cluster holds one item, the result
+        without `groups`.  `sample_weight` weighs items within clusters.
 
     Returns
     -------
@@ -315,7 +398,8 @@ def log_loss_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
     relevant, prob = _binary_input(y_true, y_prob, pos_label)
     eps = np.finfo(np.float64).eps
     chosen = np.where(relevant, np.clip(prob, eps, 1 - eps), np.clip(1 - prob, eps, 1 - eps))
-    return _mean_loss(-np.log(chosen), sample_weight, n_draws, random_state, "log_loss")
+    return _mean_loss(-np.log(chosen), sample_weight, n_draws, random_state, "log_loss",
+                      groups)
 
 
 # ---------------------------------------------------------------------------
@@ -374,6 +458,9 @@ class LossComparison(ComparisonResult):
     n_draws: int
     point_difference: float
     difference: SampledPosterior = field(repr=False)
+    #: Clusters (``groups=``) and the effective number of items, else None.
+    n_clusters: int | None = None
+    effective_n: float | None = None
 
     _difference_label = "mean loss difference (first - second; below 0: first better)"
 
@@ -383,18 +470,23 @@ class LossComparison(ComparisonResult):
         return self.difference.interval(confidence)
 
     def _extra_dict(self):
-        return {"n_draws": self.n_draws, "point_difference": self.point_difference}
+        out = {"n_draws": self.n_draws, "point_difference": self.point_difference}
+        if self.n_clusters is not None:
+            out.update(n_clusters=self.n_clusters, effective_n=self.effective_n)
+        return out
 
     def __repr__(self):
         parts = [f"{name}={rounded(getattr(self, name))}" for name in (
             "prob_first_better", "prob_equivalent", "prob_second_better", "mc_error", "rope")]
         parts += [f"n_draws={self.n_draws}", f"point_difference={rounded(self.point_difference)}"]
+        if self.n_clusters is not None:
+            parts += [f"n_clusters={self.n_clusters}", f"effective_n={rounded(self.effective_n)}"]
         return f"LossComparison({', '.join(parts)})"
 
 
 @renamed_keyword("n_samples", "n_draws")
 def compare_losses(losses_a, losses_b, *, rope=0.0, sample_weight=None, n_draws=N_DRAWS,
-                   random_state=None):
+                   random_state=None, groups=None):
     """Paired comparison of two models' mean losses on the same items (Bayesian bootstrap).
 
     One Dirichlet(1, ..., 1) draw of the items' population shares weighs both
@@ -425,6 +517,13 @@ def compare_losses(losses_a, losses_b, *, rope=0.0, sample_weight=None, n_draws=
     random_state : None, int or numpy Generator
         Seed of the draws; swapping the models with the same seed mirrors
         the result exactly.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population:
+        each draw weighs every cluster's summed loss by one Gamma weight (the
+        clusters' Bayesian bootstrap), and the result carries `n_clusters`
+        and `effective_n`; where every cluster holds one item, the result
+        without `groups`.  `sample_weight` weighs items within clusters.
 
     Returns
     -------
@@ -465,10 +564,15 @@ def compare_losses(losses_a, losses_b, *, rope=0.0, sample_weight=None, n_draws=
         shapes = None
     point = float(np.mean(difference) if shapes is None
                   else np.average(difference, weights=shapes))
-    draws = _weighted_mean_draws(difference, shapes, n_draws, rng)
+    clusters = _groups_of(groups, a.shape[0], keep)
+    info = None
+    if clusters is not None:
+        draws, info = _clustered_mean_draws(difference, shapes, clusters, n_draws, rng)
+    else:
+        draws = _weighted_mean_draws(difference, shapes, n_draws, rng)
     n_better, n_worse = int(np.sum(draws < -rope)), int(np.sum(draws > rope))
     better, worse = n_better / n_draws, n_worse / n_draws
     equivalent = (n_draws - n_better - n_worse) / n_draws
     error = max(math.sqrt(p * (1 - p) / n_draws) for p in (better, equivalent, worse))
     return LossComparison(better, equivalent, worse, error, rope, n_draws, point,
-                          SampledPosterior(draws))
+                          SampledPosterior(draws), *(info[::2] if info else (None, None)))
