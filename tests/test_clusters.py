@@ -430,3 +430,27 @@ def test_a_clustered_plan_meets_its_width_on_simulated_test_sets():
                                      random_state=r).interval()
         within.append(high - low <= 0.1)
     assert 0.7 <= np.mean(within) <= 0.95
+
+
+def test_a_posterior_scorer_takes_groups_through_metadata_routing():
+    import sklearn
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold, cross_validate
+
+    from skprobeval import make_posterior_scorer, posterior_score
+
+    rng = np.random.default_rng(10)
+    groups = np.repeat(np.arange(40), 10)
+    X = rng.normal(size=(400, 3)) + rng.normal(size=(40, 3))[groups]
+    y = (X[:, 0] + rng.normal(size=400) > 0).astype(int)
+    with sklearn.config_context(enable_metadata_routing=True):
+        clustered = make_posterior_scorer(metric="f1", statistic="lower", n_draws=2000)
+        out = cross_validate(LogisticRegression(), X, y, cv=GroupKFold(4),
+                             params={"groups": groups}, return_indices=True,
+                             scoring=clustered.set_score_request(groups=True))
+    # Each fold's score is the clustered posterior of that fold's own items and clusters.
+    for fold, test in enumerate(out["indices"]["test"]):
+        model = LogisticRegression().fit(np.delete(X, test, axis=0), np.delete(y, test))
+        expected = posterior_score(y[test], model.predict(X[test]), metric="f1",
+                                   statistic="lower", n_draws=2000, groups=groups[test])
+        assert out["test_score"][fold] == pytest.approx(expected)

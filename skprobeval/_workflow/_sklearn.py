@@ -156,7 +156,8 @@ def posterior_statistic(posterior, statistic="mean", *, confidence=0.95, thresho
 @renamed_keyword("n_samples", "n_draws")
 def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence=0.95,
                     threshold=None, prior=0.5, beta=1.0, average="binary", pos_label=1,
-                    labels=None, sample_weight=None, n_draws=N_DRAWS, random_state=0):
+                    labels=None, sample_weight=None, n_draws=N_DRAWS, random_state=0,
+                    groups=None):
     """A posterior summary of a confusion-table metric, as a score.
 
     The labels ``y_true, y_pred`` give the posterior of `metric` under the
@@ -211,6 +212,13 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
         Seed of the sampled posteriors.  The fixed default makes identical
         calls give identical scores.  A Generator is advanced by every call,
         so repeated calls then differ; None draws fresh entropy each call.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document): the posterior is then
+        the Bayesian bootstrap of the clusters (see `metric_posterior`).  A
+        scorer takes it through scikit-learn's metadata routing
+        (``scorer.set_score_request(groups=True)`` and
+        ``cross_validate(..., params={"groups": groups})``), the same ids
+        that split the folds.
 
     Returns
     -------
@@ -250,7 +258,7 @@ def posterior_score(y_true, y_pred, *, metric="f1", statistic="mean", confidence
     n_draws = check_draws(n_draws)
     _check_seed(random_state)
     joint = joint_codes(y_true, [y_pred], average=average, labels=labels, pos_label=pos_label,
-                        sample_weight=sample_weight, names=["y_true", "y_pred"])
+                        sample_weight=sample_weight, names=["y_true", "y_pred"], groups=groups)
     posterior = posterior_from_codes(joint, spec.name, average=average, lam=lam, beta=beta,
                                      n_draws=n_draws, random_state=random_state)
     return float(posterior_statistic(posterior, statistic, confidence=confidence,
@@ -267,7 +275,10 @@ def make_posterior_scorer(*, metric="f1", statistic="mean", confidence=0.95, thr
     Built with `sklearn.metrics.make_scorer` over `posterior_score`, so it
     pickles, runs under ``n_jobs``, fits into a multi-metric ``scoring={...}``
     dict, and takes ``sample_weight`` through metadata routing
-    (``scorer.set_score_request(sample_weight=True)``) or directly.
+    (``scorer.set_score_request(sample_weight=True)``) or directly; so too
+    ``groups``, the cluster of each item (``set_score_request(groups=True)``
+    with ``cross_validate(..., params={"groups": groups})``: the ids that
+    split the folds then also make the posterior that of the clusters).
 
     Parameters
     ----------
