@@ -21,6 +21,7 @@ from skprobeval import (
     compare_losses,
     compare_paired,
     compare_paired_metric,
+    compare_scores,
     fbeta_posterior,
     log_loss_posterior,
     mean_loss_posterior,
@@ -454,3 +455,21 @@ def test_a_posterior_scorer_takes_groups_through_metadata_routing():
         expected = posterior_score(y[test], model.predict(X[test]), metric="f1",
                                    statistic="lower", n_draws=2000, groups=groups[test])
         assert out["test_score"][fold] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("metric", ["roc_auc", "average_precision"])
+def test_compare_scores_takes_groups(metric):
+    rng = np.random.default_rng(11)
+    y, a, groups = _clustered_scores(rng, n_clusters=30, size=10)
+    b = y * 1.2 + rng.normal(0.0, 1.0, y.shape[0]) + (a - y * 1.5) * 0.3
+    plain = compare_scores(y, a, b, metric=metric, n_draws=2000, random_state=0)
+    singles = compare_scores(y, a, b, metric=metric, n_draws=2000, random_state=0,
+                             groups=np.arange(y.shape[0]))
+    assert singles.prob_first_better == plain.prob_first_better
+    grouped = compare_scores(y, a, b, metric=metric, n_draws=2000, random_state=0,
+                             groups=groups)
+    assert grouped.n_clusters == 30 and grouped.effective_n < 300
+    assert grouped.interval()[1] - grouped.interval()[0] > plain.interval()[1] - \
+        plain.interval()[0]
+    same = compare_scores(y, a, a, metric=metric, n_draws=500, random_state=0, groups=groups)
+    assert same.prob_equivalent == 1.0

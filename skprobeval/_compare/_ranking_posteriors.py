@@ -24,6 +24,7 @@ from .._core import (
     check_random_state,
     check_rope,
     cluster_concentration,
+    draw_chunks,
     fail,
     renamed_keyword,
     rounded,
@@ -427,7 +428,7 @@ def _ranked_cumulative(gammas, rel, order, starts, pseudo, positives=True):
 @renamed_keyword("n_samples", "n_draws")
 def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", rope=0.0,
                    pos_label=None, sample_weight=None, prior="auto", n_draws=N_DRAWS,
-                   random_state=None):
+                   random_state=None, groups=None):
     """Paired posterior comparison of two rankings of the same items by AP or ROC AUC.
 
     The same posterior draw (a Gamma weight per item, plus the four
@@ -449,6 +450,12 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
         or `roc_auc_posterior`, by `metric`.
     n_draws : int, default=10_000
     random_state : None, int or numpy Generator
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  Each
+        draw then weighs the items of a cluster by one Gamma weight, the same
+        for both rankings (the clusters' Bayesian bootstrap), and the result
+        carries `n_clusters` and `effective_n`; where every cluster holds one
+        item, the comparison without `groups`.
 
     Returns
     -------
@@ -482,13 +489,31 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     keep = weight > 0
     source = ScoresSource(metric, prior, relevant[keep], score_a[keep], score_b[keep],
                           weight[keep])
-    difference = source.differences(weight[keep], n_draws, rng)
+    clusters = None
+    if groups is not None:
+        clusters = cluster_codes(groups, relevant.shape[0])
+        clusters = clusters if keep.all() else clusters.subset(keep)
+        if clusters is None:
+            fail("groups", "ids of at least two clusters among the items of positive weight",
+                 groups, shown="one cluster")
+        clusters = None if clusters.singletons else clusters
+    if clusters is None:
+        difference = source.differences(weight[keep], n_draws, rng)
+    else:
+        difference = source.clustered_differences(weight[keep], clusters, n_draws, rng)
     n_better, n_worse = int(np.sum(difference > rope)), int(np.sum(difference < -rope))
     better, worse = n_better / n_draws, n_worse / n_draws
     equivalent = (n_draws - n_better - n_worse) / n_draws
     error = max(math.sqrt(p * (1 - p) / n_draws) for p in (better, equivalent, worse))
+    if clusters is None:
+        return MetricComparison(metric, True, "sampled", better, equivalent, worse, error,
+                                rope, n_draws, _draws_posterior(difference), source)
+    # The same comparison without the clusters: the variance the items alone give.
+    plain = source.differences(weight[keep], n_draws, rng)
+    ratio = plain.var(ddof=1) / difference.var(ddof=1) if difference.var() > 0 else 1.0
     return MetricComparison(metric, True, "sampled", better, equivalent, worse, error, rope,
-                            n_draws, _draws_posterior(difference), source)
+                            n_draws, _draws_posterior(difference), None, clusters.n_clusters,
+                            float(source.n_items * ratio))
 
 
 class ScoresSource:
@@ -527,6 +552,46 @@ class ScoresSource:
                                     own_b)
             differences.append(first - second)
         return np.concatenate(differences)
+
+
+    def clustered_differences(self, weight, clusters, n_draws, rng):
+        """Draws of ``M_a - M_b`` when the items come in clusters: each draw weighs the
+        items of a cluster by one Gamma((C - 1)/(C + 2)) weight (times their own
+        weights), the four pseudo-cells by Gamma(λ); AP's own shares follow the
+        clusters' counts (`_clustered_own`)."""
+        metric, rel = self._metric, self._relevant
+        lam = ranking_prior(self._prior, metric, weight[rel].sum())
+        a = cluster_concentration(clusters.n_clusters)
+        (order_a, starts_a), (order_b, starts_b) = self._ranks
+        own_a, own_b = (_clustered_own(rel, weight, order, starts, lam, clusters, a)
+                        for order, starts in self._ranks)
+        differences = []
+        for size in draw_chunks(n_draws, clusters.n_clusters + 2 * weight.shape[0]):
+            cells = rng.standard_gamma(a, (size, clusters.n_clusters))[:, clusters.codes]
+            cells *= weight
+            pseudo = tuple(rng.standard_gamma(lam, size) for _ in range(4))
+            first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, None, own_a)
+            second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, None, own_b)
+            differences.append(first - second)
+        return np.concatenate(differences)
+
+
+def _clustered_own(relevant, weight, order, starts, lam, clusters, a):
+    """AP's own share of each level of one ranking with clusters: ``sum_c n_c^2 /
+    (sum_c n_c^2 + a s^2)`` of the level's positive weights per cluster (see
+    `_clustered_metric_draws`), the pseudo-cells' ``1 / (1 + λ)``."""
+    level = np.empty(order.shape[0], dtype=np.intp)
+    level[order] = np.repeat(np.arange(starts.shape[0]),
+                             np.diff(np.r_[starts, order.shape[0]]))
+    positive = np.where(relevant, weight, 0.0)
+    by_cluster = sp.csr_matrix((positive, (level, clusters.codes)),
+                               shape=(starts.shape[0], clusters.n_clusters))
+    by_cluster.sum_duplicates()
+    square = np.asarray(by_cluster.multiply(by_cluster).sum(axis=1)).ravel()
+    total = np.asarray(by_cluster.sum(axis=1)).ravel()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        own = np.where(total > 0, square / (square + a * total ** 2), 0.0)
+    return np.r_[1.0 / (1.0 + lam), own, 1.0 / (1.0 + lam)]
 
 
 def score_chunks(metric, weight, relevant, lam, n_draws, rng):
