@@ -461,7 +461,9 @@ def test_a_posterior_scorer_takes_groups_through_metadata_routing():
 def test_compare_scores_takes_groups(metric):
     rng = np.random.default_rng(11)
     y, a, groups = _clustered_scores(rng, n_clusters=30, size=10)
-    b = y * 1.2 + rng.normal(0.0, 1.0, y.shape[0]) + (a - y * 1.5) * 0.3
+    # The second system's own cluster effect (a cluster x system interaction): the
+    # difference varies by cluster.
+    b = y * (1.2 + rng.normal(0.0, 1.0, 30)[groups]) + rng.normal(0.0, 1.0, y.shape[0])
     plain = compare_scores(y, a, b, metric=metric, n_draws=2000, random_state=0)
     singles = compare_scores(y, a, b, metric=metric, n_draws=2000, random_state=0,
                              groups=np.arange(y.shape[0]))
