@@ -6,6 +6,12 @@ prediction of system N).  The table keeps the observed cells and draws its
 prior by truncated stick-breaking, or, where the prior spans few cells,
 every cell (``_joint_dense.py``); with large counts on binary targets the
 data part of its per-label sums is one normal (``_joint_normal.py``).
+
+Items in clusters (``groups=``): the cells' data part is the Bayesian
+bootstrap of the clusters (``_core/_cluster_draws.py``), one Gamma weight
+per cluster for all its items and every system, so that each system's table
+and each pair's table are the clustered posteriors they are alone; the
+prior is added as above.
 Derivations: the theory page ``docs/theory/rankings.rst``.
 """
 
@@ -16,12 +22,12 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from .._core import draw_chunks, log_gamma
+from .._core import ClusterTableDraws, cluster_concentration, draw_chunks, fail, log_gamma
 from .._posteriors import LOG_COARSE, break_sticks
 from ._joint_dense import DENSE_PRIOR_CELLS, dense_cells, dense_shares, prior_cells_per_block
 from ._joint_normal import NormalSums, normal_applies
 
-__all__ = ["JointSystems"]
+__all__ = ["JointSystems", "check_ranking_groups"]
 
 # Dense map of cells to per-label sums up to this many entries (then sparse).
 _DENSE_MAP = 1 << 25
@@ -68,16 +74,29 @@ class JointSystems:
             code = code * size + digit
             bound *= size
         _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        counts = np.bincount(inverse.ravel(), weights=weight, minlength=first.shape[0])
+        inverse = inverse.ravel()
+        counts = np.bincount(inverse, weights=weight, minlength=first.shape[0])
         keep = counts > 0
         first, counts = first[keep], counts[keep].astype(float)
         self.block = block[first]
         cell_digits = [d[first] for d in digits]
+        # Each item's cell (-1: an item of weight 0), for the clusters' counts.
+        item_cell = np.where(keep, np.cumsum(keep) - 1, -1)[inverse]
         self._alpha = None
         if prior_cells_per_block(size, n_sys) <= DENSE_PRIOR_CELLS:
             # Few prior cells: every one of them is drawn (``_joint_dense.py``).
+            observed = (self.block, cell_digits)
             self.block, cell_digits, counts, self._alpha = dense_cells(
                 self.block, cell_digits, counts, size, self.n_blocks, lam)
+            item_cell = np.where(item_cell >= 0, _positions(
+                observed, (self.block, cell_digits), size)[item_cell], -1)
+        clusters = getattr(joint, "clusters", None)
+        self._clusters = None
+        if clusters is not None and not clusters.singletons:
+            self._clusters = _cluster_draws(clusters, item_cell, weight, counts.shape[0],
+                                            np.zeros(counts.shape[0]) if self._alpha is None
+                                            else self._alpha - counts,
+                                            1 if joint.kind != "multilabel" else n_req)
         self.counts = counts
         self.n_requested = n_req
         # Per-label sums: the blocks' totals, then per label true, then per system
@@ -107,6 +126,10 @@ class JointSystems:
         self._normal = None
         if self._alpha is not None:
             self._maps = matrix.toarray()
+            return
+        if self._clusters is not None:
+            # The clusters' masses of the cells, summed per label by one product.
+            self._maps = matrix.T.tocsr()
             return
         if self.kind == "binary" and normal_applies(cell_digits, counts, n_req, self.n_sums):
             # Large counts everywhere: the data part of the sums as one normal.
@@ -138,6 +161,15 @@ class JointSystems:
     def sample(self, n_draws, rng):
         """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
         n_cells = self.counts.shape[0]
+        clusters = self._clusters
+        per_cluster = 0 if clusters is None else (
+            n_cells if clusters.normal else clusters.n_clusters)
+        if self._alpha is not None and clusters is not None:
+            # The clusters' masses plus the prior's Gamma variates, cell by cell:
+            # `_shares` divides the per-label sums by their block's total.
+            for size in draw_chunks(n_draws, n_cells + per_cluster + self.n_sums):
+                yield self._shares(clusters.masses(size, rng) @ self._maps)
+            return
         if self._alpha is not None:
             for size in draw_chunks(n_draws, n_cells + self.n_sums):
                 yield self._shares(dense_shares(self._alpha, self.n_blocks, self._maps, size,
@@ -148,9 +180,15 @@ class JointSystems:
         per_draw = n_cells + self.n_blocks * int(sticks + 8) * (2 * self.n_systems + 2)
         if self._normal is not None:
             per_draw += self.n_sums - n_cells
+        per_draw += per_cluster
         for size in draw_chunks(n_draws, per_draw):
-            sums = (self._data_sums(size, rng) if self._normal is None
-                    else self._normal.draw(size, rng))
+            if clusters is not None:
+                sums = np.ascontiguousarray(
+                    np.asarray(self._maps @ clusters.data_masses(size, rng).T).T)
+            elif self._normal is None:
+                sums = self._data_sums(size, rng)
+            else:
+                sums = self._normal.draw(size, rng)
             for block in range(self.n_blocks):
                 self._add_prior(sums, block, concentration, rng)
             yield self._shares(sums)
@@ -226,3 +264,44 @@ class JointSystems:
         shares = shares / total[:, None, :]
         true = shares[:, 0]
         return true, [(shares[:, 1 + 2 * j], shares[:, 2 + 2 * j]) for j in range(n_sys)]
+
+
+def _positions(observed, every, size):
+    """Where each observed cell ``(block, digits)`` sits among `every` cell (sorted by
+    block, then by code, as `dense_cells` returns them)."""
+    def codes(block, digits):
+        code = np.asarray(block, dtype=np.int64)
+        for digit in digits:
+            code = code * size + digit
+        return code
+
+    return np.searchsorted(codes(*every), codes(*observed))
+
+
+def _cluster_draws(clusters, item_cell, weight, n_cells, prior, per_item):
+    """`ClusterTableDraws` of the cells: each cluster's (weighted) items per cell.
+
+    `item_cell` holds the cell of each item (of each item and label, `per_item`
+    of them, for multilabel tables), -1 for items of weight 0.
+    """
+    of_item = clusters.codes if per_item == 1 else np.repeat(clusters.codes, per_item)
+    held = item_cell >= 0
+    data = np.ones(int(held.sum())) if weight is None else np.asarray(weight, float)[held]
+    counts = sp.csr_matrix((data, (of_item[held], item_cell[held])),
+                           shape=(clusters.n_clusters, n_cells))
+    counts.sum_duplicates()
+    return ClusterTableDraws(counts, prior, cluster_concentration(clusters.n_clusters))
+
+
+def check_ranking_groups(groups, counted, metric, score_metrics):
+    """Refuse `groups` where a ranking cannot take clusters: counted items (a
+    `JointCounts` knows no items) and the metrics of scores."""
+    if groups is None:
+        return
+    if counted:
+        fail("groups", "None when `y_true` is a JointCounts (counts know no items)",
+             groups, error=TypeError, shown="an array")
+    if metric in score_metrics:
+        fail("groups", f"None for metric {metric!r} (scores are ranked item by item; "
+             "clusters are taken by the metrics of labels)", groups, error=TypeError,
+             shown="an array")

@@ -58,7 +58,7 @@ from .._posteriors import (
     label_cells,
     ranking_prior,
 )
-from ._joint_systems import JointSystems
+from ._joint_systems import JointSystems, check_ranking_groups
 from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own, score_chunks
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
@@ -343,15 +343,21 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, c
     out, above = [], np.zeros(n_sys, dtype=np.int64)
     if chance:
         bookmaker = get_metric("informedness").function
-        bookmaker_weights = [label_weights(joint.counts(system + 1)[mask], "powers",
-                                           "informedness") for system, mask in enumerate(masks)]
+        # A binary table's own informedness; Powers' bookmaker over labels otherwise.
+        bookmaker_weights = None if combine == "binary" else [
+            label_weights(joint.counts(system + 1)[mask], "powers", "informedness")
+            for system, mask in enumerate(masks)]
     for true, systems in table.sample(n_draws, rng):
         chunk = np.empty((true.shape[0], n_sys))
         systems = [label_cells(tp, pred, true, 1.0) for pred, tp in systems]
         if chance:
             for j, cells in enumerate(systems):
-                values = average_values(bookmaker, {}, tuple(c[:, masks[j]] for c in cells),
-                                        "powers", bookmaker_weights[j])
+                if bookmaker_weights is None:
+                    with np.errstate(all="ignore"):
+                        values = bookmaker(*(c[:, 0] for c in cells))
+                else:
+                    values = average_values(bookmaker, {}, tuple(c[:, masks[j]] for c in cells),
+                                            "powers", bookmaker_weights[j])
                 above[j] += int(np.count_nonzero(values > 0.0))
         systems = add_f_score_prior(systems, extra, table, rng)
         for j, cells in enumerate(systems):
@@ -434,7 +440,7 @@ def _not_the_counts(name, value, default, own):
 @renamed_keyword("n_samples", "n_draws")
 def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary", labels=None,
                  pos_label=1, beta=1.0, prior=None, rope=0.0, pooling="partial",
-                 n_draws=N_DRAWS, random_state=None, sample_weight=None):
+                 n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None):
     """Rank several systems evaluated on the same items, from one joint posterior.
 
     Every posterior draw is one Dirichlet draw of the joint table (true
@@ -503,6 +509,16 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         Seed (identical seeds give identical results).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights; they act as counts.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids), for
+        labels given as NumPy or pandas arrays.  The joint table is then the
+        Bayesian bootstrap of the clusters: each cluster's items share one
+        weight in every draw, for every system, so that the ranks are as
+        uncertain as the number of clusters makes them (see
+        `metric_posterior`).  Where every cluster holds one item the ranking
+        is exactly the one without `groups`.  `sample_weight` weighs items
+        within their clusters; every cluster is one draw.  Not for
+        ``"average_precision"`` and ``"roc_auc"``, nor a `JointCounts`.
 
     Returns
     -------
@@ -600,8 +616,21 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     a     0.97  0.03  0.00
     b     0.03  0.95  0.01
     c     0.00  0.01  0.99
+
+    The same items in 50 clusters of 20 (say, patients), each cluster one
+    draw from the population:
+
+    >>> patient = np.repeat(np.arange(50), 20)
+    >>> clustered = rank_systems(y, predictions, metric="f1", average="macro",
+    ...                          random_state=0, groups=patient)
+    >>> clustered.prob_best.round(2)
+    a    0.95
+    b    0.05
+    c    0.00
+    Name: prob_best, dtype: float64
     """
     counted = isinstance(y_true, JointCounts)
+    check_ranking_groups(groups, counted, metric, _RANKING_METRICS)
     if counted:
         if metric in _RANKING_METRICS:
             fail("metric", "a metric of labels when `y_true` is a JointCounts (it counts "
@@ -650,12 +679,16 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
             # The distinct combinations, their counts as weights, as Dask input reaches here.
             arrays, weight = [y_true.y_true, *y_true.y_pred.T], y_true.counts
         else:
+            if groups is not None and is_dask(y_true, *values, sample_weight, groups):
+                fail("groups", "None for Dask collections (the items are counted as "
+                     "distinct combinations of labels, which know no clusters)", groups,
+                     error=TypeError, shown="groups with Dask input")
             arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names,
                                                 sample_weight, distinct_arrays=True,
                                                 label_names=label_names)
         joint = joint_codes(arrays[0], arrays[1:], average=average, labels=labels,
                             pos_label=pos_label, sample_weight=weight, labels_present=True,
-                            names=label_names)
+                            names=label_names, groups=groups)
         draws = _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng)
     defined = np.all(np.isfinite(draws), axis=1)
     if not defined.all():
