@@ -8,6 +8,8 @@ within Monte Carlo error.  One item per cluster must give the figures
 without `groups`, number for number.
 """
 
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -285,3 +287,33 @@ def test_compare_cv_results_with_groups(rng):
     scores = {name: result["test_score"] for name, result in results.items()}
     with pytest.raises(TypeError, match="`groups` must be None for fold scores"):
         compare_cv_results(scores, groups=cluster)
+
+
+# ---------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "skprobeval", *args], capture_output=True,
+                          text=True, check=False)
+
+
+@pytest.mark.slow
+def test_cli_cluster_column(tmp_path, rng):
+    y, predictions, cluster = _clustered_data(rng, n_clusters=20, size=5, skills=(1.0, 0.5))
+    path = tmp_path / "items.csv"
+    pd.DataFrame({"gold": y, **predictions, "patient": cluster}).to_csv(path, index=False)
+    run = _cli("compare", str(path), "--truth", "gold", "--cluster", "patient",
+               "--format", "csv", "--n-draws", "1000")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].split(",")[-2:] == ["n_clusters", "effective_n"]
+    assert [line.split(",")[0] for line in lines[1:]] == ["a", "b"]    # not a system
+    expected = compare_predictions(y, predictions, groups=cluster, n_draws=1000)
+    assert f"{expected.summary.loc['a', 'mean']:.6g}" in lines[1]
+    missing = _cli("compare", str(path), "--truth", "gold", "--cluster", "site")
+    assert missing.returncode != 0
+    assert "cluster column 'site' not in" in missing.stderr
+    truth = _cli("compare", str(path), "--truth", "gold", "--cluster", "gold")
+    assert "--cluster must name a column other than the truth" in truth.stderr
