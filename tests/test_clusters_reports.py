@@ -176,6 +176,20 @@ def test_report_identical_systems_stay_equivalent_with_clusters(rng):
     assert report.ranking.prob_best["a"] == report.ranking.prob_best["copy"]
 
 
+def test_report_right_more_often_is_the_clustered_accuracy_comparison(rng):
+    # On binary data "right more often" (a table of the systems' patterns of right
+    # and wrong) and P(accuracy a > accuracy b) (the joint table) are one
+    # probability at rope 0, from two independent sets of 4000 draws: within 5
+    # Monte Carlo errors.
+    y, predictions, cluster = _clustered_data(rng, skills=(1.0, 0.9, 0.8))
+    report = compare_predictions(y, predictions, metric="accuracy", n_draws=4000,
+                                 groups=cluster)
+    right = report.pairs["prob_first_right_more_often"].to_numpy()
+    metric = report.pairs["prob_first_better"].to_numpy()
+    error = np.sqrt(2 * right * (1 - right) / 4000) + 1e-3
+    assert np.all(np.abs(right - metric) < 5 * error)
+
+
 def test_report_sample_weight_acts_within_the_clusters(rng):
     # Weight 2 on an item is two such items in its cluster: the cluster x cell
     # counts, and so every draw, are the same.

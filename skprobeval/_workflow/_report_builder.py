@@ -58,7 +58,7 @@ from ._report import (
 )
 from ._report_clusters import (
     cluster_note,
-    clustered_right_comparison,
+    clustered_right_comparisons,
     clustered_summary_posterior,
     one_vs_rest_codes,
 )
@@ -271,7 +271,7 @@ class _ReportBuilder:
         for position, name in enumerate(self.names, start=1):
             counts = self.joint.counts(position)
             rows += self._summary_rows(position, name, counts, posteriors)
-            label_rows += self._label_rows(name, counts, position)
+            label_rows += self._label_rows(name, counts, position, posteriors)
         per_label_index = ["estimator", "label"]
         per_label_table = pd.DataFrame(label_rows).set_index(per_label_index)
         summary = pd.DataFrame(rows)
@@ -370,11 +370,14 @@ class _ReportBuilder:
                                     else None, lam=self.lam, beta=self.beta,
                                     n_draws=self.n_draws, random_state=self.rng)
 
-    def _label_rows(self, name, counts, position=None):
+    def _label_rows(self, name, counts, position=None, posteriors=None):
         """One system's one-vs-rest rows: counts, point and the exact posterior per label
-        (with clusters, the clusters' Bayesian bootstrap of each label's table)."""
+        (with clusters, the clusters' Bayesian bootstrap of each label's table; for a
+        binary table, the summary's own)."""
         kind = self.joint.kind
-        if self.clustered:
+        if self.clustered and kind == "binary":
+            per_label = posteriors[name]
+        elif self.clustered:
             per_label = self._clustered_label_posterior(position, self.spec.name)
         else:
             per_label = metric_posterior(counts, metric=self.spec.name, prior=self.lam,
@@ -454,14 +457,16 @@ class _ReportBuilder:
 
         joint, names, masks, average = self.joint, self.names, self.masks, self.average
         rows = []
+        if self.clustered:
+            right_more_often = clustered_right_comparisons(joint, self.lam, self.rope,
+                                                           self.n_draws, self.rng)
         for i, first in enumerate(names):
             for j in range(i + 1, len(names)):
                 second = names[j]
                 if self.clustered:
                     # Who is right alone, its cells drawn by the clusters (the exact
                     # paired Dirichlet takes no clusters).
-                    correct = clustered_right_comparison(joint, i + 1, j + 1, self.lam,
-                                                         self.rope, self.n_draws, self.rng)
+                    correct = right_more_often[i + 1, j + 1]
                 else:
                     right = PairedCounts.from_predictions(
                         np.ones(joint.codes[0].shape[0], dtype=bool), joint.right(i + 1),

@@ -13,6 +13,8 @@ they are not used here.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._compare import sampled_comparison
@@ -20,24 +22,57 @@ from .._core import ClusterTableDraws, cluster_concentration, clustered_cells
 from .._counting import JointCodes
 from .._posteriors import ClusteredPosterior, posterior_from_codes
 
-__all__ = ["cluster_note", "clustered_right_comparison", "clustered_summary_posterior",
-           "one_vs_rest_codes"]
+__all__ = ["RightMoreOften", "cluster_note", "clustered_right_comparisons",
+           "clustered_summary_posterior", "one_vs_rest_codes"]
+
+# Up to this many systems the patterns of right and wrong are one table (2^N cells).
+_PATTERN_SYSTEMS = 12
 
 
-def clustered_right_comparison(joint, first, second, lam, rope, n_draws, rng):
-    """P(first right more often than second), clustered: a `MetricComparison`.
+class RightMoreOften(NamedTuple):
+    """One pair's P(first right more often by more than rope), P(equivalent), P(second)."""
 
-    The paired Dirichlet of `PairedComparison` (first right alone, second
-    right alone, the rest; λ on each) with its cells drawn by the clusters'
-    Bayesian bootstrap; the probabilities are those of ``pi1 - pi2``.
+    prob_first_better: float
+    prob_equivalent: float
+    prob_second_better: float
+
+
+def clustered_right_comparisons(joint, lam, rope, n_draws, rng):
+    """P(i right more often than j) for every pair ``i < j`` of systems, clustered.
+
+    One table of the systems' patterns of right and wrong (2^N cells), its
+    cells drawn by the clusters' Bayesian bootstrap, gives every pair's
+    shares right; its prior, λ / 2^(N-2) per pattern, puts λ on each pair's
+    "first right alone" and "second right alone", as `PairedComparison`'s
+    paired Dirichlet (whose rest holds λ, here 2λ: it moves only the
+    probabilities of ``rope > 0``).  Beyond `_PATTERN_SYSTEMS` systems each
+    pair has its own three-cell table.  Returns ``{(i, j): RightMoreOften}``
+    with the systems numbered from 1.
     """
-    right_first, right_second = joint.right(first), joint.right(second)
-    cell = np.where(right_first & ~right_second, 0, np.where(right_second & ~right_first, 1, 2))
-    counts = clustered_cells(cell, joint.clusters, 3, joint.weight)
-    draws = ClusterTableDraws(counts, np.full(3, float(lam)),
+    n_sys = len(joint.codes) - 1
+    if n_sys > _PATTERN_SYSTEMS:
+        return {(i, j): _right_table(joint, [i, j], lam, rope, n_draws, rng)[(1, 2)]
+                for i in range(1, n_sys + 1) for j in range(i + 1, n_sys + 1)}
+    return _right_table(joint, list(range(1, n_sys + 1)), lam, rope, n_draws, rng)
+
+
+def _right_table(joint, systems, lam, rope, n_draws, rng):
+    n_sys = len(systems)
+    right = np.column_stack([joint.right(s) for s in systems]).astype(np.int64)
+    n_cells = 1 << n_sys
+    counts = clustered_cells(right @ (1 << np.arange(n_sys)), joint.clusters, n_cells,
+                             joint.weight)
+    draws = ClusterTableDraws(counts, np.full(n_cells, lam / 2.0 ** (n_sys - 2)),
                               cluster_concentration(joint.clusters.n_clusters))
-    return sampled_comparison("accuracy", (p[:, 0] - p[:, 1] for p in draws.chunks(n_draws, rng)),
-                              rope, n_draws)
+    bits = ((np.arange(n_cells)[:, None] >> np.arange(n_sys)) & 1).astype(float)
+    pairs = [(i, j) for i in range(n_sys) for j in range(i + 1, n_sys)]
+    first, second = (np.array(side, dtype=np.intp) for side in zip(*pairs))
+    comparison = sampled_comparison(
+        "accuracy", ((shares := p @ bits)[:, first] - shares[:, second]
+                     for p in draws.chunks(n_draws, rng)), rope, n_draws)
+    return {(systems[i], systems[j]): RightMoreOften(
+        float(comparison.prob_first_better[k]), float(comparison.prob_equivalent[k]),
+        float(comparison.prob_second_better[k])) for k, (i, j) in enumerate(pairs)}
 
 
 def clustered_summary_posterior(samples, own, name, *, average, lam, beta, n_draws, rng,
