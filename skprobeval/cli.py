@@ -70,6 +70,10 @@ def _build_parser():
                          help="group column(s): each system's metric per group and the gap "
                               "between the groups (binary targets; several columns: their "
                               "intersections)")
+    compare.add_argument("--cluster", default=None, metavar="COLUMN",
+                         help="cluster column (a patient, a document): items of one cluster "
+                              "share their weight in every posterior draw (the Bayesian "
+                              "bootstrap of the clusters); not a system")
     compare.add_argument("--metric", default="f1", help="metric name (default: f1)")
     compare.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
                          help="how labels are combined, as scikit-learn's f1_score(average=) "
@@ -514,7 +518,8 @@ def _parquet_error(paths, error):
 
 
 def _read_table(args):
-    """The truth, each system's predictions and the item weights (None: one per row).
+    """The truth, each system's predictions, the item weights (None: one per row), the
+    groups of --group (None without) and the clusters of --cluster (None without).
 
     Parquet read through Dask is reduced, in one pass, to its distinct rows of
     labels with the number of items of each (the counts are the same).
@@ -537,7 +542,15 @@ def _read_table(args):
     if len(set(groups)) != len(groups) or args.truth in groups:
         raise _UsageError(f"--group must name distinct columns other than the truth; "
                           f"got {groups!r}")
-    systems = args.systems or [c for c in columns if c != args.truth and c not in groups]
+    cluster = [] if args.cluster is None else [args.cluster]
+    if cluster and cluster[0] not in columns:
+        raise _UsageError(f"cluster column {args.cluster!r} not in {columns!r}")
+    if cluster and (args.cluster == args.truth or args.cluster in groups
+                    or args.cluster in (args.systems or [])):
+        raise _UsageError(f"--cluster must name a column other than the truth, the groups and "
+                          f"the systems; got {args.cluster!r}")
+    systems = args.systems or [c for c in columns
+                                if c != args.truth and c not in groups and c not in cluster]
     missing = [c for c in systems if c not in columns]
     if missing:
         raise _UsageError(f"system column(s) {missing!r} not in {columns!r}")
@@ -546,7 +559,7 @@ def _read_table(args):
     if len(set(systems)) != len(systems) or args.truth in systems or set(systems) & set(groups):
         raise _UsageError(f"--systems must name distinct columns other than the truth and "
                           f"the groups; got {systems!r}")
-    names = [args.truth, *systems, *groups]
+    names = [args.truth, *systems, *groups, *cluster]
     with warnings.catch_warnings():
         # The Parquet reader's own deprecation notices are not the user's business.
         warnings.filterwarnings("ignore", category=DeprecationWarning, module="dask")
@@ -563,9 +576,10 @@ def _read_table(args):
     bad = [name for name, values in zip(names, arrays) if np.any(pd.isna(values))]
     if bad:
         raise _UsageError(f"missing values in column(s) {bad!r}")
-    n_systems = len(systems)
+    n_systems, n_groups = len(systems), len(groups)
     return (arrays[0], dict(zip(systems, arrays[1:1 + n_systems])), weight,
-            dict(zip(groups, arrays[1 + n_systems:])) or None)
+            dict(zip(groups, arrays[1 + n_systems:1 + n_systems + n_groups])) or None,
+            arrays[-1] if cluster else None)
 
 
 def _pos_label(text, truth, option="--pos-label"):
@@ -630,7 +644,7 @@ def _compare(args, out):
     check_report_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
     # The report's rope serves the share-right comparison too: [0, 1) whatever the metric.
     check_rope(args.rope)
-    truth, predictions, weight, groups = _read_table(args)
+    truth, predictions, weight, groups, clusters = _read_table(args)
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
     n_labels = len({label for values in (truth, *predictions.values())
                     for label in pd.unique(np.asarray(values).ravel()).tolist()})
@@ -647,7 +661,7 @@ def _compare(args, out):
         pos_label=(_pos_label(args.pos_label, truth)
                    if average == "binary" and n_labels <= 2 else 1),
         sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
-        random_state=args.random_state)
+        random_state=args.random_state, groups=clusters)
     return _print_report(report, args, out)
 
 

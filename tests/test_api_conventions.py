@@ -339,7 +339,7 @@ def test_the_display_and_the_report_read_the_same_scores():
     from sklearn.preprocessing import StandardScaler
 
     from skprobeval._plot._curve_display import _estimator_scores
-    from skprobeval._workflow._crossval import _scores_of
+    from skprobeval._workflow._fold_predictions import _scores_of
 
     X, y = load_breast_cancer(return_X_y=True)
     model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[::2], y[::2])

@@ -17,7 +17,7 @@ import skprobeval._compare._joint_normal as normal_route
 from benchmarks.rank_normal_accuracy import CASES, case_data, smallest_count
 from skprobeval import rank_systems
 from skprobeval._compare._joint_normal import NormalSums, normal_applies
-from skprobeval._compare._rank_systems import _JointSystems
+from skprobeval._compare._joint_systems import JointSystems
 from skprobeval._counting import joint_codes
 
 
@@ -62,10 +62,10 @@ def test_the_normal_route_applies_from_the_bound_on(monkeypatch):
     joint = _joint(y, predictions)
     digits, counts = _cells(joint)
     assert normal_applies(digits, counts, joint.n_requested, 100)
-    assert _JointSystems(joint, 0.5)._normal is not None
+    assert JointSystems(joint, 0.5)._normal is not None
     monkeypatch.setattr(normal_route, "MIN_COUNT", smallest + 1)
     assert not normal_applies(digits, counts, joint.n_requested, 100)
-    assert _JointSystems(joint, 0.5)._normal is None
+    assert JointSystems(joint, 0.5)._normal is None
     monkeypatch.setattr(normal_route, "MIN_COUNT", smallest)
     assert normal_applies(digits, counts, joint.n_requested, 100)
     # Too many sums for a dense covariance; fewer than two systems.
@@ -88,7 +88,7 @@ def test_small_and_multiclass_tables_keep_the_exact_route(rng):
     y = rng.integers(0, 2, 50_000)
     predictions = {k: np.where(rng.random(50_000) < 0.8, y, 1 - y) for k in "abc"}
     # Three binary systems: every prior cell is drawn (a dense table).
-    assert _JointSystems(_joint(y, predictions), 0.5)._normal is None
+    assert JointSystems(_joint(y, predictions), 0.5)._normal is None
     # Label averages weigh a label whose pairs barely differ as much as any other:
     # the bound on the pairs' disagreements in all would not hold them, so
     # multiclass tables keep the exact route whatever their counts.
@@ -101,7 +101,7 @@ def test_small_and_multiclass_tables_keep_the_exact_route(rng):
                         names=["y_true", *predictions])
     digits, counts = _cells(joint)
     assert normal_applies(digits, counts, joint.n_requested, 100)
-    table = _JointSystems(joint, 0.5)
+    table = JointSystems(joint, 0.5)
     assert table._alpha is None and table._normal is None      # sparse, exact
 
 

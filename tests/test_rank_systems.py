@@ -478,7 +478,7 @@ def test_the_sparse_map_gives_the_dense_map_draws(rng, monkeypatch):
     # Large tables map cells to per-label sums with a sparse matrix: the same
     # variates, the same sums up to rounding.  (Six classes: a prior of 216 cells,
     # drawn by sticks.)
-    import skprobeval._compare._rank_systems as module
+    import skprobeval._compare._joint_systems as module
 
     y = rng.integers(0, 6, 300)
     predictions = {name: np.where(rng.random(300) < 0.7, y, rng.integers(0, 6, 300))
@@ -497,7 +497,7 @@ def test_small_tables_drawn_whole_agree_with_the_stick_broken_prior(rng, kind, m
     # systems, 45 for three classes); the sticks draw the same posterior.  Compared
     # with the sticks forced: P(best), pairwise and the metric's mean and spread
     # within four standard errors of the difference of two Monte Carlo estimates.
-    import skprobeval._compare._rank_systems as module
+    import skprobeval._compare._joint_systems as module
 
     n_items = 60
     if kind == "multilabel":

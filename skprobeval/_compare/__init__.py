@@ -45,7 +45,7 @@ from ._ranking_posteriors import (
     compare_scores,
     roc_auc_posterior,
 )
-from ._report_draws import shared_metric_draws
+from ._report_draws import clustered_metric_draws, shared_metric_draws
 from ._runs import runs_draws
 from ._ttest import CorrelatedTTestResult, correlated_ttest
 
@@ -67,6 +67,7 @@ __all__ = [
     "bayesian_signed_rank_test",
     "check_across_options",
     "check_test_fraction",
+    "clustered_metric_draws",
     "choose_scoring",
     "compare_across_datasets",
     "compare_independent",

@@ -1,7 +1,7 @@
 """Every cell of a small joint table of a truth and N systems, drawn directly.
 
 `rank_systems`' joint table keeps the observed cells and draws its prior by
-stick-breaking (``_rank_systems.py``): about 140 sticks per unit of prior
+stick-breaking (``_joint_systems.py``): about 140 sticks per unit of prior
 mass and draw, whatever the table.  A table whose prior spans few cells (a
 binary truth and N systems: 2^(N+1) cells) is cheaper drawn whole: one
 Dirichlet over every cell of the prior and every observed cell, each with

@@ -14,12 +14,10 @@ Derivations: the theory page ``docs/theory/rankings.rst``.
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._core import (
     N_DRAWS,
@@ -29,9 +27,7 @@ from .._core import (
     check_prior,
     check_random_state,
     check_rope,
-    draw_chunks,
     fail,
-    log_gamma,
     renamed_keyword,
     rounded,
     to_host,
@@ -54,18 +50,15 @@ from .._metrics import (
     range_width,
 )
 from .._posteriors import (
-    LOG_COARSE,
     add_f_score_prior,
     average_values,
-    break_sticks,
     check_curve_input,
     check_target_metric,
     f_score_mass,
     label_cells,
     ranking_prior,
 )
-from ._joint_dense import DENSE_PRIOR_CELLS, dense_cells, dense_shares, prior_cells_per_block
-from ._joint_normal import NormalSums, normal_applies
+from ._joint_systems import JointSystems, check_ranking_groups
 from ._pooling import pool_in_range
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own, score_chunks
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
@@ -74,9 +67,6 @@ from ._ranking_source import RankingSource
 __all__ = ["SystemRanking", "rank_systems", "ranking_from_draws"]
 
 _RANKING_METRICS = ("average_precision", "roc_auc")
-# Dense map of cells to per-label sums up to this many entries (then sparse).
-_DENSE_MAP = 1 << 25
-
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -312,212 +302,6 @@ class SystemRanking(RankingMixin):
 
 
 # ---------------------------------------------------------------------------
-# The joint table of a truth and N systems
-# ---------------------------------------------------------------------------
-
-
-def _compact(codes, size, bound):
-    """Codes below `bound` * `size`: renumbered by their rank when they would not be."""
-    if bound * size < (1 << 62):
-        return codes, bound
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    return inverse.astype(np.int64), int(distinct.shape[0])
-
-
-class _JointSystems:
-    """The sparse Dirichlet posterior of a truth and N systems' predictions.
-
-    Cells are kept only where items are; every draw adds the prior by
-    stick-breaking (module docstring), or, where the prior spans few cells,
-    every cell with prior mass is kept and drawn with the observed ones.
-    `sample` yields, chunk by chunk, the per-label shares ``(true, [(pred,
-    tp) per system])`` of the requested labels, each of shape ``(draws, R)``.
-    """
-
-    def __init__(self, joint, lam):
-        self.kind = joint.kind
-        self.lam = lam
-        self.n_systems = n_sys = len(joint.codes) - 1
-        n_req = joint.n_requested
-        if joint.kind == "multilabel":
-            n_items = joint.codes[0].shape[0]
-            digits = [np.asarray(c[:, :n_req], dtype=np.int64).ravel() for c in joint.codes]
-            block = np.tile(np.arange(n_req), n_items)
-            weight = None if joint.weight is None else np.repeat(joint.weight, n_req)
-            self.size, self.n_blocks = 2, n_req
-        else:
-            digits = [np.asarray(c, dtype=np.int64) for c in joint.codes]
-            block = np.zeros(digits[0].shape[0], dtype=np.int64)
-            weight = joint.weight
-            self.size, self.n_blocks = joint.n_classes, 1
-        size = self.size
-        code, bound = block.copy(), self.n_blocks
-        for digit in digits:
-            code, bound = _compact(code, size, bound)
-            code = code * size + digit
-            bound *= size
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        counts = np.bincount(inverse.ravel(), weights=weight, minlength=first.shape[0])
-        keep = counts > 0
-        first, counts = first[keep], counts[keep].astype(float)
-        self.block = block[first]
-        cell_digits = [d[first] for d in digits]
-        self._alpha = None
-        if prior_cells_per_block(size, n_sys) <= DENSE_PRIOR_CELLS:
-            # Few prior cells: every one of them is drawn (``_joint_dense.py``).
-            self.block, cell_digits, counts, self._alpha = dense_cells(
-                self.block, cell_digits, counts, size, self.n_blocks, lam)
-        self.counts = counts
-        self.n_requested = n_req
-        # Per-label sums: the blocks' totals, then per label true, then per system
-        # predicted and right.
-        self.n_sums = self.n_blocks + n_req * (1 + 2 * n_sys)
-        rows, columns = [], []
-        n_cells = counts.shape[0]
-        cell = np.arange(n_cells)
-
-        def add(where, column):
-            rows.append(cell[where])
-            columns.append(column[where])
-
-        truth = cell_digits[0]
-        add(np.ones(n_cells, bool), self.block)
-        true_slot = self._slot(self.block, truth)
-        add(true_slot >= 0, self.n_blocks + true_slot)
-        for j, pred in enumerate(cell_digits[1:]):
-            start = self.n_blocks + n_req * (1 + 2 * j)
-            pred_slot = self._slot(self.block, pred)
-            add(pred_slot >= 0, start + pred_slot)
-            right = (pred == truth) & (true_slot >= 0)
-            add(right, start + n_req + true_slot)
-        rows, columns = np.concatenate(rows), np.concatenate(columns)
-        data = np.ones(rows.shape[0])
-        matrix = sp.csr_matrix((data, (rows, columns)), shape=(n_cells, self.n_sums))
-        self._normal = None
-        if self._alpha is not None:
-            self._maps = matrix.toarray()
-            return
-        if self.kind == "binary" and normal_applies(cell_digits, counts, n_req, self.n_sums):
-            # Large counts everywhere: the data part of the sums as one normal.
-            self._normal = NormalSums(matrix, counts)
-            return
-        # Cells of one item are Exp(1), the others Gamma(count): two blocks of rows.
-        unit = counts == 1.0
-        self._unit_counts, self._several_counts = counts[unit], counts[~unit]
-        if n_cells * self.n_sums <= _DENSE_MAP:
-            # Identical columns (sums of the same cells) are computed once.
-            dense, self._expand = np.unique(matrix.toarray(), axis=1, return_inverse=True)
-            self._expand = self._expand.ravel()
-            self._maps = dense[unit], dense[~unit]
-        else:
-            self._expand = None
-            self._maps = matrix[unit].T.tocsr(), matrix[~unit].T.tocsr()
-
-    def _slot(self, block, label):
-        """The requested label (0 to R - 1) a cell's label is, or -1."""
-        if self.kind == "multilabel":
-            return np.where(label == 1, block, -1)
-        return np.where(label < self.n_requested, label, -1)
-
-    @property
-    def concentration(self):
-        """The posterior's total Dirichlet mass of a multiclass table (counts and 4λ)."""
-        return float(self.counts.sum()) + 4.0 * self.lam
-
-    def sample(self, n_draws, rng):
-        """Yield ``(true, [(pred, tp), ...])`` shares for chunks of draws."""
-        n_cells = self.counts.shape[0]
-        if self._alpha is not None:
-            for size in draw_chunks(n_draws, n_cells + self.n_sums):
-                yield self._shares(dense_shares(self._alpha, self.n_blocks, self._maps, size,
-                                                rng))
-            return
-        concentration = 4.0 * self.lam
-        sticks = -LOG_COARSE * concentration + 4.0 * math.sqrt(-LOG_COARSE * concentration)
-        per_draw = n_cells + self.n_blocks * int(sticks + 8) * (2 * self.n_systems + 2)
-        if self._normal is not None:
-            per_draw += self.n_sums - n_cells
-        for size in draw_chunks(n_draws, per_draw):
-            sums = (self._data_sums(size, rng) if self._normal is None
-                    else self._normal.draw(size, rng))
-            for block in range(self.n_blocks):
-                self._add_prior(sums, block, concentration, rng)
-            yield self._shares(sums)
-
-    def _data_sums(self, n_draws, rng):
-        """Gamma(count) variates of the observed cells, summed per label: (draws, sums)."""
-        unit_map, several_map = self._maps
-        # Cells x draws: the sparse products read contiguous rows (no transposed copy).
-        unit = rng.standard_exponential((self._unit_counts.shape[0], n_draws))
-        several = rng.standard_gamma(self._several_counts[:, None],
-                                     size=(self._several_counts.shape[0], n_draws))
-        if self._expand is not None:
-            return (unit.T @ unit_map + several.T @ several_map)[:, self._expand]
-        return np.ascontiguousarray(np.asarray(unit_map @ unit + several_map @ several).T)
-
-    def _add_prior(self, sums, block, concentration, rng):
-        """Add one block's prior (its Gamma total split by stick-breaking) to `sums`.
-
-        Each atom is a cell drawn from the prior: a truth, the set of systems
-        wrong (a fair coin each) and their common wrong label.  Its mass goes
-        to the truth's true sum, to the right systems' predicted and right
-        sums at the truth, and to the wrong systems' predicted sums at the
-        wrong label: two sparse (draw, label) x atom products with the
-        atoms' right / wrong indicators.
-        """
-        n_draws, n_sums = sums.shape
-        size, n_sys, n_req = self.size, self.n_systems, self.n_requested
-        log_total = log_gamma(np.array([concentration]), n_draws, rng)[:, 0]
-        draw, log_left, fraction, last = break_sticks(concentration, n_draws, rng,
-                                                       LOG_COARSE)
-        # What the sticks leave goes to one more atom per draw.
-        draw = np.concatenate([draw, np.arange(n_draws)])
-        with np.errstate(divide="ignore"):
-            log_share = np.concatenate([log_left + np.log(fraction), last])
-        mass = np.exp(log_share + log_total[draw])
-        n_atoms = draw.shape[0]
-        atom = np.arange(n_atoms)
-        truth = rng.integers(0, size, n_atoms)
-        blocks = np.full(n_atoms, block)
-        true_slot = self._slot(blocks, truth)
-        if size > 1:
-            bits = rng.integers(0, 256, (n_atoms, -(-n_sys // 8)), dtype=np.uint8)
-            wrong = np.unpackbits(bits, axis=1, count=n_sys).astype(float)
-            other = rng.integers(0, size - 1, n_atoms)
-            other += other >= truth
-            other_slot = self._slot(blocks, other)
-        else:
-            wrong = np.zeros((n_atoms, n_sys))
-            other_slot = np.full(n_atoms, -1)
-        shares = np.zeros((n_draws, 1 + 2 * n_sys, n_req))
-        used = true_slot >= 0
-        if used.any():
-            at_truth = sp.csr_matrix((mass[used], (draw[used] * n_req + true_slot[used],
-                                                   atom[used])), shape=(n_draws * n_req, n_atoms))
-            right = np.asarray(at_truth @ (1.0 - wrong)).reshape(n_draws, n_req, n_sys)
-            shares[:, 0] += np.asarray(at_truth.sum(axis=1)).reshape(n_draws, n_req)
-            shares[:, 1::2] += right.transpose(0, 2, 1)      # predicted at the truth
-            shares[:, 2::2] += right.transpose(0, 2, 1)      # right
-        used = other_slot >= 0
-        if used.any():
-            at_other = sp.csr_matrix((mass[used], (draw[used] * n_req + other_slot[used],
-                                                   atom[used])), shape=(n_draws * n_req, n_atoms))
-            shares[:, 1::2] += np.asarray(at_other @ wrong).reshape(
-                n_draws, n_req, n_sys).transpose(0, 2, 1)
-        sums[:, self.n_blocks:] += shares.reshape(n_draws, -1)
-        sums[:, block] += np.exp(log_total)
-
-    def _shares(self, sums):
-        n_draws = sums.shape[0]
-        n_req, n_sys = self.n_requested, self.n_systems
-        total = sums[:, :self.n_blocks]
-        shares = sums[:, self.n_blocks:].reshape(n_draws, 1 + 2 * n_sys, n_req)
-        shares = shares / total[:, None, :]
-        true = shares[:, 0]
-        return true, [(shares[:, 1 + 2 * j], shares[:, 2 + 2 * j]) for j in range(n_sys)]
-
-
-# ---------------------------------------------------------------------------
 # Metric draws
 # ---------------------------------------------------------------------------
 
@@ -553,21 +337,27 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, c
     weights = [label_weights(joint.counts(system + 1)[mask], combine, spec.name)
                if combine != "binary" else None for system, mask in enumerate(masks)]
     params = {"beta": beta} if "beta" in spec.params else {}
-    table = _JointSystems(joint, lam)
+    table = JointSystems(joint, lam)
     # Label averages of F-scores take their own prior on TP (multiclass tables).
     extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
     out, above = [], np.zeros(n_sys, dtype=np.int64)
     if chance:
         bookmaker = get_metric("informedness").function
-        bookmaker_weights = [label_weights(joint.counts(system + 1)[mask], "powers",
-                                           "informedness") for system, mask in enumerate(masks)]
+        # A binary table's own informedness; Powers' bookmaker over labels otherwise.
+        bookmaker_weights = None if combine == "binary" else [
+            label_weights(joint.counts(system + 1)[mask], "powers", "informedness")
+            for system, mask in enumerate(masks)]
     for true, systems in table.sample(n_draws, rng):
         chunk = np.empty((true.shape[0], n_sys))
         systems = [label_cells(tp, pred, true, 1.0) for pred, tp in systems]
         if chance:
             for j, cells in enumerate(systems):
-                values = average_values(bookmaker, {}, tuple(c[:, masks[j]] for c in cells),
-                                        "powers", bookmaker_weights[j])
+                if bookmaker_weights is None:
+                    with np.errstate(all="ignore"):
+                        values = bookmaker(*(c[:, 0] for c in cells))
+                else:
+                    values = average_values(bookmaker, {}, tuple(c[:, masks[j]] for c in cells),
+                                            "powers", bookmaker_weights[j])
                 above[j] += int(np.count_nonzero(values > 0.0))
         systems = add_f_score_prior(systems, extra, table, rng)
         for j, cells in enumerate(systems):
@@ -650,7 +440,7 @@ def _not_the_counts(name, value, default, own):
 @renamed_keyword("n_samples", "n_draws")
 def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary", labels=None,
                  pos_label=1, beta=1.0, prior=None, rope=0.0, pooling="partial",
-                 n_draws=N_DRAWS, random_state=None, sample_weight=None):
+                 n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None):
     """Rank several systems evaluated on the same items, from one joint posterior.
 
     Every posterior draw is one Dirichlet draw of the joint table (true
@@ -719,6 +509,16 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         Seed (identical seeds give identical results).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights; they act as counts.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids), for
+        labels given as NumPy or pandas arrays.  The joint table is then the
+        Bayesian bootstrap of the clusters: each cluster's items share one
+        weight in every draw, for every system, so that the ranks are as
+        uncertain as the number of clusters makes them (see
+        `metric_posterior`).  Where every cluster holds one item the ranking
+        is exactly the one without `groups`.  `sample_weight` weighs items
+        within their clusters; every cluster is one draw.  Not for
+        ``"average_precision"`` and ``"roc_auc"``, nor a `JointCounts`.
 
     Returns
     -------
@@ -816,8 +616,21 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     a     0.97  0.03  0.00
     b     0.03  0.95  0.01
     c     0.00  0.01  0.99
+
+    The same items in 50 clusters of 20 (say, patients), each cluster one
+    draw from the population:
+
+    >>> patient = np.repeat(np.arange(50), 20)
+    >>> clustered = rank_systems(y, predictions, metric="f1", average="macro",
+    ...                          random_state=0, groups=patient)
+    >>> clustered.prob_best.round(2)
+    a    0.95
+    b    0.05
+    c    0.00
+    Name: prob_best, dtype: float64
     """
     counted = isinstance(y_true, JointCounts)
+    check_ranking_groups(groups, counted, metric, _RANKING_METRICS)
     if counted:
         if metric in _RANKING_METRICS:
             fail("metric", "a metric of labels when `y_true` is a JointCounts (it counts "
@@ -866,12 +679,16 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
             # The distinct combinations, their counts as weights, as Dask input reaches here.
             arrays, weight = [y_true.y_true, *y_true.y_pred.T], y_true.counts
         else:
+            if groups is not None and is_dask(y_true, *values, sample_weight, groups):
+                fail("groups", "None for Dask collections (the items are counted as "
+                     "distinct combinations of labels, which know no clusters)", groups,
+                     error=TypeError, shown="groups with Dask input")
             arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names,
                                                 sample_weight, distinct_arrays=True,
                                                 label_names=label_names)
         joint = joint_codes(arrays[0], arrays[1:], average=average, labels=labels,
                             pos_label=pos_label, sample_weight=weight, labels_present=True,
-                            names=label_names)
+                            names=label_names, groups=groups)
         draws = _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng)
     defined = np.all(np.isfinite(draws), axis=1)
     if not defined.all():

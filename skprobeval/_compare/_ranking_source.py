@@ -66,6 +66,11 @@ class RankingSource:
         if joint.kind == "multilabel":
             self.reason = "multilabel tables are not planned"
             return
+        clusters = getattr(joint, "clusters", None)
+        if clusters is not None and not clusters.singletons:
+            self.reason = "rankings of items in clusters are not planned (more clusters, " \
+                          "not more items, would be what to plan)"
+            return
         n_sys, size = len(names), joint.n_classes
         if size * (1 + (2 ** n_sys - 1) * (size - 1)) > MAX_CELLS:
             self.reason = (f"the joint table of {size} labels and {n_sys} systems has more "

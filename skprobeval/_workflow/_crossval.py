@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import KFold, StratifiedKFold, check_cv, cross_validate
+from sklearn.model_selection import check_cv, cross_validate
 
 from .._core import (
     N_DRAWS,
@@ -32,10 +32,11 @@ from .._core import (
 )
 from .._counting import frame_matrix, joint_codes, resolve_columns
 from .._metrics import check_average, get_metric
+from ._cv_groups import check_group_splits, default_splitter, item_clusters
+from ._fold_predictions import predict_folds
 from ._fold_scores import compare_fold_scores, refuse_search_results, result_kind
 from ._report import _counts_only_report, _repeats, with_ranking
 from ._report_builder import _Fold, _ReportBuilder, group_columns
-from ._sklearn import estimator_responses
 
 __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 
@@ -77,56 +78,6 @@ def _check_target(y, name="y"):
     return array
 
 
-def _index(X, rows):
-    if hasattr(X, "iloc"):
-        return X.iloc[rows]
-    return X[rows]
-
-
-# ---------------------------------------------------------------------------
-# Scores for average precision
-# ---------------------------------------------------------------------------
-
-
-def _scores_of(estimator, X, kind, labels):
-    """Scores ranking each of `labels` first (columns), or None.
-
-    The scores of `estimator_responses`, in its one order (``predict_proba``,
-    then ``decision_function``, as scikit-learn's displays and the Displays
-    here): the columns of a multinomial model's ``decision_function`` are
-    logits that do not rank items one-vs-rest (on digits, logistic
-    regression's macro average precision is 0.956 from them and 0.994 from
-    its probabilities).  A binary ``decision_function`` scores
-    ``classes_[1]`` (negated for ``classes_[0]``).  ``predict_proba`` gives
-    one column per class (one ``(n, 2)`` array per label for some multilabel
-    estimators).  A label the fold's estimator never saw gets a NaN column.
-    """
-    for _method, values in estimator_responses(estimator, X):
-        if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
-            try:
-                values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])
-            except (IndexError, ValueError):
-                continue
-        values = np.asarray(values, dtype=float)
-        if kind == "multilabel":
-            if values.ndim != 2:
-                continue
-            return values[:, np.asarray(labels, dtype=np.intp)]
-        classes = list(getattr(estimator, "classes_", []))
-        if values.ndim == 1:
-            if len(classes) != 2:
-                continue
-            values = np.column_stack([-values, values])
-        if values.ndim != 2 or values.shape[1] != len(classes):
-            continue
-        columns = []
-        for label in labels:
-            matches = [i for i, c in enumerate(classes) if c == label]
-            columns.append(values[:, matches[0]] if matches else np.full(values.shape[0], np.nan))
-        return np.column_stack(columns)
-    return None
-
-
 # ---------------------------------------------------------------------------
 # Entry points
 # ---------------------------------------------------------------------------
@@ -140,10 +91,10 @@ def _skip_scoring(estimator, X, y):
 @renamed_keyword("n_samples", "n_draws")
 def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary", labels=None,
                        beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1, n_jobs=None,
-                       random_state=0, n_draws=N_DRAWS, verbose=False):
+                       random_state=0, n_draws=N_DRAWS, verbose=False, groups=None):
     """Cross-validate several classifiers on the same splits and compare them.
 
-    The splits are frozen once (``list(cv.split(X, y))``) and every estimator
+    The splits are frozen once (``list(cv.split(X, y, groups))``) and every estimator
     runs through `sklearn.model_selection.cross_validate` with
     ``return_estimator=True, return_indices=True``.  From the out-of-fold
     predictions the report computes, per estimator, the pooled counts and
@@ -166,7 +117,10 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
         Class labels (binary or multiclass), or a multilabel indicator matrix.
     cv : int or cross-validation splitter, default=5
         An int gives ``StratifiedKFold(cv, shuffle=True, random_state=random_state)``
-        (``KFold`` for multilabel targets).
+        (``KFold`` for multilabel targets); with `groups`,
+        ``StratifiedGroupKFold(cv, shuffle=True, random_state=random_state)``
+        (``GroupKFold`` for multilabel targets), since scikit-learn's
+        `check_cv` gives no group splitter for an int.
     metric : str, default="f1"
         A registered metric name (see `available_metrics`).  ``prob_first_better``
         and the t-test read "the first has the higher value": for metrics
@@ -213,6 +167,13 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
         same as with ``n_jobs=None``.
     verbose : bool, default=False
         Print progress over estimators and folds to stderr.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids), as
+        scikit-learn's ``cross_validate(..., groups=)``: passed to the
+        splitter, whose splits must keep every cluster on one side (a
+        ``ValueError`` otherwise).  The pooled out-of-fold posteriors, the
+        pairs and the ranking are then the Bayesian bootstrap of the clusters
+        (see `compare_predictions`).
 
     Returns
     -------
@@ -266,14 +227,17 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
     labels = to_host(labels, "labels")      # read once for every fold and system
     y_array = _check_target(y)
     multilabel = y_array.ndim == 2
+    clusters = item_clusters(groups, y_array.shape[0])
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         if cv < 2:
             fail("cv", "an int >= 2 or a splitter", cv)
-        splitter_class = KFold if multilabel else StratifiedKFold
-        splitter = splitter_class(n_splits=int(cv), shuffle=True, random_state=random_state)
+        splitter = default_splitter(int(cv), multilabel=multilabel,
+                                    grouped=clusters is not None, random_state=random_state)
     else:
         splitter = check_cv(cv, y_array, classifier=True)
-    splits = list(splitter.split(X, y_array))
+    splits = list(splitter.split(X, y_array, clusters))
+    if clusters is not None:
+        check_group_splits(splits, clusters, cv)
     n_repeats = _repeats(splits, y_array.shape[0])
     n_per_repeat = len(splits) // n_repeats
     folds = [_Fold(np.asarray(test), k // n_per_repeat, k % n_per_repeat)
@@ -289,41 +253,19 @@ def compare_estimators(estimators, X, y, *, cv=5, metric="f1", average="binary",
         result = cross_validate(clone(estimator), X, y_array, cv=splits, n_jobs=n_jobs,
                                 return_estimator=True, return_indices=True,
                                 scoring=_skip_scoring)
-        predictions[name], scores[name] = _predict_folds(result["estimator"], folds, X, y_array,
+        predictions[name], scores[name] = predict_folds(result["estimator"], folds, X, y_array,
                                                          average, labels, pos_label, verbose)
     return _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
                           labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
                           confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
-                          random_state=random_state).build()
-
-
-def _score_labels(y, average, labels, pos_label):
-    """The labels the AP columns rank, in the report's order."""
-    if y.ndim == 2:
-        return np.arange(y.shape[1]) if labels is None else np.asarray(labels)
-    if average == "binary":
-        return np.asarray([pos_label], dtype=object)
-    return np.unique(y) if labels is None else np.asarray(labels)
-
-
-def _predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, verbose):
-    kind = "multilabel" if y.ndim == 2 else "single"
-    wanted = _score_labels(y, average, labels, pos_label)
-    fold_predictions, fold_scores = [], []
-    for k, (fitted, fold) in enumerate(zip(fitted_estimators, folds)):
-        X_test = _index(X, fold.test)
-        fold_predictions.append(np.asarray(to_host(fitted.predict(X_test), "predict(X)")))
-        fold_scores.append(_scores_of(fitted, X_test, kind, wanted))
-        if verbose:
-            print(f"    fold {k + 1}/{len(folds)} done", file=sys.stderr)
-    return fold_predictions, fold_scores
+                          random_state=random_state, groups=clusters).build()
 
 
 @renamed_keyword("n_samples", "n_draws")
 def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_fraction=None,
                        metric="f1", average="binary", labels=None, beta=1.0, prior=0.5,
                        rope=0.0, confidence=0.95, pos_label=1, n_draws=N_DRAWS,
-                       random_state=0, repeats="pooled"):
+                       random_state=0, repeats="pooled", groups=None):
     """Compare estimators from `cross_validate` results the user already holds.
 
     Each value of `results` is the dict returned by
@@ -452,6 +394,13 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
         they carry the items' evidence once; the spread between repeats is
         the models' sensitivity to the split, and the comparisons are
         unpaired.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item of `y`, as passed to ``cross_validate(...,
+        groups=)``: the results' splits must keep every cluster on one
+        side (checked where they hold ``indices["train"]``), and the pooled
+        posteriors, pairs and ranking are the Bayesian bootstrap of the
+        clusters (see `compare_predictions`).  Results with predictions
+        (or fitted estimators and `X`) and ``repeats="pooled"`` only.
 
     Returns
     -------
@@ -520,6 +469,10 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     if repeats not in ("pooled", "runs"):
         fail("repeats", "'pooled' or 'runs'", repeats)
     kinds = {name: result_kind(result, X) for name, result in results.items()}
+    if groups is not None and (repeats == "runs" or any(
+            kind == "fold scores only" for kind in kinds.values())):
+        fail("groups", "None for fold scores and for repeats='runs' (clusters weigh the "
+             "pooled out-of-fold predictions)", groups, error=TypeError, shown="an array")
     if all(kind == "fold scores only" for kind in kinds.values()):
         if repeats == "runs":
             fail("repeats", "'pooled' for fold scores alone (runs need each repeat's counts)",
@@ -538,6 +491,10 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     usable = {name: "predictions" in result or ("estimator" in result and X is not None)
               for name, result in results.items()}
     if not all(usable.values()):
+        if groups is not None:
+            fail("groups", "None for results without predictions (counts know no items; pass "
+                 "X with return_estimator=True results, or 'predictions')", groups,
+                 error=TypeError, shown="an array")
         if repeats == "runs":
             fail("repeats", "'pooled' for results without predictions (pass X with "
                  "return_estimator=True results, or 'predictions')", repeats)
@@ -554,6 +511,11 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     if any(t.max(initial=-1) >= y_array.shape[0] for t in reference):
         fail("y", f"as long as the data the results index ({y_array.shape[0]} given)",
              y, shown=f"length {y_array.shape[0]}")
+    clusters = item_clusters(groups, y_array.shape[0])
+    if clusters is not None:
+        train = next(iter(results.values()))["indices"].get("train")
+        check_group_splits(zip(train if train is not None else [None] * len(reference),
+                               reference), clusters, cv)
     n_repeats = _repeats([(None, t) for t in reference], y_array.shape[0])
     n_per_repeat = len(reference) // n_repeats
     folds = [_Fold(t, k // n_per_repeat, k % n_per_repeat) for k, t in enumerate(reference)]
@@ -570,7 +532,7 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
                 np.asarray(to_host(s, f"results[{name!r}]['scores']"), dtype=float)
                 for s in fold_scores]
         else:
-            fold_predictions, fold_scores = _predict_folds(result["estimator"], folds, X,
+            fold_predictions, fold_scores = predict_folds(result["estimator"], folds, X,
                                                            y_array, average, labels, pos_label,
                                                            False)
         if len(fold_predictions) != len(reference) or any(
@@ -588,7 +550,7 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     builder = _ReportBuilder(y_array, folds, predictions, scores, spec=spec, average=average,
                              labels=labels, pos_label=pos_label, beta=beta, lam=lam, rope=rope,
                              confidence=confidence, n_repeats=n_repeats, n_draws=n_draws,
-                             random_state=random_state)
+                             random_state=random_state, groups=clusters)
     return builder.build(
         strict_scores=any('scores' in result for result in results.values()))
 
@@ -608,7 +570,7 @@ def _test_indices(name, result):
 def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
                         beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
                         sample_weight=None, scores=None, data=None, sensitive_features=None,
-                        n_draws=N_DRAWS, random_state=0):
+                        n_draws=N_DRAWS, random_state=0, groups=None):
     """Posteriors and paired comparisons of several systems' predictions on one test set.
 
     The same report as `compare_estimators`, from predictions you hold:
@@ -694,6 +656,18 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         between each system's groups and P(gap > `rope`)), from
         `PosteriorMetricFrame`.  Binary targets (``average="binary"``) only;
         not with a Dask DataFrame.
+    groups : array-like of shape (n_samples,) or str, default=None
+        Cluster of each item (a patient, a document: any sortable ids; with
+        `data`, a column name).  Items of one cluster are not independent
+        draws from the population; the clusters are.  Every posterior, pair
+        and the ranking is then the Bayesian bootstrap of the clusters: one
+        joint table of the truth and all systems in which each cluster's
+        items share one weight, the same for every system (no exact Beta
+        route, which takes no clusters).  The summary gains ``n_clusters``
+        and ``effective_n`` and the report's note says so.  One item per
+        cluster gives the report without `groups`, number for number.
+        `sample_weight` weighs items within their clusters; every cluster
+        is one draw.  Not with Dask input.
 
     Returns
     -------
@@ -772,8 +746,12 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     if distinct and scores is not None:
         fail("scores", "None with Dask input (average precision ranks every "
              "item's score, which would load the column)", scores)
+    if distinct and groups is not None:
+        fail("groups", "None with Dask input (its items are counted as distinct "
+             "combinations of labels, which know no clusters)", groups, error=TypeError)
     y_array = _check_target(arrays[0], "y_true")
     n_items = y_array.shape[0]
+    clusters = item_clusters(groups, n_items, data)
     folds = [_Fold(np.arange(n_items), 0, 0)]
     fold_predictions = {name: [_check_target(values, f"predictions[{name!r}]")]
                         for name, values in zip(names, arrays[1:])}
@@ -784,7 +762,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
                              average=average, labels=labels, pos_label=pos_label, beta=beta,
                              lam=lam, rope=rope, confidence=confidence, n_repeats=1,
                              n_draws=n_draws, random_state=random_state,
-                             sample_weight=sample_weight, truth_name="y_true")
+                             sample_weight=sample_weight, truth_name="y_true", groups=clusters)
     report = builder.build(strict_scores=True, store_predictions=not distinct)
     if sensitive_features is None:
         return report

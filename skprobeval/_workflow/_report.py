@@ -79,7 +79,10 @@ class ComparisonReport(ResultMixin):
         ``average_precision`` (mean over folds of the average precision of
         the estimator's scores, averaged over labels as ``average`` says; NaN
         without scores) and ``random_average_precision`` (the exact expected
-        AP of a random ranking of the same folds).
+        AP of a random ranking of the same folds).  With ``groups=`` two
+        more: ``n_clusters`` (the clusters the posteriors rest on) and
+        ``effective_n`` (as many independent items would give the
+        posterior's variance, `ClusteredPosterior.effective_n`).
     per_label : pandas.DataFrame
         One row per (estimator, label): the one-vs-rest counts, ``point``
         and the exact one-vs-rest posterior's ``mean``, ``low``, ``high``.
@@ -167,11 +170,16 @@ class ComparisonReport(ResultMixin):
     note : str or None
         A line on what the report could not hold and why, printed after its
         tables (for fold scores only: no counts, and the test fraction the
-        t-tests and the ranking use); None for the other reports.
+        t-tests and the ranking use; with ``groups=``, that every posterior,
+        pair and the ranking is the Bayesian bootstrap of the clusters);
+        None for the other reports.
     prior : float or None
         The Dirichlet concentration (`prior`) of the confusion
         tables (the HTML page's method notes state it); None where the report
         does not record it (fold scores alone).
+    n_clusters : int or None
+        With ``groups=``: the number of clusters of the items (every
+        posterior is their Bayesian bootstrap); None otherwise.
 
     See Also
     --------
@@ -219,6 +227,7 @@ class ComparisonReport(ResultMixin):
     independent: bool = False
     note: str | None = None
     prior: float | None = None
+    n_clusters: int | None = None
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -404,7 +413,7 @@ class ComparisonReport(ResultMixin):
                "labels": None if self.labels is None else plain_labels(self.labels),
                "confidence": self.confidence, "rope": self.rope,
                "n_repeats": self.n_repeats, "n_draws": self.n_draws, "note": self.note,
-               "independent": self.independent}
+               "independent": self.independent, "n_clusters": self.n_clusters}
         for name, (frame, index) in self._tables().items():
             if index and frame.index.nlevels == 1 and frame.index.is_unique:
                 # {row: {column: value}}, e.g. summary["nb"]["mean"], pairwise["a"]["b"].

@@ -19,6 +19,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._compare import (
     PairedComparison,
+    clustered_metric_draws,
     paired_metric_from_codes,
     sampled_comparison,
     shared_metric_draws,
@@ -27,6 +28,7 @@ from .._core import COUNT_COLUMNS, check_random_state, check_sample_weight, fail
 from .._counting import (
     JointCodes,
     PairedCounts,
+    cluster_codes,
     frame_column,
     frame_matrix,
     joint_codes,
@@ -53,6 +55,12 @@ from ._report import (
     _summary_frame,
     _ttest_table,
     with_ranking,
+)
+from ._report_clusters import (
+    cluster_note,
+    clustered_right_comparisons,
+    clustered_summary_posterior,
+    one_vs_rest_codes,
 )
 
 
@@ -131,11 +139,17 @@ class _ReportBuilder:
         One weight per item of `y`.
     truth_name : str, default="y"
         The truth's name in error messages.
+    groups : ndarray of shape (n_items,), default=None
+        Each item's cluster (`ClusterCodes.codes` of the checked ids), or
+        None.  With clusters of more than one item every posterior, pair
+        and the ranking are drawn by the clusters' Bayesian bootstrap
+        (``_report_clusters.py``); with one item per cluster the report is
+        the one without them, number for number.
     """
 
     def __init__(self, y, folds, predictions, scores, *, spec, average, labels, pos_label, beta,
                  lam, rope, confidence, n_repeats, n_draws, random_state, sample_weight=None,
-                 truth_name="y"):
+                 truth_name="y", groups=None):
         self.rng = check_random_state(random_state)
         self.y, self.folds, self.predictions, self.scores = y, folds, predictions, scores
         self.spec, self.average, self.labels, self.pos_label = spec, average, labels, pos_label
@@ -155,6 +169,12 @@ class _ReportBuilder:
             self.truth, self.pooled, average=average, labels=labels, pos_label=pos_label,
             sample_weight=weight, labels_present=True,
             names=[truth_name] + [f"predictions of {name!r}" for name in self.names])
+        # The clusters of the tested items, in pooled order (a repeated item keeps its
+        # cluster); kept on the joint codes only where some cluster holds several items.
+        self.clusters = None if groups is None else cluster_codes(groups[order], order.shape[0])
+        self.clustered = self.clusters is not None and not self.clusters.singletons
+        if self.clustered:
+            self.joint = joint = joint.with_clusters(self.clusters)
         check_target_metric(joint, spec.name, average)
         self.requested = joint.classes[:joint.n_requested]
         self.label_names = [pos_label] if joint.kind == "binary" else plain_labels(self.requested)
@@ -193,7 +213,18 @@ class _ReportBuilder:
             average=self.average,
             labels=None if self.labels is None else plain_labels(self.requested),
             per_label=per_label, pairs=pairs, n_draws=self.n_draws, posteriors=posteriors,
-            prior=float(self.lam)), source=self.ranking_source())
+            prior=float(self.lam), note=self.note(), n_clusters=self.n_clusters()),
+            source=self.ranking_source())
+
+    def n_clusters(self):
+        """The number of clusters the report rests on (None without `groups`)."""
+        return None if self.clusters is None else self.clusters.n_clusters
+
+    def note(self):
+        """The report's line on its clusters (None without `groups`)."""
+        if self.clusters is None:
+            return None
+        return cluster_note(self.clusters.n_clusters, self.n_items())
 
     def ranking_source(self):
         """A function drawing the report's ranking from the joint posterior of the pooled
@@ -212,7 +243,8 @@ class _ReportBuilder:
                        metric=self.spec.name, average=self.average, labels=self.labels,
                        pos_label=self.pos_label, beta=self.beta, prior=self.lam,
                        rope=self.rope, n_draws=self.n_draws, random_state=seed,
-                       sample_weight=self.weight)
+                       sample_weight=self.weight,
+                       groups=self.clusters.codes if self.clustered else None)
 
     # -- summary and per-label rows -------------------------------------------
 
@@ -226,19 +258,40 @@ class _ReportBuilder:
         import pandas as pd
 
         rows, label_rows, posteriors = [], [], {}
-        # Many classes: every system's and every pair's draws from one joint table.
-        self.shared = shared_metric_draws(self.joint, self.spec, self.average, self.masks,
-                                          self.lam, self.beta, self.n_draws, self.rng)
+        if self.clustered and not self.per_label:
+            # Items in clusters: every system's and every pair's draws from one joint
+            # table drawn by the clusters' Bayesian bootstrap, whatever the classes.
+            self.shared = clustered_metric_draws(self.joint, self.spec, self.average,
+                                                 self.labels, self.lam, self.beta,
+                                                 self.n_draws, self.rng)
+        elif not self.clustered:
+            # Many classes: every system's and every pair's draws from one joint table.
+            self.shared = shared_metric_draws(self.joint, self.spec, self.average, self.masks,
+                                              self.lam, self.beta, self.n_draws, self.rng)
         for position, name in enumerate(self.names, start=1):
             counts = self.joint.counts(position)
             rows += self._summary_rows(position, name, counts, posteriors)
-            label_rows += self._label_rows(name, counts)
+            label_rows += self._label_rows(name, counts, position, posteriors)
         per_label_index = ["estimator", "label"]
         per_label_table = pd.DataFrame(label_rows).set_index(per_label_index)
         summary = pd.DataFrame(rows)
         summary = _summary_frame(
             summary.set_index(per_label_index if "label" in summary else ["estimator"]))
+        if self.clusters is not None:
+            # Where the posteriors come from: the clusters, and as many independent items
+            # (all the items where every cluster holds one).
+            n_items = self.n_items()
+            summary["n_clusters"] = float(self.clusters.n_clusters)
+            summary["effective_n"] = [
+                float(getattr(posteriors[key], "effective_n", n_items)) for key in (
+                    [(name, label) for name in self.names for label in self.label_names]
+                    if self.per_label else self.names)]
         return summary, per_label_table, posteriors
+
+    def n_items(self):
+        """The pooled items (their weights)."""
+        weight = self.joint.weight
+        return float(self.truth.shape[0] if weight is None else np.sum(weight))
 
     def _own_codes(self, position):
         """The truth and one system: with labels=None, that system's own label set."""
@@ -246,7 +299,7 @@ class _ReportBuilder:
             return _pair_joint(self.joint, position)
         return joint_codes(self.truth, [self.pooled[position - 1]], average=self.average,
                            labels=self.labels, pos_label=self.pos_label,
-                           sample_weight=self.weight)
+                           sample_weight=self.weight).with_clusters(self.joint.clusters)
 
     def _summary_rows(self, position, name, counts, posteriors):
         """One system's summary rows (one per label for average=None); adds its posteriors."""
@@ -255,7 +308,15 @@ class _ReportBuilder:
         # P(better than chance): the binary table's informedness, Powers' bookmaker
         # over labels otherwise, from the same table draws where both are sampled.
         labelled = joint.kind != "binary" and average is not None
-        if self.shared is not None:
+        if self.shared is not None and self.clustered:
+            draws, above = self.shared
+            posterior = clustered_summary_posterior(
+                draws[:, position - 1], own, self.spec.name, average=average, lam=lam,
+                beta=self.beta, n_draws=self.n_draws, rng=rng,
+                n_clusters=self.clusters.n_clusters)
+            chance = above[position - 1] / draws.shape[0]
+            labelled = True         # P(better than chance) read off the same draws
+        elif self.shared is not None:
             draws, above = self.shared
             own_weights = label_weights(own.counts(1), average, self.spec.name)
             posterior = sampled_average(draws[:, position - 1], own.counts(1), self.spec.name,
@@ -279,7 +340,10 @@ class _ReportBuilder:
             posteriors[name] = posterior
         interval = posterior.interval(self.confidence)
         error = getattr(posterior, "mc_error", 0.0)
-        if not labelled:
+        if not labelled and self.clustered:
+            # Per label, each label's one-vs-rest informedness, its clusters drawn.
+            chance = self._clustered_label_posterior(position, "informedness").prob_greater(0.0)
+        elif not labelled:
             chance = metric_posterior(counts, metric="informedness", prior=lam).prob_greater(0.0)
         if not self.per_label:
             return [{
@@ -298,12 +362,27 @@ class _ReportBuilder:
             "prob_better_than_chance": float(np.atleast_1d(chance)[i]),
         } for i, label in enumerate(self.label_names)]
 
-    def _label_rows(self, name, counts):
-        """One system's one-vs-rest rows: counts, point and the exact posterior per label."""
+    def _clustered_label_posterior(self, position, metric):
+        """One system's one-vs-rest posteriors of `metric`, label by label, each label's
+        binary table (λ on every cell) drawn by the clusters' Bayesian bootstrap."""
+        own = one_vs_rest_codes(_pair_joint(self.joint, position))
+        return posterior_from_codes(own, metric, average="binary" if own.kind == "binary"
+                                    else None, lam=self.lam, beta=self.beta,
+                                    n_draws=self.n_draws, random_state=self.rng)
+
+    def _label_rows(self, name, counts, position=None, posteriors=None):
+        """One system's one-vs-rest rows: counts, point and the exact posterior per label
+        (with clusters, the clusters' Bayesian bootstrap of each label's table; for a
+        binary table, the summary's own)."""
         kind = self.joint.kind
-        per_label = metric_posterior(counts, metric=self.spec.name, prior=self.lam,
-                                     beta=self.beta, n_draws=self.n_draws,
-                                     random_state=self.rng)
+        if self.clustered and kind == "binary":
+            per_label = posteriors[name]
+        elif self.clustered:
+            per_label = self._clustered_label_posterior(position, self.spec.name)
+        else:
+            per_label = metric_posterior(counts, metric=self.spec.name, prior=self.lam,
+                                         beta=self.beta, n_draws=self.n_draws,
+                                         random_state=self.rng)
         label_interval = per_label.interval(self.confidence)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -378,20 +457,30 @@ class _ReportBuilder:
 
         joint, names, masks, average = self.joint, self.names, self.masks, self.average
         rows = []
+        if self.clustered:
+            right_more_often = clustered_right_comparisons(joint, self.lam, self.rope,
+                                                           self.n_draws, self.rng)
         for i, first in enumerate(names):
             for j in range(i + 1, len(names)):
                 second = names[j]
-                right = PairedCounts.from_predictions(
-                    np.ones(joint.codes[0].shape[0], dtype=bool), joint.right(i + 1),
-                    joint.right(j + 1), sample_weight=joint.weight)
-                correct = PairedComparison.from_counts(right, prior=self.lam, rope=self.rope)
+                if self.clustered:
+                    # Who is right alone, its cells drawn by the clusters (the exact
+                    # paired Dirichlet takes no clusters).
+                    correct = right_more_often[i + 1, j + 1]
+                else:
+                    right = PairedCounts.from_predictions(
+                        np.ones(joint.codes[0].shape[0], dtype=bool), joint.right(i + 1),
+                        joint.right(j + 1), sample_weight=joint.weight)
+                    correct = PairedComparison.from_counts(right, prior=self.lam,
+                                                           rope=self.rope)
                 pair = _pair_joint(joint, i + 1, j + 1)
                 pair_masks = None
                 if masks[i] is not None or masks[j] is not None:
                     # Only the labels of the truth and of these two systems.
                     pair = joint_codes(self.truth, [self.pooled[i], self.pooled[j]],
                                        average=average, pos_label=self.pos_label,
-                                       sample_weight=joint.weight)
+                                       sample_weight=joint.weight).with_clusters(
+                                           joint.clusters)
                     pair_masks = [np.ones(pair.n_requested, bool) if mask is None else mask
                                   for mask in label_masks(pair, None, average)]
                 if self.shared is not None:
@@ -399,6 +488,9 @@ class _ReportBuilder:
                     metric = sampled_comparison(self.spec.name, [draws[:, i] - draws[:, j]],
                                                 self.rope, self.n_draws)
                 else:
+                    # With clusters only per label (average=None on labels): the pair's
+                    # clustered JointTable, sampled; the exact share-right shortcut there
+                    # takes binary tables and micro averages, neither of which comes here.
                     metric = paired_metric_from_codes(
                         pair, self.spec, average=average, lam=self.lam, rope=self.rope,
                         beta=self.beta, n_draws=self.n_draws, rng=self.rng, masks=pair_masks,
