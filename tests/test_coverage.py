@@ -54,6 +54,8 @@ def _check_quick_rows(quick_rows):
         elif row["section"] == "systems":
             assert 0.0 <= row["observed"] <= 1.0 and 0.0 <= row["predicted"] <= 1.0
             assert row["count"] > 0
+        elif row.get("quantity") == "paired null":
+            assert 0.0 <= row["share_above_95"] <= 1.0
         else:
             assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
     methods = {row["method"] for row in quick_rows}
@@ -67,6 +69,11 @@ def _check_quick_rows(quick_rows):
     assert len(reps) == 1 and sum(row["count"] for row in pooled) == reps.pop() * 5
     # The thresholds section also measures the library at the stricter confidences,
     # their result in the 95 columns and nothing in the 90 ones.
+    # Clusters: clusters of one item give the posterior without groups, exactly.
+    singles = [row for row in quick_rows if row["section"] == "clusters"
+               and row["kind"] == "library" and row.get("mean_size") == 1
+               and "coverage_95" in row]
+    assert len(singles) == 7 and all(row["same_as_without"] for row in singles)
     strict = [row for row in quick_rows if "confidence=0.995" in row["method"]]
     assert len(strict) == 1 and math.isnan(strict[0]["coverage_90"])
     assert 0.0 <= strict[0]["recall_95"] <= strict[0]["oracle_recall"] + 0.1
