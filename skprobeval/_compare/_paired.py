@@ -37,6 +37,7 @@ from .._core import (
     fail,
     format_array,
     frozen_result,
+    renamed_keyword,
     rounded,
     solve_increasing,
     to_host,
@@ -616,6 +617,7 @@ def _clustered_comparison(y_true, y_pred_a, y_pred_b, *, prior, rope, sample_wei
                                                 clusters.n_clusters)
 
 
+@renamed_keyword("n_samples", "n_draws")
 def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_weight=None,
                    groups=None, n_draws=N_DRAWS, random_state=None):
     """Paired Bayesian comparison of two systems' predictions on the same items.
