@@ -24,6 +24,7 @@ from .._core import (
     check_random_state,
     check_rope,
     cluster_concentration,
+    cluster_weights,
     draw_chunks,
     fail,
     renamed_keyword,
@@ -567,7 +568,7 @@ class ScoresSource:
                         for order, starts in self._ranks)
         differences = []
         for size in draw_chunks(n_draws, clusters.n_clusters + 2 * weight.shape[0]):
-            cells = rng.standard_gamma(a, (size, clusters.n_clusters))[:, clusters.codes]
+            cells = cluster_weights(a, (size, clusters.n_clusters), rng)[:, clusters.codes]
             cells *= weight
             pseudo = tuple(rng.standard_gamma(lam, size) for _ in range(4))
             first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, None, own_a)

@@ -8,10 +8,12 @@ methods use.
 """
 
 from ._cluster_draws import (
+    EXPONENTIAL_CLUSTERS,
     NORMAL_SHAPE,
     ClusterTableDraws,
     cluster_concentration,
     cluster_table_draws,
+    cluster_weights,
     clustered_cells,
 )
 from ._cornish_fisher import beta_cumulants, cornish_fisher, cornish_fisher_hdi
@@ -111,6 +113,8 @@ from ._validation import (
 __all__ = [
     "COUNT_COLUMNS",
     "ClusterTableDraws",
+    "EXPONENTIAL_CLUSTERS",
+    "cluster_weights",
     "NORMAL_SHAPE",
     "cluster_concentration",
     "cluster_table_draws",

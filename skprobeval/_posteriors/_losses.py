@@ -24,6 +24,7 @@ from .._core import (
     check_rope,
     check_sample_weight,
     cluster_concentration,
+    cluster_weights,
     draw_chunks,
     fail,
     log_gamma,
@@ -164,7 +165,7 @@ def _clustered_mean_draws(values, weight, clusters, n_draws, rng):
     out = np.empty(n_draws)
     row = 0
     for size in draw_chunks(n_draws, clusters.n_clusters):
-        g = rng.standard_gamma(a, (size, clusters.n_clusters))
+        g = cluster_weights(a, (size, clusters.n_clusters), rng)
         out[row:row + size] = (g @ sums) / (g @ sizes)
         row += size
     total = float(weight.sum())
