@@ -96,3 +96,29 @@ def test_draws_of_the_spread_and_level_follow_the_grid():
     assert total.shape == (100_000, 3)
     assert mu.mean() == pytest.approx(np.sum(means / variances) / precision, abs=1e-3)
     assert mu.std() == pytest.approx(1 / np.sqrt(precision), rel=1e-2)
+
+
+def test_independent_systems_are_pooled_with_a_diagonal_covariance():
+    # Systems on test sets of their own: independent draws, Σ = diag of their variances.
+    # The pooled draws' moments against adaptive quadrature over the spread with that
+    # diagonal Σ (test_rank_systems' reference), and equal in distribution to pooling
+    # with the sample covariance (whose off-diagonal entries are only Monte Carlo noise).
+    from test_rank_systems import _pooled_moments_by_quadrature
+
+    from skprobeval._compare._pooling import partial_pooling
+
+    rng = np.random.default_rng(5)
+    mean = 0.8 + 0.002 * np.array([-1.0, 0.3, 0.6, 1.2])
+    sd = np.array([0.008, 0.01, 0.012, 0.009])
+    draws = mean + sd * rng.standard_normal((50_000, 4))
+    pooled = partial_pooling(draws, 1.0, np.random.default_rng(3), independent=True)
+    expected_mean, expected_cov = _pooled_moments_by_quadrature(
+        draws.mean(axis=0), np.diag(draws.var(axis=0, ddof=1)), 1.0)
+    scale = np.sqrt(np.diag(expected_cov))
+    np.testing.assert_array_less(np.abs(pooled.mean(axis=0) - expected_mean),
+                                 5 * scale / np.sqrt(draws.shape[0]))
+    np.testing.assert_allclose(np.cov(pooled, rowvar=False), expected_cov,
+                               atol=0.03 * scale.max() ** 2)
+    full = partial_pooling(draws, 1.0, np.random.default_rng(3))
+    np.testing.assert_allclose(full.mean(axis=0), pooled.mean(axis=0),
+                               atol=5 * scale.max() / np.sqrt(draws.shape[0]))

@@ -165,9 +165,11 @@ class ComparisonReport(ResultMixin):
         True for a report on independent systems (`compare_counts`): the
         comparisons are unpaired and the paired tables (`pairwise`) are NaN.
     note : str or None
-        A line on what the report could not hold and why, printed after its
-        tables (for fold scores only: no counts, and the test fraction the
-        t-tests and the ranking use); None for the other reports.
+        A line printed after the report's tables (and in the HTML page's
+        method notes): for fold scores, what the report could not hold and
+        why (no counts, and the test fraction the t-tests and the ranking
+        use); for `compare_counts`, which pooling its ranking and pairwise
+        probabilities come from; None for the other reports.
     prior : float or None
         The Dirichlet concentration (`prior`) of the confusion
         tables (the HTML page's method notes state it); None where the report
