@@ -9,7 +9,10 @@ that scale) stand for the data.  Where the systems'
 differences are smaller than the test set can resolve, the posterior of
 ``τ`` favours small spreads and the metrics are drawn towards each other;
 where they are clear, ``τ`` is large and the draws are left as they are.
-Derivations: the theory page ``docs/theory/rankings.rst``.
+`compare_counts` pools systems on test sets of their own the same way, their
+draws independent (``independent=True``: ``Σ`` diagonal).  The model itself
+(the grid posterior of ``τ``, shared with the runs model) is in
+``_hierarchical.py``.  Derivations: the theory page ``docs/theory/rankings.rst``.
 """
 
 from __future__ import annotations
