@@ -52,7 +52,13 @@ systems
     cells of a fixed sd (0.01 or 0.02, on 300 to 10 000 items, 2000 test
     sets each), printed with each cell's worst bin.  The cells run five and
     ten times the test sets of the others, so that the upper bins hold
-    enough pairs to be judged.
+    enough pairs to be judged.  The counts route: `compare_counts`' P(best)
+    (``pooling="partial"``, the library's rows, and ``"none"``, a candidate)
+    for near-equal systems each on a test set of its own, in two populations
+    judged apart (5 systems, offsets' sd uniform on [0, 0.03]; 20 systems,
+    sd uniform on [0, 0.01]; 300, 1000 and 3000 items per system, 4000
+    leaderboards a cell), bins of 40 pairs or more judged.
+    ``--section systems --only counts:`` runs these cells alone.
 runs
     the mean over runs of `compare_counts` (several runs of a system, each with
     its own counts): runs of accuracy 0.8 plus normal offsets of sd 0, 0.01
@@ -911,13 +917,15 @@ def _cell_reps(section, cell, reps, quick):
     return reps * factor
 
 
-def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1):
-    """Run the chosen sections; return every row (dicts)."""
+def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1, only=None):
+    """Run the chosen sections (their cells whose description holds `only`, when given);
+    return every row (dicts)."""
     sections = list(SECTIONS) if sections is None else list(sections)
     reps = reps or (40 if quick else 400)
     n_draws = n_draws or (200 if quick else 1000)
     tasks = [(section, cell, _cell_reps(section, cell, reps, quick), n_draws)
-             for section in sections for cell in SECTIONS[section][0](quick)]
+             for section in sections for cell in SECTIONS[section][0](quick)
+             if only is None or only in " ".join(map(str, cell))]
     # The costliest cells first, so that two workers finish together.
     tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass", "thresholds")
                                else 0))
@@ -1089,8 +1097,9 @@ def _systems_line(row, *labels):
     observed, gap, and whether it keeps the promise (a fixed cell's bin is only said to
     be beyond it: it is not judged)."""
     beyond = "OUTSIDE" if _systems.judged(row) else "beyond (not judged)"
-    mark = ("(< 50 pairs)" if row["count"] < 50 else beyond if _systems.verdict(row)
-            else "within")
+    least = _systems.min_pairs(row)
+    mark = (f"(< {least} pairs)" if row["count"] < least else beyond
+            if _systems.verdict(row) else "within")
     widths = (62,) if len(labels) == 1 else (38, 50)
     return (" ".join(f"{label:<{width}}" for label, width in zip(labels, widths)) +
             f" {row['quantity']:<24} {int(row['count']):>6d} {row['predicted']:>9.3f} "
@@ -1194,6 +1203,9 @@ def main(quick=False, argv=None):
                         help="run this section (repeatable); default all")
     parser.add_argument("--reps", type=int, default=None, help="simulated data sets per cell")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--only", default=None, metavar="TEXT",
+                        help="run only the cells whose description holds TEXT (e.g. "
+                        "'counts:' for the systems section's counts route)")
     parser.add_argument("--csv", default=None, help="write the rows to this CSV file")
     parser.add_argument("--from-csv", default=None,
                         help="report (and --docs) rows read from a CSV written by --csv")
@@ -1210,7 +1222,8 @@ def main(quick=False, argv=None):
                 for row in pd.read_csv(args.from_csv, keep_default_na=False,
                                        na_values=[""]).to_dict("records")]
     else:
-        rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs)
+        rows = collect(args.section, quick=quick, reps=args.reps, n_jobs=args.jobs,
+                       only=args.only)
     if args.csv:
         # Written first: a long run's rows are kept whatever the report does.
         import pandas as pd

@@ -121,6 +121,10 @@ def _build_parser():
                              "(default: 0.5)")
     counts.add_argument("--rope", type=float, default=0.0,
                         help="region of practical equivalence (default: 0)")
+    counts.add_argument("--pooling", default="partial", choices=("partial", "none"),
+                        help="partial: rank the systems from their partially pooled "
+                        "posterior (near-equal systems are drawn toward each other); none: "
+                        "each system's own posterior (default: partial)")
     counts.add_argument("--confidence", type=float, default=0.95,
                         help="level of the credible intervals (default: 0.95)")
     counts.add_argument("--n-draws", dest="n_draws", type=int, default=N_DRAWS,
@@ -743,7 +747,8 @@ def _counts(args, out):
     frame = frame[[system, *COUNT_COLUMNS]].rename(columns={system: "system"})
     frame["system"] = frame["system"].astype(str)
     report = compare_counts(frame, metric=args.metric, beta=args.beta, prior=_prior(args.prior),
-                            rope=args.rope, confidence=args.confidence, n_draws=args.n_draws,
+                            rope=args.rope, pooling=args.pooling,
+                            confidence=args.confidence, n_draws=args.n_draws,
                             random_state=args.random_state)
     return _print_report(report, args, out)
 

@@ -527,10 +527,29 @@ def test_counts_ranks_a_leaderboard_file_like_compare_counts(board_csv):
     assert runs.stdout.splitlines()[0].startswith("estimator,run,tp")
 
 
+def test_counts_pooling_option_is_compare_counts_pooling(board_csv):
+    from skprobeval import compare_counts
+
+    frame = pd.read_csv(board_csv).rename(columns={"team": "system"})
+    frame["system"] = frame["system"].astype(str)
+    for pooling in ("partial", "none"):
+        args = [] if pooling == "partial" else ["--pooling", pooling]
+        result = run("counts", board_csv, "--format", "json", "--n-draws", "500", *args)
+        assert result.returncode == 0, result.stderr
+        payload = json.loads(result.stdout)
+        expected = compare_counts(frame, pooling=pooling, n_draws=500, random_state=0)
+        assert payload["note"] == expected.note
+        assert payload["note"].startswith(f"Pooling: {pooling}")
+        # The pairs: from the pooled draws by default, exact with --pooling none.
+        assert payload["pairwise_metric"]["a"]["b"] == pytest.approx(
+            expected.pairwise_metric.loc["a", "b"])
+
+
 @pytest.mark.parametrize("args, message", [
     (["--system", "nope"], "--system 'nope' is not a column"),
     (["--metric", "nope"], "--metric must be one of"),
     (["--table", "runs"], "--table goes with --format csv"),
+    (["--pooling", "full"], "--pooling: invalid choice: 'full'"),
 ])
 def test_counts_bad_options_are_one_line(board_csv, args, message):
     result = run("counts", board_csv, *args)

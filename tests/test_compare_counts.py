@@ -4,6 +4,9 @@ References: the systems' own posteriors (`metric_posterior`), `compare_independe
 probabilities, independent NumPy Beta draws for the ranks (within four Monte Carlo standard
 errors), prob_conf_mat 0.4's rank probabilities of the same leaderboard (stored from its
 call, and live when it is installed), and the pooled counts for runs that do not differ.
+These references are of each system's own posterior: they are checked with
+``pooling="none"``; the partially pooled ranking (the default) is checked against the
+hierarchical model's own properties and against the figures stored before pooling existed.
 """
 
 import warnings
@@ -76,7 +79,7 @@ def test_summary_is_each_systems_own_posterior(metric):
 
 @pytest.mark.parametrize("metric", ["accuracy", "f1", "informedness", "error"])
 def test_pairs_are_compare_independents_exact_probabilities(metric):
-    report = compare_counts(_tables(), metric=metric, random_state=0)
+    report = compare_counts(_tables(), metric=metric, pooling="none", random_state=0)
     tables = _tables()
     for _, pair in report.pairs.iterrows():
         exact = compare_independent(tables[pair["first"]], tables[pair["second"]],
@@ -102,7 +105,7 @@ def test_dataframe_of_counts_equals_the_dict_of_counts():
 def test_rank_probabilities_match_independent_beta_draws(seed):
     """The share of items right takes λ a side: Beta(tp + tn + λ, fp + fn + λ)."""
     n = 40_000
-    ranking = compare_counts(TABLE_3, n_draws=n, random_state=seed).ranking
+    ranking = compare_counts(TABLE_3, pooling="none", n_draws=n, random_state=seed).ranking
     rng = np.random.default_rng(seed + 1)
     right = (TABLE_3["tp"] + TABLE_3["tn"]).to_numpy()
     wrong = (TABLE_3["fp"] + TABLE_3["fn"]).to_numpy()
@@ -116,7 +119,8 @@ def test_rank_probabilities_match_independent_beta_draws(seed):
 
 
 def test_rank_probabilities_within_001_of_prob_conf_mat():
-    ranking = compare_counts(TABLE_3, n_draws=100_000, random_state=0).ranking
+    # prob_conf_mat ranks each team's own posterior: pooling="none".
+    ranking = compare_counts(TABLE_3, pooling="none", n_draws=100_000, random_state=0).ranking
     mine = ranking.rank_probabilities.to_numpy()[:, :5]
     np.testing.assert_allclose(mine, PROB_CONF_MAT_RANKS, atol=0.01)
     assert ranking.prob_best.iloc[0] == pytest.approx(0.93, abs=0.01)
@@ -137,7 +141,7 @@ def test_rank_probabilities_within_001_of_prob_conf_mat_live():
         result = study.get_listwise_comparsion_result(metric="acc")
     order = [name.split("/")[0] for name in result.experiment_names]
     theirs = pd.DataFrame(result.p_rank_given_experiment, index=order).loc[TABLE_3.index]
-    mine = compare_counts(TABLE_3, n_draws=100_000, random_state=0).ranking
+    mine = compare_counts(TABLE_3, pooling="none", n_draws=100_000, random_state=0).ranking
     np.testing.assert_allclose(mine.rank_probabilities.to_numpy(), theirs.to_numpy(),
                                atol=0.01)
 
@@ -253,6 +257,126 @@ def test_runs_that_differ_widen_the_interval_and_show_the_spread():
     assert d["high"] - d["low"] > 2 * (s["high"] - s["low"])
     assert d["spread_low"] > 0.01 and d["spread"] == pytest.approx(0.035, abs=0.02)
     assert d["new_run_high"] - d["new_run_low"] > d["high"] - d["low"]
+
+
+# ---------------------------------------------------------------------------
+# Pooling
+# ---------------------------------------------------------------------------
+
+# Seeded figures of compare_counts before it had `pooling` (its ranking unpooled), computed
+# at commit f850b53 with compare_counts(board, random_state=0) for the board below and
+# compare_counts(runs, random_state=0) for _three_with_runs(); rounded to 6 decimals.
+# pooling="none" must reproduce them.
+BEFORE_POOLING = {
+    "prob_best": [0.1078, 0.1435, 0.1864, 0.2517, 0.3106],
+    "prob_first_better": [0.447402, 0.395119, 0.344067, 0.295127, 0.446789, 0.393895,
+                          0.342266, 0.446144, 0.392607, 0.445464],
+    "runs_prob_best": [0.8386, 0.0422, 0.1192],
+    "runs_mean": [0.839167, 0.766642, 0.795042],
+}
+
+
+def _near_equal_board():
+    return {f"s{i}": ConfusionCounts(80 + i, 20 - i, 15, 85) for i in range(5)}
+
+
+def _three_with_runs():
+    return {"a": [ConfusionCounts(80, 20, 15, 85), ConfusionCounts(84, 14, 11, 91)],
+            "b": [ConfusionCounts(70, 25, 25, 80), ConfusionCounts(75, 20, 20, 85)],
+            "c": [ConfusionCounts(78, 22, 18, 82), ConfusionCounts(79, 20, 20, 81)]}
+
+
+def test_pooling_none_is_the_report_from_before_pooling():
+    report = compare_counts(_near_equal_board(), pooling="none", random_state=0)
+    assert report.ranking.pooling == "none"
+    np.testing.assert_allclose(report.ranking.prob_best, BEFORE_POOLING["prob_best"],
+                               atol=5e-7)
+    np.testing.assert_allclose(report.pairs["prob_first_better"],
+                               BEFORE_POOLING["prob_first_better"], atol=5e-7)
+    assert (report.pairs["mc_error"] == 0.0).all()         # exact, as before
+    runs = compare_counts(_three_with_runs(), pooling="none", random_state=0)
+    np.testing.assert_allclose(runs.ranking.prob_best, BEFORE_POOLING["runs_prob_best"],
+                               atol=5e-7)
+    np.testing.assert_allclose(runs.summary["mean"], BEFORE_POOLING["runs_mean"], atol=5e-7)
+
+
+def test_the_default_pools_near_equal_systems_toward_one_in_n(seed):
+    # Ten systems of 0.80-0.81 on 2 000 items each: the pooled P(best) of the leader is
+    # nearer 1/10 than the unpooled one, and the pairs come from the same pooled draws.
+    rng = np.random.default_rng(seed)
+    accuracy = 0.80 + 0.01 * rng.random(10)
+    right = rng.binomial(2000, accuracy)
+    board = {f"s{i}": ConfusionCounts(r // 2, (2000 - r) // 2, 2000 - r - (2000 - r) // 2,
+                                      r - r // 2) for i, r in enumerate(right)}
+    pooled = compare_counts(board, n_draws=4000, random_state=0)
+    free = compare_counts(board, pooling="none", n_draws=4000, random_state=0)
+    assert pooled.ranking.pooling == "partial"
+    leader = free.ranking.prob_best.idxmax()
+    assert pooled.ranking.prob_best[leader] < free.ranking.prob_best[leader]
+    assert np.abs(pooled.ranking.prob_best - 0.1).max() < \
+        np.abs(free.ranking.prob_best - 0.1).max()
+    # The summary is each system's own posterior either way.
+    pd.testing.assert_frame_equal(pooled.summary, free.summary)
+    # One posterior for the ranking and the pairs: the pairwise table is the ranking's.
+    np.testing.assert_allclose(pooled.pairwise_metric.to_numpy(),
+                               pooled.ranking.pairwise.to_numpy(), equal_nan=True)
+    assert (pooled.pairs["mc_error"] > 0).all()
+
+
+def test_the_default_leaves_systems_far_apart_as_they_are():
+    board = {f"s{i}": ConfusionCounts(500 * a, 500 * (1 - a), 500 * (1 - a), 500 * a)
+             for i, a in enumerate((0.6, 0.7, 0.8, 0.9))}
+    pooled = compare_counts(board, n_draws=4000, random_state=0)
+    free = compare_counts(board, pooling="none", n_draws=4000, random_state=0)
+    assert pooled.ranking.prob_best["s3"] == free.ranking.prob_best["s3"] == 1.0
+    # The pooled draws' means move by a small share of their sd (measured: at most 0.12,
+    # the outer systems drawn in by about 0.001), and the order is kept.
+    shift = np.abs(pooled.ranking.values.mean(axis=0) - free.ranking.values.mean(axis=0))
+    assert (shift < 0.25 * free.ranking.values.std(axis=0)).all()
+    np.testing.assert_allclose(pooled.ranking.expected_rank, free.ranking.expected_rank)
+
+
+def test_runs_are_pooled_by_their_means():
+    # Systems with runs: their means over runs are pooled; the summary (each system's own
+    # runs model) is the same whatever the pooling, the ranking is drawn together.
+    pooled = compare_counts(_three_with_runs(), random_state=0)
+    free = compare_counts(_three_with_runs(), pooling="none", random_state=0)
+    pd.testing.assert_frame_equal(pooled.summary, free.summary)
+    assert pooled.ranking.pooling == "partial"
+    assert pooled.ranking.prob_best["a"] < free.ranking.prob_best["a"]
+    assert np.ptp(pooled.ranking.values.mean(axis=0)) < np.ptp(free.ranking.values.mean(axis=0))
+    assert "their means over runs" in pooled.note
+
+
+def test_two_systems_are_not_pooled():
+    # The spread needs three systems: with two, the pairs stay compare_independent's.
+    tables = dict(list(_tables().items())[:2])
+    report = compare_counts(tables, random_state=0)
+    exact = compare_independent(tables["a"], tables["b"], metric="accuracy")
+    assert report.pairs["prob_first_better"].iloc[0] == pytest.approx(
+        exact.prob_first_better, abs=1e-12)
+    free = compare_counts(tables, pooling="none", random_state=0)
+    np.testing.assert_array_equal(report.ranking.values, free.ranking.values)
+    assert "leaves two systems as they are" in report.note
+
+
+def test_the_notes_say_which_pooling():
+    pooled = compare_counts(_tables(), n_draws=500, random_state=0)
+    free = compare_counts(_tables(), pooling="none", n_draws=500, random_state=0)
+    assert "Pooling: partial." in str(pooled) and "Pooling: none." in str(free)
+    assert "Pooling: partial." in pooled.to_markdown()
+    assert "Pooling: none." in free.to_markdown()
+    # The HTML page's method notes (what to_html writes after the tables).
+    from skprobeval._workflow._report_html import report_notes
+
+    assert any(n.startswith("Pooling: partial.") for n in report_notes(pooled))
+    assert any(n.startswith("Pooling: none.") for n in report_notes(free))
+    assert pooled.to_dict()["note"] == pooled.note
+
+
+def test_an_unknown_pooling_is_refused():
+    with pytest.raises(ValueError, match="`pooling` must be 'partial' or 'none'; got 'full'"):
+        compare_counts(_tables(), pooling="full")
 
 
 # ---------------------------------------------------------------------------

@@ -66,7 +66,17 @@ def _check_quick_rows(quick_rows):
     assert {bc._systems.judged(row) for row in systems} == {True, False}
     pooled = [row for row in bc._systems.pooled_rows(quick_rows) if row["kind"] == "library"]
     reps = {row["reps"] for row in systems if bc._systems.judged(row)}
-    assert len(reps) == 1 and sum(row["count"] for row in pooled) == reps.pop() * 5
+    assert len(reps) == 1
+    reps = reps.pop()
+    # rank_systems' five systems, and the counts route's populations (compare_counts of
+    # 5 and 20 systems, each on its own test set), each with its own pool.
+    sizes = {"sd~U[0,0.03]": 5, **{name: size for name, (size, _, _) in
+                                   bc._systems.COUNTS_POPULATIONS.items()}}
+    for population, size in sizes.items():
+        mine = [row for row in pooled if row["spread_population"] == population]
+        assert sum(row["count"] for row in mine) == reps * size
+        assert {row["method"] for row in mine} == (
+            {"compare_counts"} if population.startswith("counts:") else {"skprobeval"})
     # The thresholds section also measures the library at the stricter confidences,
     # their result in the 95 columns and nothing in the 90 ones.
     # Clusters: clusters of one item give the posterior without groups, exactly.
@@ -320,3 +330,17 @@ def test_runs_width_is_judged_against_pooled_counts_only_where_runs_agree():
     assert bc.verdicts(rows(0.0, 1.15))[1] == []
     # Once the runs differ, pooled counts promise nothing: no width rule.
     assert bc.verdicts(rows(0.03, 4.0))[1] == []
+
+
+def test_counts_route_bins_are_judged_from_40_pairs():
+    # The counts route (compare_counts, systems on test sets of their own) judges a pooled
+    # bin of 40 pairs or more; rank_systems' cells keep 50.  45 pairs, 0.7 said, 0.4 seen.
+    counts = _pbest_row("c", "[0.6, 0.8)", 45, 0.7, 0.4, population="counts: p")
+    counts["route"] = "counts"
+    joint = _pbest_row("j", "[0.6, 0.8)", 45, 0.7, 0.4)
+    pooled = {r["spread_population"]: r for r in bc._systems.pooled_rows([counts, joint])}
+    assert pooled["counts: p"]["route"] == "counts" and "route" not in pooled["p"]
+    assert bc._systems.verdict(pooled["counts: p"])
+    assert bc._systems.verdict(pooled["p"]) is None
+    checked, failures = bc.verdicts([counts, joint])
+    assert checked == 2 and len(failures) == 1 and "counts: p" in failures[0]

@@ -28,6 +28,7 @@ from ._paired import (
     pairwise_comparison,
 )
 from ._plackett_luce import PlackettLuceRanking, rank_across_datasets
+from ._pooling import pool_in_range
 from ._rank_cv import (
     CVResultsRanking,
     SimplestWithinRopeRefit,
@@ -80,6 +81,7 @@ __all__ = [
     "paired_metric_from_codes",
     "paired_probabilities",
     "pairwise_comparison",
+    "pool_in_range",
     "rank_across_datasets",
     "rank_cv_results",
     "rank_fold_scores",

@@ -9,13 +9,18 @@ that scale) stand for the data.  Where the systems'
 differences are smaller than the test set can resolve, the posterior of
 ``τ`` favours small spreads and the metrics are drawn towards each other;
 where they are clear, ``τ`` is large and the draws are left as they are.
-Derivations: the theory page ``docs/theory/rankings.rst``.
+`compare_counts` pools systems on test sets of their own the same way, their
+draws independent (``independent=True``: ``Σ`` diagonal).  The model itself
+(the grid posterior of ``τ``, shared with the runs model) is in
+``_hierarchical.py``.  Derivations: the theory page ``docs/theory/rankings.rst``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import special
+
+from ._hierarchical import conditional_draws, level_draws, spread_draws, spread_log_posterior
 
 __all__ = ["LOGIT_WIDTH", "partial_pooling", "pool_in_range", "pool_in_range_sets"]
 
@@ -28,13 +33,14 @@ LOGIT_WIDTH = 10.0
 GRID = 512
 
 
-def partial_pooling(draws, width, rng, log_prior=None):
+def partial_pooling(draws, width, rng, log_prior=None, *, independent=False):
     """Draws of the systems' metrics under the hierarchical model.
 
     Parameters
     ----------
     draws : ndarray of shape (n_draws, n_systems)
-        Posterior draws of every system's metric on the same items.
+        Posterior draws of every system's metric, jointly (the same items)
+        or independently (each system its own test set).
     width : float
         Length of the metric's range: the upper end of the uniform prior of
         the spread ``τ``.
@@ -43,6 +49,11 @@ def partial_pooling(draws, width, rng, log_prior=None):
         Log density (up to a constant) of another prior of the spread, a
         function of an array of ``τ`` values; None is the default uniform
         prior.  For measuring candidate priors.
+    independent : bool, default=False
+        Whether the systems' draws are independent (systems on test sets of
+        their own): ``Σ`` is then the diagonal of the draws' variances, as
+        the model has it, rather than their sample covariance, whose
+        off-diagonal entries would be Monte Carlo noise only.
 
     Returns
     -------
@@ -51,10 +62,11 @@ def partial_pooling(draws, width, rng, log_prior=None):
         within a grid cell), ``μ`` given ``τ``, then ``μ + A (d - μ) + e``
         with ``A = τ² (τ² I + Σ)⁻¹`` and ``e ~ N(0, τ² Σ² (τ² I + Σ)⁻²)``,
         which has the exact conditional posterior's mean and covariance
-        where ``d ~ N(y, Σ)``.  Systems whose draws are equal in every draw
-        (identical predictions) are pooled as one and stay equal; with fewer
-        than three distinct systems the spread is not estimable (its
-        posterior is its prior) and `draws` is returned unchanged.
+        where ``d ~ N(y, Σ)`` (``_hierarchical.py``).  Systems whose draws
+        are equal in every draw (identical predictions) are pooled as one
+        and stay equal; with fewer than three distinct systems the spread is
+        not estimable (its posterior is its prior) and `draws` is returned
+        unchanged.
 
     Examples
     --------
@@ -77,27 +89,27 @@ def partial_pooling(draws, width, rng, log_prior=None):
     if n < 3:
         return draws
     mean = distinct.mean(axis=0)
-    eigen, basis = np.linalg.eigh(np.cov(distinct, rowvar=False))
-    eigen = np.clip(eigen, 0.0, None)
-    mean_e = basis.T @ mean
-    ones_e = basis.T @ np.ones(n)
-    log_post = _spread_log_posterior(eigen, mean_e, ones_e, width, log_prior)
-    weight = np.exp(log_post - log_post.max())
-    cell = rng.choice(GRID, size=n_draws, p=weight / weight.sum())
-    tau2 = (width * ((cell + rng.random(n_draws)) / GRID) ** 2) ** 2
-
-    total = eigen[None, :] + tau2[:, None]               # eigenvalues of Σ + τ² I
-    a = np.sum(ones_e ** 2 / total, axis=1)
-    b = np.sum(ones_e * mean_e / total, axis=1)
-    mu = b / a + rng.standard_normal(n_draws) / np.sqrt(a)
-    centred = (distinct - mu[:, None]) @ basis
-    noise = np.sqrt(tau2)[:, None] * eigen[None, :] / total
-    pooled_e = tau2[:, None] / total * centred + noise * rng.standard_normal((n_draws, n))
-    pooled = mu[:, None] + pooled_e @ basis.T
+    if independent:
+        eigen, basis = distinct.var(axis=0, ddof=1), None
+        mean_e, ones_e = mean, np.ones(n)
+    else:
+        eigen, basis = np.linalg.eigh(np.cov(distinct, rowvar=False))
+        eigen = np.clip(eigen, 0.0, None)
+        mean_e = basis.T @ mean
+        ones_e = basis.T @ np.ones(n)
+    log_post = spread_log_posterior(eigen, mean_e, ones_e, tau_max=width, size=GRID,
+                                    log_prior=log_prior)
+    tau2 = spread_draws(log_post, n_draws, rng, tau_max=width, size=GRID) ** 2
+    mu, total = level_draws(tau2, eigen, mean_e, rng, ones_e)
+    centred = distinct - mu[:, None]
+    if basis is not None:
+        centred = centred @ basis
+    pooled_e = conditional_draws(centred, tau2, total, eigen, rng)
+    pooled = mu[:, None] + (pooled_e if basis is None else pooled_e @ basis.T)
     return pooled[:, of_system]
 
 
-def pool_in_range(draws, low, high, rng, higher=True, log_prior=None):
+def pool_in_range(draws, low, high, rng, higher=True, log_prior=None, *, independent=False):
     """`partial_pooling` of draws of a metric with range ``[low, high]``, on the logit
     scale of that range, so that the pooled draws stay inside it.
 
@@ -107,7 +119,8 @@ def pool_in_range(draws, low, high, rng, higher=True, log_prior=None):
     end is kept.  Draws at an end (exact 0 or 1 of an underflowed share) are
     taken a rounding error inside it.  ``higher=False`` pools the negated logits,
     so that a metric and its complement (accuracy and error) give mirrored draws;
-    `log_prior` is `partial_pooling`'s, of the spread on the logit scale.
+    `log_prior` and `independent` are `partial_pooling`'s (`log_prior` of the
+    spread on the logit scale).
 
     Examples
     --------
@@ -121,30 +134,10 @@ def pool_in_range(draws, low, high, rng, higher=True, log_prior=None):
     tiny = np.finfo(float).eps
     share = np.clip((np.asarray(draws, dtype=float) - low) / (high - low), tiny, 1.0 - tiny)
     logits = special.logit(share)
-    pooled = (partial_pooling(logits, LOGIT_WIDTH, rng, log_prior) if higher
-              else -partial_pooling(-logits, LOGIT_WIDTH, rng, log_prior))
+    sign = 1.0 if higher else -1.0
+    pooled = sign * partial_pooling(sign * logits, LOGIT_WIDTH, rng, log_prior,
+                                    independent=independent)
     return low + (high - low) * special.expit(pooled)
-
-
-def _spread_log_posterior(eigen, mean_e, ones_e, width, log_prior=None):
-    """Log posterior (up to a constant) of the spread on the grid, shape (..., GRID).
-
-    The marginal likelihood of the means with μ integrated out, y ~ N(μ 1, Σ +
-    τ² I), times the prior (uniform in τ, density 2u on the u scale); `eigen`,
-    `mean_e` and `ones_e` are Σ's eigenvalues and the means and ones in its
-    eigenbasis, shape (..., n) for any leading axes.
-    """
-    u = (np.arange(GRID) + 0.5) / GRID
-    variance = eigen[..., None, :] + (width * u[:, None] ** 2) ** 2
-    prior = np.log(2 * u)
-    if log_prior is not None:
-        prior = prior + log_prior(width * u ** 2)
-    ones_e, mean_e = ones_e[..., None, :], mean_e[..., None, :]
-    a = np.sum(ones_e ** 2 / variance, axis=-1)
-    b = np.sum(ones_e * mean_e / variance, axis=-1)
-    c = np.sum(mean_e ** 2 / variance, axis=-1)
-    return (prior - 0.5 * np.sum(np.log(variance), axis=-1) - 0.5 * np.log(a)
-            - 0.5 * (c - b ** 2 / a))
 
 
 def pool_in_range_sets(draws, low, high, rng, higher=True):
@@ -162,7 +155,6 @@ def pool_in_range_sets(draws, low, high, rng, higher=True):
     if not higher:
         logits = -logits
     n_sets, n_draws, n = logits.shape
-    width = LOGIT_WIDTH
     mean = logits.mean(axis=1)
     centred = logits - mean[:, None, :]
     covariance = centred.transpose(0, 2, 1) @ centred / (n_draws - 1)
@@ -170,23 +162,11 @@ def pool_in_range_sets(draws, low, high, rng, higher=True):
     eigen = np.clip(eigen, 0.0, None)
     mean_e = np.einsum("sij,si->sj", basis, mean)
     ones_e = basis.sum(axis=1)
-    log_post = _spread_log_posterior(eigen, mean_e, ones_e, width)
-    weight = np.exp(log_post - log_post.max(axis=1, keepdims=True))
-    cumulative = np.cumsum(weight, axis=1)
-    cumulative /= cumulative[:, -1:]
-    # One search over the sets' CDFs laid end to end (set s shifted by s).
-    offset = np.arange(n_sets)[:, None]
-    cell = np.searchsorted((cumulative + offset).ravel(),
-                           (rng.random((n_sets, n_draws)) + offset).ravel(), side="right")
-    cell = np.minimum(cell.reshape(n_sets, n_draws) - offset * GRID, GRID - 1)
-    tau2 = (width * ((cell + rng.random((n_sets, n_draws))) / GRID) ** 2) ** 2
-    total = eigen[:, None, :] + tau2[..., None]
-    a = np.sum(ones_e[:, None, :] ** 2 / total, axis=-1)
-    b = np.sum((ones_e * mean_e)[:, None, :] / total, axis=-1)
-    mu = b / a + rng.standard_normal((n_sets, n_draws)) / np.sqrt(a)
+    log_post = spread_log_posterior(eigen, mean_e, ones_e, tau_max=LOGIT_WIDTH, size=GRID)
+    tau2 = spread_draws(log_post, n_draws, rng, tau_max=LOGIT_WIDTH, size=GRID) ** 2
+    mu, total = level_draws(tau2, eigen, mean_e, rng, ones_e)
     rotated = (logits - mu[..., None]) @ basis
-    noise = np.sqrt(tau2)[..., None] * eigen[:, None, :] / total
-    pooled_e = tau2[..., None] / total * rotated + noise * rng.standard_normal(logits.shape)
+    pooled_e = conditional_draws(rotated, tau2, total, eigen, rng)
     pooled = mu[..., None] + pooled_e @ basis.transpose(0, 2, 1)
     if not higher:
         pooled = -pooled

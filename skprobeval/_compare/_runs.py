@@ -9,16 +9,20 @@ metric's range, are ``θ_r ~ N(μ, τ²)``: ``μ`` is the system's level and
 ``y_r ~ N(θ_r, v_r)``; with a flat prior on ``μ`` and a prior on ``τ`` that
 puts probability 0.2 on ``τ = 0`` (runs that do not differ) and spreads the
 rest as a half-Cauchy of scale 0.3, the posterior of ``τ`` is computed on a
-grid, ``μ`` given ``τ`` is normal, and a new run is ``μ + τ z``.  The system's mean over runs is the
-mean of the metric over that population of runs, ``E[f(μ + τ z)]`` on the
-metric's own scale (Gauss-Hermite quadrature), and its spread the standard
-deviation of the same.  Derivations: the theory page ``docs/theory/runs.rst``.
+grid, ``μ`` given ``τ`` is normal, and a new run is ``μ + τ z``: the normal
+hierarchical model of ``_hierarchical.py``, with the runs as its groups.  The
+system's mean over runs is the mean of the metric over that population of
+runs, ``E[f(μ + τ z)]`` on the metric's own scale (Gauss-Hermite quadrature),
+and its spread the standard deviation of the same.  Derivations: the theory
+page ``docs/theory/runs.rst``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import special
+
+from ._hierarchical import level_draws, spread_draws, spread_log_posterior
 
 __all__ = ["RUNS_PRIOR_SCALE", "RUNS_SPIKE", "RunsDraws", "runs_draws", "spread_log_prior"]
 
@@ -120,38 +124,11 @@ def runs_draws(run_draws, low, high, rng, *, higher=True, log_prior=None, spike=
                        for d in run_draws])
     y = logits.mean(axis=1)
     v = np.maximum(logits.var(axis=1, ddof=1), tiny)
-
-    # Posterior of τ on the grid: y_r ~ N(μ, v_r + τ²) with μ integrated out
-    # (flat prior), times the prior of τ (density 2 u TAU_MAX on the u scale).
-    u = (np.arange(GRID) + 0.5) / GRID
-    tau = TAU_MAX * u ** 2
-    total = v[None, :] + tau[:, None] ** 2
-    w = 1.0 / total
-    precision = w.sum(axis=1)
-    centre = (w * y[None, :]).sum(axis=1) / precision
-    log_post = (log_prior(tau) + np.log(u) - 0.5 * np.log(total).sum(axis=1)
-                - 0.5 * np.log(precision)
-                - 0.5 * (w * (y[None, :] - centre[:, None]) ** 2).sum(axis=1))
-    if spike > 0:
-        # A point mass at τ = 0 beside the (normalised) slab: cells' prior mass is the
-        # density times the cell's width in τ.
-        slab = log_prior(tau) + np.log(2 * u * TAU_MAX / GRID)
-        norm = np.logaddexp.reduce(slab)
-        log_post = log_post - log_prior(tau) - np.log(u) + slab - norm + np.log1p(-spike)
-        w0 = 1.0 / v
-        c0 = (w0 * y).sum() / w0.sum()
-        log_zero = (np.log(spike) - 0.5 * np.log(v).sum() - 0.5 * np.log(w0.sum())
-                    - 0.5 * (w0 * (y - c0) ** 2).sum())
-        log_post = np.append(log_post, log_zero)
-    weight = np.exp(log_post - log_post.max())
-    cell = rng.choice(weight.size, size=n_draws, p=weight / weight.sum())
-    tau_draws = np.where(cell < GRID,
-                         TAU_MAX * ((np.minimum(cell, GRID - 1) + rng.random(n_draws))
-                                    / GRID) ** 2, 0.0)
-    w = 1.0 / (v[None, :] + tau_draws[:, None] ** 2)
-    precision = w.sum(axis=1)
-    mu = (w * y[None, :]).sum(axis=1) / precision + rng.standard_normal(n_draws) / np.sqrt(
-        precision)
+    # The runs are independent: Σ = diag(v), τ's grid posterior with the spike at 0.
+    log_post = spread_log_posterior(v, y, tau_max=TAU_MAX, size=GRID, log_prior=log_prior,
+                                    spike=spike)
+    tau_draws = spread_draws(log_post, n_draws, rng, tau_max=TAU_MAX, size=GRID)
+    mu, _ = level_draws(tau_draws ** 2, v, y, rng)
 
     def to_metric(z):
         return low + (high - low) * special.expit(sign * z)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._compare import compare_independent, ranking_from_draws, runs_draws
+from .._compare import compare_independent, pool_in_range, ranking_from_draws, runs_draws
 from .._core import (
     COUNT_COLUMNS,
     N_DRAWS,
@@ -318,7 +318,8 @@ def _draws(posterior, n_draws, rng):
 
 @renamed_keyword("n_samples", "n_draws")
 def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, beta=1.0,
-                   prior=0.5, rope=0.0, confidence=0.95, n_draws=N_DRAWS, random_state=None):
+                   prior=0.5, rope=0.0, pooling="partial", confidence=0.95, n_draws=N_DRAWS,
+                   random_state=None):
     """Compare and rank systems from their confusion counts alone.
 
     For a leaderboard, a paper's table, or any evaluation that kept the
@@ -339,6 +340,12 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     The system's row then reports the mean of the metric over runs, the
     spread between runs, and the interval of a new run; a single count is one
     run.
+
+    By default the systems are **partially pooled** before they are ranked:
+    their metrics (their means over runs) are drawn toward each other as far
+    as their test sets cannot tell them apart, so that a leaderboard of
+    near-equal systems is not ranked with more confidence than its counts
+    support (see Notes).
 
     Parameters
     ----------
@@ -374,11 +381,19 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     rope : float, default=0.0
         Region of practical equivalence of the comparisons: in [0, 1), or
         [0, 2) for informedness, markedness and MCC.
+    pooling : {"partial", "none"}, default="partial"
+        ``"partial"``: the ranking and the pairwise probabilities come from
+        a posterior in which the systems' metrics (their means over runs)
+        are partially pooled, the normal hierarchical model of
+        `rank_systems` with the systems independent (see Notes); with two
+        systems nothing is pooled.  ``"none"``: each system's own posterior
+        as it is, and with ``rope=0`` the pairwise probabilities of binary
+        tables exact (`compare_independent`) for up to 45 pairs.
     confidence : float, default=0.95
         Level of the credible intervals.
     n_draws : int, default=10_000
-        Posterior draws of every sampled figure (the ranking, the runs
-        model, comparisons that are not exact).
+        Posterior draws of every sampled figure (the ranking, the pooling,
+        the runs model, comparisons that are not exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws.
 
@@ -398,8 +413,10 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         run of the first has a higher value than a new run of the second),
         without `rope`, NaN for a pair with a single-run system), ``runs`` (one row
         per run) and ``ranking`` (a `SystemRanking` of the systems' metrics,
-        of their means over runs with runs).  ``independent`` is True:
-        nothing is paired.
+        of their means over runs with runs, pooled as `pooling` says: its
+        ``pooling`` field).  ``independent`` is True: nothing is paired.
+        ``note`` says which pooling was used (printed after the tables, and
+        in the HTML page's method notes).
 
     See Also
     --------
@@ -410,13 +427,37 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     Notes
     -----
     With one run per system, ``mean``, ``low`` and ``high`` are those of
-    `metric_posterior` and, with ``rope=0``, the pairwise probabilities of
-    binary tables are `compare_independent`'s (``mc_error`` 0 where that is
-    exact) for up to 45 pairs (ten systems); beyond, every pair is read from
-    the ranking's draws (its quadrature costs milliseconds a pair), with its
-    Monte Carlo error.  The runs model and its prior are described in the user guide
-    ("From counts, runs or fold scores"); its coverage is measured by the
-    coverage benchmark (its "runs" section).
+    `metric_posterior`: the summary is each system's own posterior, whatever
+    `pooling` says.  The runs model and its prior are described in the user
+    guide ("From counts, runs or fold scores"); its coverage is measured by
+    the coverage benchmark (its "runs" section).
+
+    **Partial pooling.**  Among near-equal systems a posterior in which each
+    system's metric is free is overconfident about which is best: of five
+    systems whose accuracies differ by up to about 0.03, each on its own
+    test set, the unpooled posterior's P(best) of 0.6-0.8 was right about
+    half the time.  With ``pooling="partial"`` the true metrics, on the
+    logit scale of the metric's range, are ``θ_i = μ + δ_i``,
+    ``δ_i ~ N(0, τ²)`` (flat prior on ``μ``, uniform prior on ``τ`` up to
+    10 logits, Gelman 2006), with each system's posterior draws on that
+    scale (their means and variances: the systems are independent, so their
+    covariance is diagonal) standing for its data, as `rank_systems` pools
+    systems on shared items.  The coverage benchmark's systems section
+    measures P(best) of both settings on leaderboards of 5 and 20 such
+    systems (the user guide's page on ranking systems shows the figures).
+
+    **Pairwise probabilities.**  The pairwise table and P(best) come from
+    one posterior.  With ``pooling="partial"`` and three systems or more
+    that is the pooled one: every pair is read from the pooled draws, with
+    its Monte Carlo error, and no exact figure replaces it (the exact
+    probabilities are those of the unpooled posterior, which would
+    contradict the ranking beside them).  With ``pooling="none"`` (or two
+    systems) and ``rope=0``, the pairwise probabilities of binary tables
+    are `compare_independent`'s (``mc_error`` 0 where that is exact) for up
+    to 45 pairs (ten systems); beyond, every pair is read from the
+    ranking's draws (its quadrature costs milliseconds a pair).
+    ``prob_new_run_first_better`` compares new runs of each system's own
+    runs model, unpooled.
 
     Examples
     --------
@@ -429,12 +470,18 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     ...                      index=["3467175", "3394520", "3338942"])
     >>> report = compare_counts(board, random_state=0)
     >>> round(float(report.ranking.prob_best["3467175"]), 2)
-    0.93
+    0.89
     >>> report.ranking.expected_rank.round(1)
     3467175    1.1
     3394520    2.1
-    3338942    2.9
+    3338942    2.8
     Name: expected_rank, dtype: float64
+
+    Each system's own posterior, unpooled, is surer of the leader:
+
+    >>> unpooled = compare_counts(board, pooling="none", random_state=0)
+    >>> round(float(unpooled.ranking.prob_best["3467175"]), 2)
+    0.93
 
     Several runs of each system, each with its own counts:
 
@@ -458,6 +505,8 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     beta = check_positive(beta, "beta")
     width = range_width(spec.name)
     rope = check_rope(rope, width=width)
+    if pooling not in ("partial", "none"):
+        fail("pooling", "'partial' or 'none'", pooling)
     confidence = check_confidence(confidence)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
@@ -557,9 +606,16 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         matrix = batched_draws      # every system's column already in place
     else:
         matrix = np.column_stack([draws[name] for name in names])
+    # Pooled with three systems or more (the spread needs three); the systems' draws are
+    # independent, so Σ is diagonal.
+    pooled = pooling == "partial" and len(names) >= 3
+    if pooled:
+        defined = np.all(np.isfinite(matrix), axis=1)
+        matrix = pool_in_range(matrix[defined], 1.0 - width, 1.0, rng, higher,
+                               independent=True)
     ranking = ranking_from_draws(matrix, names, metric=spec.name, average=average,
                                  prior=lam, rope=rope, higher_is_better=higher,
-                                 pooling="none")
+                                 pooling=pooling)
     # P(row's value > column's by more than rope), from the ranking's draws (its pairwise
     # table reads "better": the transpose for metrics where lower is better) ...
     above = (ranking.pairwise.to_numpy() if higher else ranking.pairwise.to_numpy().T).copy()
@@ -568,11 +624,12 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     n = matrix.shape[0]
     error = np.sqrt(np.maximum(above * (1.0 - above), 1.0 / n) / n)
     # ... and exact where compare_independent is, for a table of up to _EXACT_PAIRS pairs
-    # (its quadrature costs milliseconds a pair).
+    # (its quadrature costs milliseconds a pair), unless the draws were pooled: then the
+    # pairs and P(best) are read from the same pooled posterior.
     exact = [name for name in names if name in exact_tables]
     # Sampled metrics (mcc, k_measure) keep the ranking's draws: compare_independent would
     # sample them again.
-    if (spec.exact is not None and rope == 0 and 2 <= len(exact)
+    if (not pooled and spec.exact is not None and rope == 0 and 2 <= len(exact)
             and len(exact) * (len(exact) - 1) // 2 <= _EXACT_PAIRS):
         for i, first in enumerate(names):
             for j in range(i + 1, len(names)):
@@ -613,7 +670,24 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         metric=spec.name, confidence=confidence, rope=float(rope), average=average,
         labels=wanted, per_label=pd.DataFrame(),
         pairs=pd.DataFrame(pair_table), n_draws=n_draws,
-        runs=runs, independent=True, prior=float(lam)), ranking)
+        runs=runs, independent=True, prior=float(lam),
+        note=_pooling_note(pooling, pooled, with_runs)), ranking)
+
+
+def _pooling_note(pooling, pooled, with_runs):
+    """The report's line on how the ranking and the pairwise probabilities were drawn."""
+    metrics = "metrics (their means over runs)" if with_runs else "metrics"
+    if pooled:
+        return (f"Pooling: partial. The systems' {metrics} are drawn toward each other as "
+                "far as their test sets cannot tell them apart (a normal hierarchical model "
+                "on the logit scale, uniform prior on the spread): the ranking and the "
+                "pairwise probabilities come from that pooled posterior, the summary's "
+                "intervals from each system's own.")
+    if pooling == "partial":
+        return ("Pooling: partial, which leaves two systems as they are (the spread "
+                "between systems needs three): each system's own posterior.")
+    return (f"Pooling: none. Each system's {metrics} from its own posterior alone: the "
+            "ranking may be overconfident among near-equal systems.")
 
 
 

@@ -168,10 +168,12 @@ class ComparisonReport(ResultMixin):
         True for a report on independent systems (`compare_counts`): the
         comparisons are unpaired and the paired tables (`pairwise`) are NaN.
     note : str or None
-        A line on what the report could not hold and why, printed after its
-        tables (for fold scores only: no counts, and the test fraction the
-        t-tests and the ranking use; with ``groups=``, that every posterior,
-        pair and the ranking is the Bayesian bootstrap of the clusters);
+        A line printed after the report's tables (and in the HTML page's
+        method notes): for fold scores, what the report could not hold and
+        why (no counts, and the test fraction the t-tests and the ranking
+        use); for `compare_counts`, which pooling its ranking and pairwise
+        probabilities come from; with ``groups=``, that every posterior,
+        pair and the ranking is the Bayesian bootstrap of the clusters;
         None for the other reports.
     prior : float or None
         The Dirichlet concentration (`prior`) of the confusion
