@@ -478,3 +478,24 @@ def test_compare_scores_takes_groups(metric):
         plain.interval()[0]
     same = compare_scores(y, a, a, metric=metric, n_draws=500, random_state=0, groups=groups)
     assert same.prob_equivalent == 1.0
+
+
+def test_an_item_of_weight_three_alone_in_its_cluster_is_one_draw():
+    # Weights act as counts within a cluster: an item of weight 3 is three items of one
+    # cluster (one draw), not three independent items as without groups.
+    rng = np.random.default_rng(12)
+    y_true = rng.integers(0, 2, 60)
+    y_pred = np.where(rng.random(60) < 0.8, y_true, 1 - y_true)
+    weight = np.full(60, 3.0)
+    plain = recall_posterior(y_true, y_pred, sample_weight=weight)
+    grouped = recall_posterior(y_true, y_pred, sample_weight=weight, groups=np.arange(60),
+                               random_state=0)
+    assert isinstance(grouped, ClusteredPosterior)
+    # Three times the variance: the effective number of items a third of the weight.
+    assert grouped.var() > 2.0 * plain.var()
+    assert grouped.effective_n == pytest.approx(60.0, rel=0.25)
+    # Weights of 1 (and 0, no item) keep the exact posterior.
+    weight = np.r_[np.ones(59), 0.0]
+    unit = recall_posterior(y_true, y_pred, sample_weight=weight, groups=np.arange(60))
+    exact = recall_posterior(y_true, y_pred, sample_weight=weight)
+    assert (unit.a, unit.b) == (exact.a, exact.b)

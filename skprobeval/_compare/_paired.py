@@ -586,7 +586,7 @@ def _clustered_comparison(y_true, y_pred_a, y_pred_b, *, prior, rope, sample_wei
     first, second, weight, labels = paired_items(y_true, y_pred_a, y_pred_b, sample_weight)
     counts = PairedCounts.from_predictions(y_true, y_pred_a, y_pred_b,
                                            sample_weight=sample_weight)
-    clusters = cluster_codes(groups, first.shape[0])
+    clusters = cluster_codes(groups, first.shape[0], weight=weight)
     alphas = _check_paired_prior(prior)
     rope = check_rope(rope)
     n_draws = check_draws(n_draws)

@@ -192,7 +192,8 @@ def _ranking_posterior(metric, y_true, y_score, pos_label, sample_weight, prior,
     items = check_curve_input(y_true, y_score, pos_label, sample_weight)
     cells = CurveCells.from_items(*items)
     lam = ranking_prior(prior, metric, cells.positive.sum())
-    clusters = None if groups is None else cluster_codes(groups, items[0].shape[0])
+    clusters = None if groups is None else cluster_codes(groups, items[0].shape[0],
+                                                         weight=items[2])
     if clusters is None or clusters.singletons:
         samples = _metric_draws(cells, lam, metric, n_draws, rng)
         return RankingPosterior(samples, point=_observed_metric(cells, metric), metric=metric)
@@ -492,8 +493,8 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
                           weight[keep])
     clusters = None
     if groups is not None:
-        clusters = cluster_codes(groups, relevant.shape[0])
-        clusters = clusters if keep.all() else clusters.subset(keep)
+        clusters = cluster_codes(groups, relevant.shape[0], weight=weight)
+        clusters = clusters if keep.all() else clusters.subset(keep, weight[keep])
         if clusters is None:
             fail("groups", "ids of at least two clusters among the items of positive weight",
                  groups, shown="one cluster")

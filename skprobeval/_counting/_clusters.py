@@ -35,20 +35,33 @@ class ClusterCodes:
     codes: np.ndarray
     n_clusters: int
     sizes: np.ndarray
+    #: Whether every cluster holds at most one item of positive weight, every weight 1:
+    #: then the clusters change nothing.  (An item of weight 3 alone in its cluster is
+    #: three items of one cluster, one draw: not as three independent items.)
+    singletons: bool = False
 
-    @property
-    def singletons(self):
-        """Whether every cluster holds one item (then the clusters change nothing)."""
-        return bool(self.sizes.max() == 1)
-
-    def subset(self, mask):
-        """The clusters of the items where `mask` holds, re-indexed (None if fewer than 2)."""
+    def subset(self, mask, weight=None):
+        """The clusters of the items where `mask` holds, re-indexed (None if fewer than 2);
+        `weight` the kept items' weights."""
         codes = self.codes[mask]
         used, codes = np.unique(codes, return_inverse=True)
         if used.shape[0] < 2:
             return None
-        return ClusterCodes(codes.astype(np.intp), int(used.shape[0]),
-                            np.bincount(codes, minlength=used.shape[0]))
+        codes = codes.reshape(-1).astype(np.intp)
+        return _encoded(codes, int(used.shape[0]), weight)
+
+
+def _encoded(codes, n_clusters, weight):
+    """`ClusterCodes` of cluster indices, with `singletons` judged on the weights."""
+    sizes = np.bincount(codes, minlength=n_clusters)
+    if weight is None:
+        singletons = bool(sizes.max() == 1)
+    else:
+        weight = np.asarray(weight, dtype=float)
+        held = weight > 0
+        singletons = bool(np.all(weight[held] == 1.0) and np.bincount(
+            codes[held], minlength=n_clusters).max(initial=0) <= 1)
+    return ClusterCodes(codes, n_clusters, sizes, singletons)
 
 
 def _missing(array):
@@ -71,7 +84,7 @@ def _missing(array):
     return out
 
 
-def cluster_codes(groups, n_items, *, name="groups"):
+def cluster_codes(groups, n_items, *, name="groups", weight=None):
     """Check one cluster id per item and encode the ids.
 
     Parameters
@@ -83,6 +96,9 @@ def cluster_codes(groups, n_items, *, name="groups"):
         Number of items the ids must match.
     name : str, default="groups"
         Argument named in errors.
+    weight : array-like of shape (n_items,), default=None
+        The items' checked weights: clusters of one item are the items
+        without clusters only where every weight is 1 (or 0: no item).
 
     Returns
     -------
@@ -114,4 +130,4 @@ def cluster_codes(groups, n_items, *, name="groups"):
              "population: its uncertainty cannot be estimated)", groups,
              shown=f"{ids.shape[0]} cluster(s)")
     codes = codes.reshape(-1).astype(np.intp)
-    return ClusterCodes(codes, int(ids.shape[0]), np.bincount(codes, minlength=ids.shape[0]))
+    return _encoded(codes, int(ids.shape[0]), weight)

@@ -89,10 +89,10 @@ class JointCodes:
 
     def subset(self, mask):
         """The items where `mask` holds (their weights and clusters with them)."""
-        clusters = None if self.clusters is None else self.clusters.subset(mask)
+        weight = None if self.weight is None else self.weight[mask]
+        clusters = None if self.clusters is None else self.clusters.subset(mask, weight)
         return JointCodes(self.kind, [c[mask] for c in self.codes], self.classes,
-                          self.n_requested, None if self.weight is None else self.weight[mask],
-                          clusters)
+                          self.n_requested, weight, clusters)
 
     @property
     def n_classes(self):
@@ -188,7 +188,7 @@ def joint_codes(y_true, y_preds, *, average, labels=None, pos_label=1, sample_we
                          labels_present=labels_present)
     if groups is None:
         return codes
-    clusters = cluster_codes(groups, codes.codes[0].shape[0])
+    clusters = cluster_codes(groups, codes.codes[0].shape[0], weight=codes.weight)
     return JointCodes(codes.kind, codes.codes, codes.classes, codes.n_requested, codes.weight,
                       clusters)
 

@@ -177,13 +177,13 @@ def _clustered_mean_draws(values, weight, clusters, n_draws, rng):
     return out, (clusters.n_clusters, total, effective)
 
 
-def _groups_of(groups, n, keep):
+def _groups_of(groups, n, keep, shapes=None):
     """The clusters of the kept items, or None (no groups, or every cluster one item)."""
     if groups is None:
         return None
     clusters = cluster_codes(groups, n)
-    if keep is not None:
-        clusters = clusters.subset(keep)
+    if keep is not None or shapes is not None:
+        clusters = clusters.subset(slice(None) if keep is None else keep, shapes)
         if clusters is None:
             fail("groups", "ids of at least two clusters among the items of positive weight",
                  groups, shown="one cluster")
@@ -194,7 +194,7 @@ def _mean_loss(losses, sample_weight, n_draws, random_state, loss, groups=None):
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     shapes, keep = _item_weights(sample_weight, losses.shape[0])
-    clusters = _groups_of(groups, losses.shape[0], keep)
+    clusters = _groups_of(groups, losses.shape[0], keep, shapes)
     if keep is not None:
         losses = losses[keep]
     if shapes is not None and np.all(shapes == 1.0):
@@ -565,7 +565,7 @@ def compare_losses(losses_a, losses_b, *, rope=0.0, sample_weight=None, n_draws=
         shapes = None
     point = float(np.mean(difference) if shapes is None
                   else np.average(difference, weights=shapes))
-    clusters = _groups_of(groups, a.shape[0], keep)
+    clusters = _groups_of(groups, a.shape[0], keep, shapes)
     info = None
     if clusters is not None:
         draws, info = _clustered_mean_draws(difference, shapes, clusters, n_draws, rng)

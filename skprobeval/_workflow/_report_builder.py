@@ -171,7 +171,8 @@ class _ReportBuilder:
             names=[truth_name] + [f"predictions of {name!r}" for name in self.names])
         # The clusters of the tested items, in pooled order (a repeated item keeps its
         # cluster); kept on the joint codes only where some cluster holds several items.
-        self.clusters = None if groups is None else cluster_codes(groups[order], order.shape[0])
+        self.clusters = None if groups is None else cluster_codes(groups[order], order.shape[0],
+                                                                  weight=weight)
         self.clustered = self.clusters is not None and not self.clusters.singletons
         if self.clustered:
             self.joint = joint = joint.with_clusters(self.clusters)
