@@ -333,3 +333,33 @@ def test_cli_cluster_column(tmp_path, rng):
     assert "cluster column 'site' not in" in missing.stderr
     truth = _cli("compare", str(path), "--truth", "gold", "--cluster", "gold")
     assert "--cluster must name a column other than the truth" in truth.stderr
+
+
+# ---------------------------------------------------------------------------
+# Dask: a groups column counted with the labels
+# ---------------------------------------------------------------------------
+
+
+def test_a_dask_groups_column_gives_the_report_of_the_items():
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(21)
+    y, predictions, cluster = _clustered_data(rng, n_clusters=30, size=20, skills=(1.0, 0.8))
+    frame = pd.DataFrame({"gold": y, **predictions, "patient": [f"p{c}" for c in cluster]})
+    with dask.config.set(scheduler="synchronous"):
+        lazy = compare_predictions("gold", list(predictions), data=dd.from_pandas(
+            frame, npartitions=4), groups="patient", n_draws=2000, random_state=0)
+        # A Dask series partitioned otherwise than the labels: aligned by position.
+        series = compare_predictions(
+            dd.from_pandas(frame["gold"], npartitions=4),
+            {name: dd.from_pandas(frame[name], npartitions=4) for name in predictions},
+            groups=dd.from_pandas(frame["patient"], npartitions=3), n_draws=2000,
+            random_state=0)
+    eager = compare_predictions("gold", list(predictions), data=frame, groups="patient",
+                                n_draws=2000, random_state=0)
+    columns = ["mean", "low", "high", "n_clusters", "effective_n"]
+    pd.testing.assert_frame_equal(lazy.summary[columns], eager.summary[columns])
+    pd.testing.assert_frame_equal(series.summary[columns], eager.summary[columns])
+    with pytest.raises(TypeError, match="`groups` must be a column name of the Dask"):
+        compare_predictions("gold", list(predictions), data=dd.from_pandas(frame, 4),
+                            groups=dd.from_pandas(frame["patient"], npartitions=3))

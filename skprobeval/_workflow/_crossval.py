@@ -667,7 +667,9 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         and ``effective_n`` and the report's note says so.  One item per
         cluster gives the report without `groups`, number for number.
         `sample_weight` weighs items within their clusters; every cluster
-        is one draw.  Not with Dask input.
+        is one draw.  With a Dask DataFrame, a column of it (counted with
+        the labels in the same pass: each distinct combination of labels and
+        cluster is one row weighted by its count).
 
     Returns
     -------
@@ -738,20 +740,24 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     if scores is not None and (not isinstance(scores, dict) or set(scores) - set(predictions)):
         fail("scores", "a dict of score arrays keyed like `predictions`", scores)
     names = list(predictions)
+    # The clusters travel with the labels: with Dask input each distinct combination of
+    # (truth, predictions, cluster) is one row weighted by its count, items of one
+    # cluster as counts within it (the clusters' model of weighted items).
+    extra = [] if groups is None else [groups]
     arrays, sample_weight, distinct = resolve_columns(
-        data, [y_true, *predictions.values()],
-        ["y_true", *[f"predictions[{name!r}]" for name in names]], sample_weight,
-        distinct_arrays=True,
-        label_names=["y_true", *[f"predictions of {name!r}" for name in names]])
+        data, [y_true, *predictions.values(), *extra],
+        ["y_true", *[f"predictions[{name!r}]" for name in names], *["groups"] * len(extra)],
+        sample_weight, distinct_arrays=True,
+        label_names=["y_true", *[f"predictions of {name!r}" for name in names],
+                     *["groups"] * len(extra)])
+    if groups is not None:
+        groups, arrays = arrays[-1], arrays[:-1]
     if distinct and scores is not None:
         fail("scores", "None with Dask input (average precision ranks every "
              "item's score, which would load the column)", scores)
-    if distinct and groups is not None:
-        fail("groups", "None with Dask input (its items are counted as distinct "
-             "combinations of labels, which know no clusters)", groups, error=TypeError)
     y_array = _check_target(arrays[0], "y_true")
     n_items = y_array.shape[0]
-    clusters = item_clusters(groups, n_items, data)
+    clusters = item_clusters(groups, n_items)
     folds = [_Fold(np.arange(n_items), 0, 0)]
     fold_predictions = {name: [_check_target(values, f"predictions[{name!r}]")]
                         for name, values in zip(names, arrays[1:])}
