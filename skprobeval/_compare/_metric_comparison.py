@@ -634,20 +634,18 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     check_target_metric(joint, spec.name, average)
     if joint.clusters is not None and joint.clusters.singletons:
         joint = joint.with_clusters(None)      # one item a cluster: exactly as without
-    if joint.clusters is not None:
-        return _clustered_metric_comparison(joint, spec, average=average, lam=lam, rope=rope,
-                                            beta=beta, n_draws=n_draws, rng=rng, masks=masks,
-                                            keep_difference=keep_difference)
+    clustered = joint.clusters is not None
     table = JointTable(joint, lam)
     shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
     combine = "binary" if joint.kind == "binary" else average
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     share = every and spec.name in SHARE_OF_RIGHT | {"error"}
-    if ((joint.kind == "binary" and spec.name in ("accuracy", "error"))
-            or (share and combine == "micro")):
+    if not clustered and ((joint.kind == "binary" and spec.name in ("accuracy", "error"))
+                          or (share and combine == "micro")):
         # The share of items right (or wrong): the exact paired comparison of
         # who is right alone (before the shortcut below: identical predictions
-        # give 1/2 each way there, as compare_paired says).
+        # give 1/2 each way there, as compare_paired says).  With clusters it is
+        # sampled as every other metric.
         return _exact_share_comparison(table, spec.name, lam, rope)
     params = {"beta": beta} if "beta" in spec.params else {}
     if masks is None or combine in ("binary", None) or (share and combine == "micro"):
@@ -659,57 +657,34 @@ def paired_metric_from_codes(joint, spec, *, average, lam, rope, beta, n_draws, 
     # Label averages of F-scores take their own prior on TP (multiclass tables).
     extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
     source = JointSource(table, spec, params, combine, weights, masks, share, extra)
+    # A clustered comparison is not planned (more clusters, not items, would be what
+    # to plan); it says how many clusters it rests on and its effective items.
+    plannable = source if source.plannable and not clustered else None
+    clusters = ((table.clusters.n_clusters, frozen_result(np.full(shape, _n_items(joint))))
+                if clustered else (None, None))
     if not table.any_difference:
         # No item where the predictions differ: delta is identically 0.
         return MetricComparison(spec.name, True, "exact", frozen_result(np.zeros(shape)),
                                 frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
-                                frozen_result(np.zeros(shape)), rope, 0, None,
-                                source if source.plannable else None)
-    return sampled_comparison(spec.name, source.differences(table, n_draws, rng), rope,
-                              n_draws, keep_difference=keep_difference,
-                              source=source if source.plannable else None)
-
-
-def _clustered_metric_comparison(joint, spec, *, average, lam, rope, beta, n_draws, rng, masks,
-                                 keep_difference):
-    """`paired_metric_from_codes` with items in clusters: the metric difference drawn
-    from the clusters' Bayesian bootstrap of the joint table (the same cluster
-    weights for both systems; sampled for every metric, accuracy included), with
-    the number of clusters and the effective number of items."""
-    table = JointTable(joint, lam)
-    shape = (joint.n_requested,) if average is None and joint.kind != "binary" else ()
-    combine = "binary" if joint.kind == "binary" else average
-    every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
-    share = every and spec.name in SHARE_OF_RIGHT | {"error"}
-    params = {"beta": beta} if "beta" in spec.params else {}
-    if masks is None or combine in ("binary", None) or (share and combine == "micro"):
-        masks = (slice(None), slice(None))
-    weights = [label_weights(joint.counts(system)[mask], combine, spec.name)
-               if combine not in ("binary", None) else None
-               for system, mask in zip((1, 2), masks)]
-    extra = f_score_mass(joint.kind, joint.n_classes, spec.name, combine, lam)
-    source = JointSource(table, spec, params, combine, weights, masks, share, extra)
-    n_clusters = table.clusters.n_clusters
-    if not table.any_difference:
-        return MetricComparison(spec.name, True, "exact", frozen_result(np.zeros(shape)),
-                                frozen_result(np.ones(shape)), frozen_result(np.zeros(shape)),
-                                frozen_result(np.zeros(shape)), rope, 0, None, None,
-                                n_clusters, frozen_result(np.full(shape, _n_items(joint))))
+                                frozen_result(np.zeros(shape)), rope, 0, None, plannable,
+                                *clusters)
+    if not clustered:
+        return sampled_comparison(spec.name, source.differences(table, n_draws, rng), rope,
+                                  n_draws, keep_difference=keep_difference, source=plannable)
     chunks = list(source.differences(table, n_draws, rng))
-    clustered = sampled_comparison(spec.name, iter(chunks), rope, n_draws,
-                                   keep_difference=keep_difference)
+    result = sampled_comparison(spec.name, iter(chunks), rope, n_draws,
+                                keep_difference=keep_difference)
     # The same difference without the clusters: the variance the items alone give.
-    plain_joint = joint.with_clusters(None)
-    plain_table = JointTable(plain_joint, lam)
+    plain_table = JointTable(joint.with_clusters(None), lam)
     plain = np.concatenate(list(JointSource(plain_table, spec, params, combine, weights, masks,
                                             share, extra).differences(plain_table, n_draws,
                                                                       rng)))
-    drawn = np.concatenate(chunks)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.nanvar(plain, axis=0, ddof=1) / np.nanvar(drawn, axis=0, ddof=1)
+        ratio = np.nanvar(plain, axis=0, ddof=1) / np.nanvar(np.concatenate(chunks), axis=0,
+                                                              ddof=1)
     n_items = _n_items(joint)
     effective = np.where(np.isfinite(ratio), n_items * ratio, n_items)
-    return dataclasses.replace(clustered, n_clusters=n_clusters,
+    return dataclasses.replace(result, n_clusters=clusters[0],
                                effective_n=frozen_result(effective))
 
 
