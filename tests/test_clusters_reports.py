@@ -363,3 +363,20 @@ def test_a_dask_groups_column_gives_the_report_of_the_items():
     with pytest.raises(TypeError, match="`groups` must be a column name of the Dask"):
         compare_predictions("gold", list(predictions), data=dd.from_pandas(frame, 4),
                             groups=dd.from_pandas(frame["patient"], npartitions=3))
+
+
+def test_rank_systems_says_its_clusters_and_counts_dask_clusters():
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    rng = np.random.default_rng(22)
+    y, predictions, cluster = _clustered_data(rng, n_clusters=30, size=20)
+    eager = rank_systems(y, predictions, metric="f1", groups=cluster, n_draws=2000,
+                         random_state=0)
+    assert eager.n_clusters == 30 and eager.to_dict()["n_clusters"] == 30
+    assert rank_systems(y, predictions, metric="f1", n_draws=500).n_clusters is None
+    with dask.config.set(scheduler="synchronous"):
+        lazy = rank_systems(da.from_array(y, chunks=150),
+                            {k: da.from_array(v, chunks=150) for k, v in predictions.items()},
+                            metric="f1", groups=da.from_array(cluster, chunks=200),
+                            n_draws=2000, random_state=0)
+    pd.testing.assert_series_equal(lazy.prob_best, eager.prob_best)

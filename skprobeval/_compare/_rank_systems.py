@@ -161,6 +161,8 @@ class SystemRanking(RankingMixin):
     higher_is_better: bool = True
     pooling: str = "partial"
     _source: object = field(default=None, repr=False)
+    #: Clusters the ranking rests on (``groups=``), else None.
+    n_clusters: int | None = None
 
     def interval(self, confidence=0.95):
         """Equal-tailed credible interval of each system's metric.
@@ -257,7 +259,8 @@ class SystemRanking(RankingMixin):
                 "rank_probabilities": plain_frame(self.rank_probabilities),
                 "metric": self.metric, "average": self.average, "prior": self.prior,
                 "rope": self.rope, "n_draws": self.n_draws,
-                "higher_is_better": self.higher_is_better}
+                "higher_is_better": self.higher_is_better,
+                **({} if self.n_clusters is None else {"n_clusters": self.n_clusters})}
 
     def plot(self, *, ax=None):
         """Heat map of `rank_probabilities`, systems best first (by expected rank).
@@ -679,13 +682,15 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
             # The distinct combinations, their counts as weights, as Dask input reaches here.
             arrays, weight = [y_true.y_true, *y_true.y_pred.T], y_true.counts
         else:
-            if groups is not None and is_dask(y_true, *values, sample_weight, groups):
-                fail("groups", "None for Dask collections (the items are counted as "
-                     "distinct combinations of labels, which know no clusters)", groups,
-                     error=TypeError, shown="groups with Dask input")
-            arrays, weight, _ = resolve_columns(None, [y_true, *values], label_names,
-                                                sample_weight, distinct_arrays=True,
-                                                label_names=label_names)
+            # With Dask input the clusters are counted with the labels: each distinct
+            # combination of labels and cluster is one row weighted by its count.
+            extra = [] if groups is None else [groups]
+            arrays, weight, _ = resolve_columns(
+                None, [y_true, *values, *extra], label_names + ["groups"] * len(extra),
+                sample_weight, distinct_arrays=True,
+                label_names=label_names + ["groups"] * len(extra))
+            if groups is not None:
+                groups, arrays = arrays[-1], arrays[:-1]
         joint = joint_codes(arrays[0], arrays[1:], average=average, labels=labels,
                             pos_label=pos_label, sample_weight=weight, labels_present=True,
                             names=label_names, groups=groups)
@@ -705,6 +710,8 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
                                  rope=rope, higher_is_better=higher, pooling=pooling)
     if metric in _RANKING_METRICS:
         return ranking
+    if joint.clusters is not None and not joint.clusters.singletons:
+        ranking = replace(ranking, n_clusters=joint.clusters.n_clusters)
     # What `plan_more_items` recomputes the ranking from, with more items.
     return replace(ranking, _source=RankingSource(
         joint, names, metric=name, average=average, labels=labels, pos_label=pos_label,
