@@ -513,8 +513,9 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative item weights; they act as counts.
     groups : array-like of shape (n_samples,), default=None
-        Cluster of each item (a patient, a document: any sortable ids), for
-        labels given as NumPy or pandas arrays.  The joint table is then the
+        Cluster of each item (a patient, a document: any sortable ids); with
+        Dask labels a Dask array or series, counted with them.  The joint
+        table is then the
         Bayesian bootstrap of the clusters: each cluster's items share one
         weight in every draw, for every system, so that the ranks are as
         uncertain as the number of clusters makes them (see
