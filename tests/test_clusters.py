@@ -499,3 +499,11 @@ def test_an_item_of_weight_three_alone_in_its_cluster_is_one_draw():
     unit = recall_posterior(y_true, y_pred, sample_weight=weight, groups=np.arange(60))
     exact = recall_posterior(y_true, y_pred, sample_weight=weight)
     assert (unit.a, unit.b) == (exact.a, exact.b)
+
+
+def test_compare_counts_refuses_groups_and_names_runs():
+    from skprobeval import compare_counts
+
+    counts = {"a": ConfusionCounts(30, 5, 6, 40), "b": ConfusionCounts(28, 7, 8, 38)}
+    with pytest.raises(TypeError, match="`groups` must be None for counts.*runs"):
+        compare_counts(counts, groups=[0, 1])

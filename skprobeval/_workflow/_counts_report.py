@@ -319,7 +319,7 @@ def _draws(posterior, n_draws, rng):
 @renamed_keyword("n_samples", "n_draws")
 def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, beta=1.0,
                    prior=0.5, rope=0.0, pooling="partial", confidence=0.95, n_draws=N_DRAWS,
-                   random_state=None):
+                   random_state=None, groups=None):
     """Compare and rank systems from their confusion counts alone.
 
     For a leaderboard, a paper's table, or any evaluation that kept the
@@ -396,6 +396,11 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         the runs model, comparisons that are not exact).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws.
+    groups : None
+        Refused: counts know no items, so no clusters of them.  Several runs
+        or test sets of a system (a list of its counts) are the analogue,
+        their spread modelled as the runs'.  The posteriors and reports from
+        labels take ``groups=``.
 
     Returns
     -------
@@ -507,6 +512,10 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     rope = check_rope(rope, width=width)
     if pooling not in ("partial", "none"):
         fail("pooling", "'partial' or 'none'", pooling)
+    if groups is not None:
+        fail("groups", "None for counts: counts know no items, so no clusters of items; "
+             "several runs or test sets of a system (a list of its counts) are the "
+             "analogue, their spread modelled as the runs'", "an array", error=TypeError)
     confidence = check_confidence(confidence)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
