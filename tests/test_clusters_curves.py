@@ -1,0 +1,165 @@
+"""Curves, thresholds, calibration and sensitive groups of items in clusters (`groups=`).
+
+References: the clustered draws are the Bayesian bootstrap of the clusters
+(Rubin 1981; each cluster's items share one Gamma((C - 1)/(C + 2)) weight, the
+prior's pseudo-cells keep their own Gamma(λ)).  Each function is checked three
+ways: one item per cluster gives exactly the result without clusters; a shared
+cluster effect widens its intervals; and one quantity is recomputed by a direct
+NumPy Bayesian bootstrap of the clusters (Gamma weights times each cluster's
+counts), within Monte Carlo error.
+"""
+
+import numpy as np
+import pytest
+
+from skprobeval import (
+    ClusteredPosterior,
+    posterior_precision_recall_curve,
+    posterior_roc_curve,
+)
+from skprobeval._core import cluster_concentration
+
+
+def _scored_clusters(rng, n_clusters=30, size=10, effect=1.0, separation=1.5):
+    """Scores of items in clusters that share a shift of their scores (and labels)."""
+    groups = np.repeat(np.arange(n_clusters), size)
+    n = groups.shape[0]
+    shift = rng.normal(0.0, effect, n_clusters)[groups]
+    y_true = rng.random(n) < 1.0 / (1.0 + np.exp(-(shift - 0.5)))
+    score = separation * y_true + shift + rng.normal(size=n)
+    return y_true, score, groups
+
+
+def _bootstrap(rng, groups, columns, lam, n_draws):
+    """Direct Bayesian bootstrap of the clusters: Gamma(a) cluster weights times each
+    cluster's sums of the `columns` (items x quantities), plus Gamma(λ) per quantity."""
+    n_clusters = int(groups.max()) + 1
+    sums = np.stack([np.bincount(groups, weights=c, minlength=n_clusters) for c in columns], 1)
+    weights = rng.standard_gamma(cluster_concentration(n_clusters), (n_draws, n_clusters))
+    return weights @ sums + rng.standard_gamma(lam, (n_draws, len(columns)))
+
+
+# ---------------------------------------------------------------------------
+# Precision-recall and ROC curves
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [posterior_precision_recall_curve, posterior_roc_curve])
+def test_curves_of_one_item_per_cluster_are_the_curves_without_clusters(build):
+    rng = np.random.default_rng(0)
+    y_true, score, _ = _scored_clusters(rng, n_clusters=60, size=1)
+    singles = np.arange(60)[::-1]
+    plain = build(y_true, score)
+    grouped = build(y_true, score, groups=singles)
+    assert grouped.n_clusters is None and grouped.effective_n is None
+    for kind in ("pointwise", "simultaneous"):
+        a = plain.band(0.9, kind=kind, n_draws=300, random_state=1)
+        b = grouped.band(0.9, kind=kind, n_draws=300, random_state=1)
+        np.testing.assert_array_equal(a.low, b.low)
+        np.testing.assert_array_equal(a.high, b.high)
+    np.testing.assert_array_equal(grouped.precision.mean(), plain.precision.mean())
+
+
+@pytest.mark.parametrize("build", [posterior_precision_recall_curve, posterior_roc_curve])
+def test_a_shared_cluster_effect_widens_both_bands_of_a_curve(build):
+    rng = np.random.default_rng(3)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=30, size=20, effect=1.5)
+    plain = build(y_true, score)
+    grouped = build(y_true, score, groups=groups)
+    assert grouped.n_clusters == 30 and grouped.effective_n is None
+    assert "n_clusters=30" in repr(grouped)
+    wide, narrow = (curve.band(0.9, n_draws=2000, random_state=0) for curve in (grouped, plain))
+    assert wide.n_draws == 2000 and narrow.n_draws == 0
+    middle = slice(len(plain) // 5, 4 * len(plain) // 5)
+    ratio = np.median((wide.high - wide.low)[middle] / (narrow.high - narrow.low)[middle])
+    assert ratio > 1.3
+    wide, narrow = (curve.band(0.9, kind="simultaneous", n_draws=1000, random_state=0)
+                    for curve in (grouped, plain))
+    assert np.mean(wide.high - wide.low) > 1.2 * np.mean(narrow.high - narrow.low)
+
+
+def test_pointwise_band_of_clustered_precision_is_the_bootstrap_of_the_clusters(seed):
+    # At one threshold the precision is (TP + h1) / (TP + h1 + FP + h2), TP and FP the
+    # clusters' Gamma-weighted counts of the items at or above it, h Gamma(λ).
+    rng = np.random.default_rng(seed)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=25, size=8)
+    curve = posterior_precision_recall_curve(y_true, score, groups=groups)
+    row = len(curve) // 2
+    threshold = curve.thresholds[row]
+    table = curve.summary(0.9, n_draws=40_000, random_state=seed)
+    above = score >= threshold
+    masses = _bootstrap(rng, groups, [above & y_true, above & ~y_true], 0.5, 40_000)
+    reference = masses[:, 0] / masses.sum(axis=1)
+    sd = reference.std()
+    assert abs(table["mean"][row] - reference.mean()) < 5 * sd * np.sqrt(2 / 40_000)
+    for column, q in (("low", 0.05), ("high", 0.95)):
+        # Quantiles of 40 000 draws agree to a few hundredths of a standard deviation.
+        assert abs(table[column][row] - np.quantile(reference, q)) < 0.05 * sd
+
+
+def test_pointwise_band_of_clustered_tpr_is_the_bootstrap_of_the_clusters(seed):
+    rng = np.random.default_rng(seed)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=25, size=8)
+    curve = posterior_roc_curve(y_true, score, groups=groups)
+    row = len(curve) // 2
+    band = curve.band(0.9, n_draws=40_000, random_state=seed)
+    above = score >= curve.thresholds[row]
+    masses = _bootstrap(rng, groups, [above & y_true, ~above & y_true], 0.5, 40_000)
+    reference = masses[:, 0] / masses.sum(axis=1)
+    sd = reference.std()
+    assert abs(band.low[row] - np.quantile(reference, 0.05)) < 0.05 * sd
+    assert abs(band.high[row] - np.quantile(reference, 0.95)) < 0.05 * sd
+
+
+def test_clustered_pointwise_band_at_some_rows_matches_the_band_at_all_rows(seed):
+    # Blocks of rows draw apart: the band at every other row reads the same marginals.
+    rng = np.random.default_rng(seed)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=20, size=15)
+    curve = posterior_precision_recall_curve(y_true, score, groups=groups)
+    full = curve.band(0.9, max_points=None, n_draws=20_000, random_state=seed)
+    some = curve.band(0.9, max_points=len(curve) // 2, n_draws=20_000, random_state=seed + 1)
+    rows = np.flatnonzero(np.isin(curve.thresholds, some.thresholds))
+    np.testing.assert_allclose(some.low, full.low[rows], atol=0.02)
+    np.testing.assert_allclose(some.high, full.high[rows], atol=0.02)
+
+
+def test_clustered_curve_has_no_exact_posteriors_and_reports_its_clusters():
+    rng = np.random.default_rng(1)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=12, size=5)
+    curve = posterior_roc_curve(y_true, score, groups=groups)
+    for name in ("precision", "recall", "tpr", "fpr"):
+        with pytest.raises(ValueError, match="no exact"):
+            getattr(curve, name)
+    assert curve.to_dict()["n_clusters"] == 12
+    curves = curve.sample_curves(50, grid=[0.1, 0.5], random_state=0)
+    assert curves.shape == (50, 2) and np.all((curves >= 0) & (curves <= 1))
+
+
+@pytest.mark.parametrize("build", [posterior_precision_recall_curve, posterior_roc_curve])
+def test_curves_refuse_bad_groups(build):
+    y_true, score = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.6, 0.8, 0.2]
+    with pytest.raises(ValueError, match="`groups` must be one cluster id per item"):
+        build(y_true, score, groups=[0, 1, 2])
+    with pytest.raises(ValueError, match="`groups` must be ids of at least two clusters"):
+        build(y_true, score, groups=[7] * 6)
+    with pytest.raises(ValueError, match="`groups` must be a cluster id for every item"):
+        build(y_true, score, groups=[0, 1, None, 1, 0, 1])
+    with pytest.raises(ValueError, match="at least two clusters among the items of positive"):
+        build(y_true, score, groups=[0, 0, 0, 1, 1, 1], sample_weight=[1, 1, 1, 0, 0, 0])
+
+
+def test_displays_pass_groups_to_the_curve_and_its_summary():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skprobeval import PosteriorPrecisionRecallDisplay, PosteriorRocCurveDisplay
+
+    rng = np.random.default_rng(2)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=15, size=6)
+    for display in (PosteriorPrecisionRecallDisplay, PosteriorRocCurveDisplay):
+        shown = display.from_predictions(y_true, score, groups=groups, n_draws=500,
+                                         random_state=0)
+        assert shown.curve.n_clusters == 15
+        assert shown.summary.n_clusters == 15 and shown.band.n_draws == 500
+    matplotlib.pyplot.close("all")
