@@ -13,7 +13,11 @@ import numpy as np
 import pytest
 
 from skprobeval import (
+    BetaPosterior,
     ClusteredPosterior,
+    calibration_error_posterior,
+    choose_threshold,
+    posterior_calibration_curve,
     posterior_precision_recall_curve,
     posterior_roc_curve,
 )
@@ -163,3 +167,152 @@ def test_displays_pass_groups_to_the_curve_and_its_summary():
         assert shown.curve.n_clusters == 15
         assert shown.summary.n_clusters == 15 and shown.band.n_draws == 500
     matplotlib.pyplot.close("all")
+
+
+# ---------------------------------------------------------------------------
+# choose_threshold
+# ---------------------------------------------------------------------------
+
+
+def test_choose_threshold_of_one_item_per_cluster_is_the_choice_without_clusters():
+    rng = np.random.default_rng(0)
+    y_true, score, _ = _scored_clusters(rng, n_clusters=200, size=1, separation=3.0)
+    plain = choose_threshold(y_true, score, constraint=("precision", 0.8), n_draws=1000,
+                             random_state=0)
+    grouped = choose_threshold(y_true, score, constraint=("precision", 0.8), n_draws=1000,
+                               random_state=0, groups=np.arange(200))
+    assert grouped.threshold == plain.threshold and grouped.n_clusters is None
+    np.testing.assert_array_equal(grouped.prob_constraint, plain.prob_constraint)
+    assert grouped.prob_all_hold == plain.prob_all_hold
+    assert isinstance(grouped.constraint_posterior, BetaPosterior)
+
+
+def test_clustered_probability_of_the_constraint_is_the_bootstrap_of_the_clusters(seed):
+    # P(precision >= 0.7) at one threshold: the share of a direct NumPy Bayesian
+    # bootstrap of the clusters' items at or above it, within binomial error.
+    rng = np.random.default_rng(seed)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=25, size=12, separation=2.0)
+    choice = choose_threshold(y_true, score, constraint=("precision", 0.7), n_draws=20_000,
+                              random_state=seed, groups=groups)
+    assert choice.n_clusters == 25 and choice.summary()["n_clusters"] == 25
+    row = int(np.argmin(np.abs(choice.prob_constraint - 0.5)))
+    above = score >= choice.thresholds[row]
+    masses = _bootstrap(rng, groups, [above & y_true, above & ~y_true], 0.5, 20_000)
+    reference = float(np.mean(masses[:, 0] / masses.sum(axis=1) >= 0.7))
+    assert abs(choice.prob_constraint[row] - reference) < 5 * np.sqrt(0.5 / 20_000)
+
+
+def test_a_shared_cluster_effect_makes_the_threshold_choice_more_cautious():
+    # Clusters whose negatives all score high together: precision varies by cluster,
+    # so the clustered posterior at the chosen threshold is wider and rests on fewer
+    # effective items, and the constraint holds at fewer thresholds.
+    rng = np.random.default_rng(7)
+    groups = np.repeat(np.arange(30), 20)
+    y_true = rng.random(600) < 0.5
+    shift = rng.normal(0.0, 1.5, 30)[groups]
+    score = 2.5 * y_true + np.where(y_true, 0.0, shift) + rng.normal(size=600)
+    plain = choose_threshold(y_true, score, constraint=("precision", 0.85), n_draws=4000,
+                             random_state=0)
+    grouped = choose_threshold(y_true, score, constraint=("precision", 0.85), n_draws=4000,
+                               random_state=0, groups=groups)
+    assert isinstance(grouped.constraint_posterior, ClusteredPosterior)
+    assert grouped.constraint_posterior.effective_n < 400
+    assert grouped.threshold > plain.threshold
+    width = float(np.subtract(*grouped.constraint_posterior.interval(0.9)[::-1]))
+    at = plain.counts[int(np.flatnonzero(plain.thresholds == grouped.threshold)[0])]
+    exact = BetaPosterior(at.tp + 0.5, at.fp + 0.5)
+    assert width > 1.3 * float(np.subtract(*exact.interval(0.9)[::-1]))
+    assert np.sum(grouped.prob_constraint >= 0.95) < np.sum(plain.prob_constraint >= 0.95)
+
+
+def test_choose_threshold_refuses_bad_groups():
+    y_true, score = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.6, 0.8, 0.2]
+    with pytest.raises(ValueError, match="`groups` must be one cluster id per item"):
+        choose_threshold(y_true, score, groups=[0, 1])
+    with pytest.raises(ValueError, match="`groups` must be a 1-d array of cluster ids"):
+        choose_threshold(y_true, score, groups=np.zeros((6, 2)))
+
+
+# ---------------------------------------------------------------------------
+# Calibration
+# ---------------------------------------------------------------------------
+
+
+def _calibration_clusters(rng, n_clusters=40, size=25, effect=1.0):
+    groups = np.repeat(np.arange(n_clusters), size)
+    n = groups.shape[0]
+    prob = rng.random(n)
+    shift = rng.normal(0.0, effect, n_clusters)[groups]
+    y_true = rng.random(n) < 1.0 / (1.0 + np.exp(-(np.log(prob / (1 - prob)) + shift)))
+    return y_true, prob, groups
+
+
+def test_calibration_of_one_item_per_cluster_is_the_calibration_without_clusters():
+    rng = np.random.default_rng(0)
+    y_true, prob, _ = _calibration_clusters(rng, n_clusters=300, size=1)
+    singles = np.arange(300)
+    plain = posterior_calibration_curve(y_true, prob, n_bins=5)
+    grouped = posterior_calibration_curve(y_true, prob, n_bins=5, groups=singles)
+    assert grouped.rate_draws is None and grouped.n_clusters is None
+    for kind in ("pointwise", "simultaneous"):
+        np.testing.assert_array_equal(grouped.band(0.9, kind=kind).low,
+                                      plain.band(0.9, kind=kind).low)
+    for norm in ("l1", "max"):
+        a = calibration_error_posterior(y_true, prob, norm=norm, n_draws=500, random_state=0)
+        b = calibration_error_posterior(y_true, prob, norm=norm, n_draws=500, random_state=0,
+                                        groups=singles)
+        np.testing.assert_array_equal(a.samples, b.samples)
+        assert b.n_clusters is None and a.expected_if_calibrated == b.expected_if_calibrated
+
+
+def test_a_shared_cluster_effect_widens_the_bins_and_the_calibration_error():
+    rng = np.random.default_rng(1)
+    y_true, prob, groups = _calibration_clusters(rng, effect=1.0)
+    plain = posterior_calibration_curve(y_true, prob, n_bins=5)
+    grouped = posterior_calibration_curve(y_true, prob, n_bins=5, groups=groups,
+                                          n_draws=4000, random_state=0)
+    assert grouped.n_clusters == 40 and "n_clusters=40" in repr(grouped)
+    assert isinstance(grouped.rate, ClusteredPosterior)
+    for kind in ("pointwise", "simultaneous"):
+        wide, narrow = grouped.band(0.9, kind=kind), plain.band(0.9, kind=kind)
+        assert wide.n_draws == 4000
+        assert np.all(wide.high - wide.low > narrow.high - narrow.low)
+    assert np.all(grouped.effective_n < grouped.counts)
+    ece_plain = calibration_error_posterior(y_true, prob, n_bins=5, random_state=0)
+    ece = calibration_error_posterior(y_true, prob, n_bins=5, random_state=0, groups=groups)
+    assert ece.n_clusters == 40 and ece.n_items == 1000.0 and ece.effective_n < 1000
+    assert ece.point == ece_plain.point
+    assert ece.expected_if_calibrated > ece_plain.expected_if_calibrated
+    assert ece.std() > ece_plain.std()
+
+
+def test_clustered_bin_rate_and_ece_are_the_bootstrap_of_the_clusters(seed):
+    # Each bin's rate M_pos / (M_pos + M_neg) and the ECE sum_b w_b |r_b - p_b| from a
+    # direct NumPy Bayesian bootstrap of the clusters' cells (bin x class).
+    rng = np.random.default_rng(seed)
+    y_true, prob, groups = _calibration_clusters(rng, n_clusters=20, size=20)
+    curve = posterior_calibration_curve(y_true, prob, n_bins=4, groups=groups,
+                                        n_draws=40_000, random_state=seed)
+    ece = calibration_error_posterior(y_true, prob, n_bins=4, groups=groups, n_draws=40_000,
+                                      random_state=seed)
+    index = np.searchsorted(np.linspace(0, 1, 5)[1:-1], prob)
+    columns = [(index == b) & y_true for b in range(4)] + [(index == b) & ~y_true
+                                                          for b in range(4)]
+    masses = _bootstrap(rng, groups, columns, 0.5, 40_000)
+    total = masses[:, :4] + masses[:, 4:]
+    rates = masses[:, :4] / total
+    reference = np.sum(total / total.sum(axis=1, keepdims=True)
+                       * np.abs(rates - curve.prob_pred), axis=1)
+    band = curve.band(0.9)
+    sd = rates.std(axis=0)
+    np.testing.assert_array_less(np.abs(band.low - np.quantile(rates, 0.05, axis=0)), 0.05 * sd)
+    np.testing.assert_array_less(np.abs(band.high - np.quantile(rates, 0.95, axis=0)), 0.05 * sd)
+    assert abs(ece.mean() - reference.mean()) < 5 * reference.std() * np.sqrt(2 / 40_000)
+
+
+def test_calibration_refuses_bad_groups():
+    y_true, prob = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.6, 0.8, 0.2]
+    with pytest.raises(ValueError, match="`groups` must be ids of at least two clusters"):
+        posterior_calibration_curve(y_true, prob, groups=["p"] * 6)
+    with pytest.raises(ValueError, match="`groups` must be one cluster id per item"):
+        calibration_error_posterior(y_true, prob, groups=[0, 1, 2, 3])
