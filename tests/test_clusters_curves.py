@@ -15,8 +15,10 @@ import pytest
 from skprobeval import (
     BetaPosterior,
     ClusteredPosterior,
+    PosteriorMetricFrame,
     calibration_error_posterior,
     choose_threshold,
+    equalized_odds_disparity,
     posterior_calibration_curve,
     posterior_precision_recall_curve,
     posterior_roc_curve,
@@ -316,3 +318,91 @@ def test_calibration_refuses_bad_groups():
         posterior_calibration_curve(y_true, prob, groups=["p"] * 6)
     with pytest.raises(ValueError, match="`groups` must be one cluster id per item"):
         calibration_error_posterior(y_true, prob, groups=[0, 1, 2, 3])
+
+
+# ---------------------------------------------------------------------------
+# PosteriorMetricFrame: sensitive groups of items in clusters
+# ---------------------------------------------------------------------------
+
+
+def _sensitive_clusters(rng, n_clusters=40, size=20, effect=1.0):
+    """Labels of items in clusters that cross the two sensitive groups."""
+    groups = np.repeat(np.arange(n_clusters), size)
+    n = groups.shape[0]
+    sensitive = np.where(rng.random(n) < 0.5, "a", "b")
+    y_true = rng.integers(0, 2, n)
+    skill = rng.normal(0.0, effect, n_clusters)[groups]
+    right = rng.random(n) < 1.0 / (1.0 + np.exp(-(1.4 + skill)))
+    return y_true, np.where(right, y_true, 1 - y_true), sensitive, groups
+
+
+def test_frame_of_one_item_per_cluster_is_the_frame_without_clusters():
+    rng = np.random.default_rng(0)
+    y_true, y_pred, sensitive, _ = _sensitive_clusters(rng, n_clusters=300, size=1)
+    options = {"metrics": ["recall", "mcc"], "y_true": y_true, "y_pred": y_pred,
+               "sensitive_features": sensitive, "n_draws": 500, "random_state": 0}
+    plain = PosteriorMetricFrame(**options)
+    grouped = PosteriorMetricFrame(**options, groups=np.arange(300))
+    assert grouped.n_clusters is None
+    assert grouped.by_group.equals(plain.by_group) and grouped.overall.equals(plain.overall)
+    assert grouped.difference()["recall"].exact
+
+
+def test_clustered_frame_draws_the_groups_jointly_and_wider():
+    rng = np.random.default_rng(1)
+    y_true, y_pred, sensitive, groups = _sensitive_clusters(rng, effect=1.5)
+    options = {"metrics": ["recall", "fallout"], "y_true": y_true, "y_pred": y_pred,
+               "sensitive_features": sensitive, "n_draws": 4000, "random_state": 0}
+    plain = PosteriorMetricFrame(**options)
+    grouped = PosteriorMetricFrame(**options, groups=groups)
+    assert grouped.n_clusters == 40 and "n_clusters=40" in repr(grouped)
+    assert grouped.to_dict()["n_clusters"] == 40
+    posterior = grouped.by_group_posteriors["recall"]["a"]
+    assert isinstance(posterior, ClusteredPosterior) and posterior.effective_n < 400
+    width = lambda table: (table["high"] - table["low"]).to_numpy()  # noqa: E731
+    assert np.all(width(grouped.by_group["recall"]) > 1.2 * width(plain.by_group["recall"]))
+    assert (grouped.overall["recall"]["high"] - grouped.overall["recall"]["low"]
+            > 1.2 * (plain.overall["recall"]["high"] - plain.overall["recall"]["low"]))
+    # The clusters cross the groups: one weight per cluster in both, so the groups'
+    # draws are correlated and the gap is their joint difference.
+    draws = grouped._posteriors["recall"].samples
+    assert np.corrcoef(draws[:, 0], draws[:, 1])[0, 1] > 0.3
+    gap = grouped.difference()["recall"]
+    assert not gap.exact
+    assert gap.posterior.std() < np.sqrt(draws[:, 0].var() + draws[:, 1].var())
+    worst = equalized_odds_disparity(y_true, y_pred, sensitive_features=sensitive,
+                                     groups=groups, n_draws=1000, random_state=0)
+    assert worst.posterior.samples.shape == (1000,)
+
+
+def test_clustered_frame_gap_is_the_bootstrap_of_the_clusters(seed):
+    # Recall of each sensitive group from one Gamma(a) weight per cluster times the
+    # cluster's TP and FN in that group (plus Gamma(λ) per cell): the gap's quantiles.
+    rng = np.random.default_rng(seed)
+    y_true, y_pred, sensitive, groups = _sensitive_clusters(rng, n_clusters=25, size=12)
+    frame = PosteriorMetricFrame(metrics="recall", y_true=y_true, y_pred=y_pred,
+                                 sensitive_features=sensitive, groups=groups, n_draws=40_000,
+                                 random_state=seed)
+    columns = []
+    for name in ("a", "b"):
+        inside = sensitive == name
+        columns += [inside & (y_true == 1) & (y_pred == 1), inside & (y_true == 1) & (y_pred == 0)]
+    masses = _bootstrap(rng, groups, columns, 0.5, 40_000)
+    recall = masses[:, ::2] / (masses[:, ::2] + masses[:, 1::2])
+    high = int(np.argmax(frame.by_group["point"].to_numpy()))
+    reference = recall[:, high] - recall[:, 1 - high]
+    gap = frame.difference()
+    sd = reference.std()
+    for q in (0.05, 0.5, 0.95):
+        assert abs(float(gap.posterior.ppf(q)) - np.quantile(reference, q)) < 0.05 * sd
+
+
+def test_frame_refuses_bad_groups():
+    options = {"metrics": "recall", "y_true": [1, 0, 1, 1], "y_pred": [1, 0, 0, 1],
+               "sensitive_features": ["a", "a", "b", "b"]}
+    with pytest.raises(ValueError, match="`groups` must be one cluster id per item"):
+        PosteriorMetricFrame(**options, groups=[0, 1])
+    with pytest.raises(ValueError, match="`groups` must be ids of at least two clusters"):
+        PosteriorMetricFrame(**options, groups=[3, 3, 3, 3])
+    with pytest.raises(ValueError, match="at least two clusters among the items of positive"):
+        PosteriorMetricFrame(**options, groups=[0, 0, 1, 1], sample_weight=[1, 1, 0, 0])
