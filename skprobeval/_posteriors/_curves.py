@@ -19,24 +19,22 @@ import numpy as np
 
 from .._core import (
     N_DRAWS,
-    ClusterTableDraws,
     ResultMixin,
     check_confidence,
     check_draws,
     check_prior,
     check_random_state,
     check_sample_weight,
-    cluster_concentration,
-    clustered_cells,
     draw_chunks,
     fail,
     log_gamma,
     renamed_attribute,
     renamed_keyword,
 )
-from .._counting import ConfusionCounts, cluster_codes
+from .._counting import ConfusionCounts
 from .._metrics import check_real_array, check_same_length, positive_mask
 from ._cells import CurveCells
+from ._curve_clusters import ClusteredItems, clustered_cumulative, clustered_points, curve_clusters
 from ._posterior import BetaPosterior
 
 __all__ = [
@@ -241,73 +239,6 @@ def auc_from_shares(gp, gn, pos, neg):
     return np.clip(np.sum((gp / pos) * ((below + 0.5 * gn) / neg), axis=-1), 0.0, 1.0)
 
 
-def curve_clusters(groups, relevant, weight):
-    """The clusters of the items of positive weight (`cluster_codes` of `groups`),
-    or None: no `groups`, or every cluster one item (then the clusters change
-    nothing and the exact routes are taken)."""
-    if groups is None:
-        return None
-    clusters = cluster_codes(groups, relevant.shape[0])
-    keep = weight > 0
-    if not keep.all():
-        clusters = clusters.subset(keep)
-        if clusters is None:
-            fail("groups", "ids of at least two clusters among the items of positive weight",
-                 groups, shown="one cluster")
-    return None if clusters.singletons else clusters
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class ClusteredItems:
-    """The items of positive weight of a curve whose items come in clusters (private).
-
-    ``relevant``, ``score`` and ``weight`` of the kept items, and their
-    `ClusterCodes`.
-    """
-
-    relevant: np.ndarray
-    score: np.ndarray
-    weight: np.ndarray
-    clusters: object
-
-    @classmethod
-    def from_items(cls, relevant, score, weight, clusters):
-        keep = weight > 0
-        return cls(relevant[keep], score[keep], weight[keep], clusters)
-
-    def levels_of(self, levels):
-        """Each item's index among decreasing `levels`: the first level at or below
-        its score (its own level, or the lowest level of its merged run)."""
-        return np.searchsorted(-levels, -self.score, side="left")
-
-    def counts(self, level, k):
-        """Cluster x cell counts in the columns of `draw_cumulative` (above every
-        score, each of `k` levels, below every score; positives then negatives),
-        `level` each item's level index (``k``: below every level)."""
-        column = np.where(self.relevant, 1 + level, k + 3 + level)
-        return clustered_cells(column, self.clusters, 2 * k + 4, self.weight)
-
-    def draws(self, counts, lam):
-        """`ClusterTableDraws` of `counts` with the four boundary pseudo-cells' λ."""
-        n_columns = counts.shape[1]
-        k = (n_columns - 4) // 2
-        prior = np.zeros(n_columns)
-        prior[[0, k + 1, k + 2, 2 * k + 3]] = lam
-        return ClusterTableDraws(counts, prior, cluster_concentration(self.clusters.n_clusters))
-
-
-def clustered_cumulative(draws, n_draws, rng):
-    """`draw_cumulative` of a `ClusterTableDraws` of the curve's columns: chunks
-    ``(tp, fp, pos, neg, fp)`` of cumulative masses, both classes in one scale."""
-    k = (draws.n_cells - 4) // 2
-    size = draws.chunk_size()
-    for start in range(0, n_draws, size):
-        masses = draws.masses(min(size, n_draws - start), rng)
-        tp = np.cumsum(masses[:, :k + 2], axis=1)
-        fp = np.cumsum(masses[:, k + 2:], axis=1)
-        yield tp, fp, tp[:, -1:], fp[:, -1:], fp
-
-
 # ---------------------------------------------------------------------------
 # Curves
 # ---------------------------------------------------------------------------
@@ -453,15 +384,12 @@ class PosteriorCurve(ResultMixin):
     precision, recall : BetaPosterior
         ``Beta(TP + λ, FP + λ)`` and ``Beta(TP + λ, FN + λ)`` at each threshold.
     tpr, fpr : BetaPosterior
-        ``Beta(TP + λ, FN + λ)`` and ``Beta(FP + λ, TN + λ)``.  With
-        ``groups`` these four raise a ValueError: the clusters' posterior at a
-        threshold is sampled (`band`, `summary`).
+        ``Beta(TP + λ, FN + λ)`` and ``Beta(FP + λ, TN + λ)`` (a ValueError
+        with ``groups``: read `band` or `summary`).
     n_clusters : int or None
-        Clusters the curve rests on (``groups=``), else None.
+        Clusters (``groups=``), else None.
     effective_n : None
-        Always None: a curve has no one variance (the summaries
-        `average_precision_posterior` and `roc_auc_posterior` with the same
-        ``groups`` carry theirs).
+        A curve has no one variance (its AP or AUC posterior has one).
 
     Methods
     -------
@@ -494,7 +422,7 @@ class PosteriorCurve(ResultMixin):
         # (items, positive items) with nonzero weight, or None when the weights
         # differ (no finite-N random ranking then).
         self._items = items
-        # `ClusteredItems` where the items come in clusters (`groups=`), else None.
+        # `ClusteredItems` of items in clusters, else None.
         self._clustered = clustered
 
     kind = property(lambda self: self._kind, doc="'precision_recall' or 'roc'.")
@@ -504,33 +432,30 @@ class PosteriorCurve(ResultMixin):
 
     @property
     def n_clusters(self):
-        """Clusters the posterior rests on (``groups=``), else None."""
+        """Clusters (``groups=``), else None."""
         return None if self._clustered is None else self._clustered.clusters.n_clusters
 
     @property
     def effective_n(self):
-        """None: a curve has no one variance to compare (the effective number of
-        items of its summary is that of `average_precision_posterior` or
-        `roc_auc_posterior` with the same ``groups``)."""
+        """None: a curve has no one variance (its AP or AUC posterior has one)."""
         return None
 
     def _exact(self, name):
         if self._clustered is not None:
             raise ValueError(
-                f"A curve of items in clusters (`groups=`) has no exact `{name}` posterior at "
-                "each threshold (the clusters' Bayesian bootstrap is sampled): read the "
-                "sampled intervals from `band()` or `summary()`.")
+                f"A curve of items in clusters (`groups=`) has no exact `{name}` posterior: "
+                "read the sampled intervals of `band()` or `summary()`.")
 
     @property
     def precision(self):
-        """Posterior of the precision at each threshold (without ``groups``)."""
+        """Posterior of the precision at each threshold."""
         self._exact("precision")
         c, lam = self._counts, self._prior
         return BetaPosterior(c.tp + lam, c.fp + lam)
 
     @property
     def recall(self):
-        """Posterior of the recall (true positive rate) at each threshold (without ``groups``)."""
+        """Posterior of the recall (true positive rate) at each threshold."""
         self._exact("recall")
         c, lam = self._counts, self._prior
         return BetaPosterior(c.tp + lam, c.fn + lam)
@@ -539,7 +464,7 @@ class PosteriorCurve(ResultMixin):
 
     @property
     def fpr(self):
-        """Posterior of the false positive rate at each threshold (without ``groups``)."""
+        """Posterior of the false positive rate at each threshold."""
         self._exact("fpr")
         c, lam = self._counts, self._prior
         return BetaPosterior(c.fp + lam, c.tn + lam)
@@ -560,11 +485,8 @@ class PosteriorCurve(ResultMixin):
         ----------
         confidence : float, default=0.95
             Level of the pointwise interval (`band` at every threshold).
-        n_draws : int, default=10_000
-            Draws of the curve model with ``groups`` (whose intervals and means
-            are sampled); unused without.
-        random_state : None, int or numpy Generator
-            Seed of those draws.
+        n_draws, random_state
+            Draws with ``groups`` (as `band`); unused without.
 
         Returns
         -------
@@ -679,8 +601,7 @@ class PosteriorCurve(ResultMixin):
             threshold.  "simultaneous": from ``n_draws`` draws of the whole
             curve, the narrowest envelope of pointwise order statistics that
             holds ``confidence`` of the drawn curves entirely, on `grid`.
-            With ``groups`` the pointwise interval is the equal-tailed one of
-            ``n_draws`` draws of the clusters' Bayesian bootstrap.
+            With ``groups``, pointwise: the quantiles of ``n_draws`` draws.
             Either band reaches 1 (0) where the observed curve is there: a
             precision of 1 (no negative ranked above), a true positive rate of
             1 or 0.  The posterior of such a point piles up at that end and an
@@ -778,43 +699,10 @@ class PosteriorCurve(ResultMixin):
         return hits, misses
 
     def _clustered_points(self, rows, confidence, n_draws, rng):
-        """Equal-tailed interval and mean of the precision (true positive rate) at
-        `rows` from draws of the clusters' Bayesian bootstrap.
-
-        Each block of rows draws a table whose cells are the items between
-        consecutive rows (summing cells is exact: a cell's mass is linear in its
-        clusters' counts), so memory stays at `_POINT_VALUES` values whatever
-        the number of rows; blocks draw independently, which leaves every
-        point's marginal posterior, all a pointwise band reads, as it is.
-        """
-        items = self._clustered
-        levels = self._cells.levels
-        thresholds = np.asarray(self._thresholds[rows], dtype=float)
-        # Each row's level; -1 for the ROC curve's threshold above every score.
-        at = np.where(np.isposinf(thresholds), -1,
-                      np.searchsorted(-levels, -thresholds, side="left"))
-        level = items.levels_of(levels)
-        order = np.argsort(at, kind="stable")
-        n = thresholds.shape[0]
-        low, high, mean = np.empty(n), np.empty(n), np.empty(n)
-        tails = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
-        block = max(1, _POINT_VALUES // n_draws)
-        for start in range(0, n, block):
-            chosen = order[start:start + block]
-            ends = at[chosen]
-            b = ends.shape[0]
-            # Cells between consecutive rows: cell j holds the levels up to ends[j].
-            draws = items.draws(items.counts(np.searchsorted(ends, level, side="left"), b + 1),
-                                self._prior)
-            values = np.empty((n_draws, b))
-            row = 0
-            for tp, fp, pos, _, _ in clustered_cumulative(draws, n_draws, rng):
-                hit = tp[:, 1:b + 1]
-                other = fp[:, 1:b + 1] if self._kind == "precision_recall" else pos - hit
-                values[row:row + hit.shape[0]] = hit / (hit + other)
-                row += hit.shape[0]
-            low[chosen], high[chosen] = np.quantile(values, tails, axis=0)
-            mean[chosen] = values.mean(axis=0)
+        """`clustered_points` at `rows`, reaching the ends as the exact band."""
+        low, high, mean = clustered_points(self._clustered, self._cells.levels,
+                                           self._thresholds[rows], self._kind, self._prior,
+                                           confidence, n_draws, rng)
         _reach_ends(low, high, *self._hits_misses(rows))
         return low, high, mean
 
@@ -876,10 +764,6 @@ class PosteriorCurve(ResultMixin):
         tp = np.cumsum(self._cells.positive)
         fp = np.cumsum(self._cells.negative)
         return _read_curve(self._kind, np.r_[0.0, tp], np.r_[0.0, fp], tp[-1], fp[-1], grid)
-
-
-# Most values a clustered pointwise band holds at once (32 MiB).
-_POINT_VALUES = 1 << 22
 
 
 def _reach_ends(low, high, hits, misses):
@@ -1020,15 +904,11 @@ def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_
     drop_intermediate : bool, default=False
         Drop thresholds whose recall equals both neighbours' (as scikit-learn).
     groups : array-like of shape (n_samples,), default=None
-        Cluster of each item (a patient, a document: any sortable ids).  The
-        clusters, not the items, are then the draws from the population: the
-        curve model's cells are drawn from the clusters' Bayesian bootstrap
-        (each cluster's items share one Gamma weight, the pseudo-cells keep
-        their Gamma(λ)), the pointwise band is read from those draws (with its
-        ``n_draws`` and ``random_state``), and `PosteriorCurve.n_clusters` says
-        how many clusters there were; the exact per-threshold posteriors
-        (``precision``, ``recall``, ...) do not exist then.  Where every
-        cluster holds one item, the curve without `groups`.
+        Cluster of each item (a patient, a document): the cells are then
+        drawn from the clusters' Bayesian bootstrap (each cluster's items
+        share one Gamma weight), both bands are read from draws, and the
+        exact per-threshold posteriors do not exist.  One item per cluster:
+        the curve without `groups`.
 
     Returns
     -------
@@ -1076,9 +956,7 @@ def posterior_roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, 
     drop_intermediate : bool, default=True
         Drop thresholds that lie on a straight segment (as scikit-learn).
     groups : array-like of shape (n_samples,), default=None
-        Cluster of each item: the curve model's cells are then drawn from the
-        clusters' Bayesian bootstrap (as in `posterior_precision_recall_curve`);
-        where every cluster holds one item, the curve without `groups`.
+        Cluster of each item, as in `posterior_precision_recall_curve`.
 
     Returns
     -------
