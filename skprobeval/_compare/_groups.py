@@ -18,12 +18,15 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._core import (
     N_DRAWS,
+    ClusterTableDraws,
     ResultMixin,
     check_confidence,
     check_draws,
     check_positive,
     check_prior,
     check_random_state,
+    cluster_concentration,
+    clustered_cells,
     fail,
     renamed_keyword,
     to_host,
@@ -33,9 +36,11 @@ from .._counting import ConfusionCounts, joint_codes
 from .._metrics import SIGNED_METRICS, check_zero_division, get_metric
 from .._posteriors import (
     BetaPosterior,
+    ClusteredPosterior,
     DifferencePosterior,
     SampledPosterior,
     metric_posterior,
+    posterior_from_codes,
 )
 from ._group_disparity import GroupDisparity
 
@@ -167,6 +172,20 @@ def _group_codes(columns):
     return group.ravel(), keys, index
 
 
+def _kept_clusters(joint, groups):
+    """The clusters of the items of positive weight, or None (no `groups`, or every
+    cluster one item: the frame without clusters)."""
+    clusters = joint.clusters
+    if clusters is None:
+        return None
+    if joint.weight is not None and not np.all(joint.weight > 0):
+        clusters = clusters.subset(joint.weight > 0)
+        if clusters is None:
+            fail("groups", "ids of at least two clusters among the items of positive weight",
+                 groups, shown="one cluster")
+    return None if clusters.singletons else clusters
+
+
 # ---------------------------------------------------------------------------
 # The frame
 # ---------------------------------------------------------------------------
@@ -231,6 +250,17 @@ class PosteriorMetricFrame(ResultMixin):
         numbers; with a Generator each call continues it.
     confidence : float, default=0.95
         Mass of the credible intervals of `by_group` and `overall`.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids), as
+        everywhere in the package: not the sensitive feature.  The clusters,
+        not the items, are then the draws from the population: every draw
+        gives each cluster one Gamma weight for all its items, the same in
+        every sensitive group (a cluster may cross the groups), so the
+        groups' tables are drawn jointly and their gaps, extremes and ratios
+        are joint draws; every group's posterior is then a
+        `ClusteredPosterior` (sampled, with each group's ``effective_n``),
+        and `overall` is the clustered posterior of all items.  Where every
+        cluster holds one item, the frame without `groups`.
 
     Attributes
     ----------
@@ -254,6 +284,8 @@ class PosteriorMetricFrame(ResultMixin):
         Names of the sensitive features.
     n_groups : int
         Number of groups with at least one item.
+    n_clusters : int or None
+        Clusters the posteriors rest on (``groups=``), else None.
 
     Methods
     -------
@@ -310,7 +342,7 @@ class PosteriorMetricFrame(ResultMixin):
     @renamed_keyword("n_samples", "n_draws")
     def __init__(self, *, metrics, y_true, y_pred, sensitive_features, pos_label=1,
                  sample_weight=None, prior=0.5, beta=1.0, zero_division="warn",
-                 n_draws=N_DRAWS, random_state=None, confidence=0.95):
+                 n_draws=N_DRAWS, random_state=None, confidence=0.95, groups=None):
         import pandas as pd
 
         self._single, self._specs = _check_metrics(metrics)
@@ -323,7 +355,8 @@ class PosteriorMetricFrame(ResultMixin):
         self.confidence = check_confidence(confidence)
         try:
             joint = joint_codes(y_true, [y_pred], average="binary", pos_label=pos_label,
-                                sample_weight=sample_weight, names=["y_true", "y_pred"])
+                                sample_weight=sample_weight, names=["y_true", "y_pred"],
+                                groups=to_host(groups, "groups"))
         except ValueError as error:
             if not str(error).startswith("`average`"):
                 raise
@@ -345,19 +378,65 @@ class PosteriorMetricFrame(ResultMixin):
         tp, fp, fn, tn = (np.asarray(column) for column in zip(*cells))
         self._counts = ConfusionCounts(tp=tp, fp=fp, fn=fn, tn=tn)
         self._total = joint.counts()
+        clusters = _kept_clusters(joint, groups)
+        self.n_clusters = None if clusters is None else clusters.n_clusters
         self._posteriors, self._overall, self._points, self._overall_points = {}, {}, {}, {}
         for column, spec in self._specs.items():
             options = {"prior": self._lam, "beta": self._beta, "n_draws": self._n_draws,
                        "random_state": rng}
             self._posteriors[column] = metric_posterior(self._counts, metric=spec.name,
                                                         **options)
-            self._overall[column] = metric_posterior(self._total, metric=spec.name, **options)
+            if clusters is None:
+                self._overall[column] = metric_posterior(self._total, metric=spec.name,
+                                                         **options)
             self._points[column] = self._point(spec, self._counts, warn=True)
             self._overall_points[column] = float(self._point(spec, self._total, warn=False))
+        if clusters is not None:
+            self._posteriors = self._clustered(joint, group, clusters, rng)
+            for column, spec in self._specs.items():
+                self._overall[column] = posterior_from_codes(
+                    joint, spec.name, average="binary", lam=self._lam, beta=self._beta,
+                    n_draws=self._n_draws, random_state=rng)
         self.by_group_counts = pd.DataFrame(
             {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, index=self._index)
 
     # -- construction helpers -------------------------------------------------
+
+    def _clustered(self, joint, group, clusters, rng):
+        """Every metric's posterior in every group from one set of draws of the
+        clusters' Bayesian bootstrap of the groups' cells (group x (TP, FP, FN, TN)):
+        each cluster's weight is the same in every group, so the groups' (and the
+        metrics') draws are joint."""
+        truth, pred = joint.codes[0] == 0, joint.codes[1] == 0       # code 0: pos_label
+        cell = np.where(pred, np.where(truth, 0, 1), np.where(truth, 2, 3)) + 4 * group
+        keep = np.ones(cell.shape[0], dtype=bool) if joint.weight is None else joint.weight > 0
+        n_cells = 4 * self.n_groups
+        counts = clustered_cells(cell[keep], clusters, n_cells,
+                                 None if joint.weight is None else joint.weight[keep])
+        draws = ClusterTableDraws(counts, np.full(n_cells, self._lam),
+                                  cluster_concentration(clusters.n_clusters))
+        parts = {column: [] for column in self._specs}
+        for cells in draws.chunks(self._n_draws, rng):
+            tp, fp, fn, tn = (cells.reshape(cells.shape[0], self.n_groups, 4)[:, :, i]
+                              for i in range(4))
+            for column, spec in self._specs.items():
+                with np.errstate(all="ignore"):
+                    parts[column].append(np.asarray(spec(tp, fp, fn, tn, **self._params(spec)),
+                                                    dtype=float))
+        c = self._counts
+        items = np.asarray(c.tp + c.fp + c.fn + c.tn, dtype=float)
+        n_items = float(items.sum())
+        out = {}
+        for column, values in parts.items():
+            samples = np.concatenate(values)
+            # Each group's items times its variance without clusters over that with them.
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = (np.asarray(self._posteriors[column].var(), dtype=float)
+                         / samples.var(axis=0, ddof=1))
+            out[column] = ClusteredPosterior(
+                samples, n_clusters=clusters.n_clusters, n_items=n_items,
+                effective_n=np.where(np.isfinite(ratio), items * ratio, items))
+        return out
 
     def _params(self, spec):
         return {"beta": self._beta} if "beta" in spec.params else {}
@@ -456,9 +535,12 @@ class PosteriorMetricFrame(ResultMixin):
         if not self._single:        # one table per metric rather than pairs of column names
             by_group = {column: by_group[column] for column in self._specs}
             overall = {column: overall[column] for column in self._specs}
-        return {"type": "PosteriorMetricFrame", "metrics": self.metrics,
-                "sensitive_levels": self.sensitive_levels, "confidence": self.confidence,
-                "by_group": by_group, "overall": overall}
+        content = {"type": "PosteriorMetricFrame", "metrics": self.metrics,
+                   "sensitive_levels": self.sensitive_levels, "confidence": self.confidence,
+                   "by_group": by_group, "overall": overall}
+        if self.n_clusters is not None:
+            content["n_clusters"] = self.n_clusters
+        return content
 
     def _html_caption(self):
         return (f"PosteriorMetricFrame: {', '.join(self.metrics)} by group, "
@@ -515,8 +597,10 @@ class PosteriorMetricFrame(ResultMixin):
         return ax
 
     def __repr__(self):
+        clusters = "" if self.n_clusters is None else f", n_clusters={self.n_clusters}"
         return (f"PosteriorMetricFrame(metrics={list(self._specs)!r}, "
-                f"sensitive_levels={self.sensitive_levels!r}, n_groups={self.n_groups})")
+                f"sensitive_levels={self.sensitive_levels!r}, n_groups={self.n_groups}"
+                f"{clusters})")
 
     # -- draws and their reductions --------------------------------------------
 
@@ -730,7 +814,7 @@ class PosteriorMetricFrame(ResultMixin):
 @renamed_keyword("n_samples", "n_draws")
 def demographic_parity_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
                                  sample_weight=None, prior=0.5, n_draws=N_DRAWS,
-                                 random_state=None):
+                                 random_state=None, groups=None):
     """Posterior of the demographic parity difference: the gap in selection rate.
 
     The selection rate ``P(ŷ = pos_label)`` of each group has the exact
@@ -754,6 +838,10 @@ def demographic_parity_disparity(y_true, y_pred, *, sensitive_features, pos_labe
     n_draws : int, default=10_000
         Draws of the sampled gap (more than two groups).
     random_state : None, int or numpy.random.Generator, default=None
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (not the sensitive feature), as in
+        `PosteriorMetricFrame`: the gap is then drawn from the clusters'
+        Bayesian bootstrap, sampled.
 
     Returns
     -------
@@ -773,13 +861,15 @@ def demographic_parity_disparity(y_true, y_pred, *, sensitive_features, pos_labe
     frame = PosteriorMetricFrame(
         metrics="selection_rate", y_true=y_true, y_pred=y_pred,
         sensitive_features=sensitive_features, pos_label=pos_label,
-        sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state)
+        sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state,
+        groups=groups)
     return frame.difference()
 
 
 @renamed_keyword("n_samples", "n_draws")
 def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
-                             sample_weight=None, prior=0.5, n_draws=N_DRAWS, random_state=None):
+                             sample_weight=None, prior=0.5, n_draws=N_DRAWS, random_state=None,
+                             groups=None):
     """Posterior of the equalized odds difference: the worse of the TPR and FPR gaps.
 
     ``max(max_g tpr_g - min_g tpr_g, max_g fpr_g - min_g fpr_g)``, sampled
@@ -802,6 +892,10 @@ def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
     prior : float or {"jeffreys", "uniform"}, default=0.5
     n_draws : int, default=10_000
     random_state : None, int or numpy.random.Generator, default=None
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (not the sensitive feature), as in
+        `PosteriorMetricFrame`: both rates of every group are then drawn
+        jointly from the clusters' Bayesian bootstrap.
 
     Returns
     -------
@@ -823,7 +917,8 @@ def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
     frame = PosteriorMetricFrame(
         metrics=["recall", "fallout"], y_true=y_true, y_pred=y_pred,
         sensitive_features=sensitive_features, pos_label=pos_label,
-        sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state)
+        sample_weight=sample_weight, prior=prior, n_draws=n_draws, random_state=random_state,
+        groups=groups)
     return frame._worst_gap(["recall", "fallout"], "equalized_odds")
 
 

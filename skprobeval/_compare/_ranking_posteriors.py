@@ -18,7 +18,6 @@ import scipy.sparse as sp
 
 from .._core import (
     N_DRAWS,
-    ClusterTableDraws,
     check_draws,
     check_prior,
     check_random_state,
@@ -30,15 +29,17 @@ from .._core import (
     renamed_keyword,
     rounded,
 )
-from .._counting import cluster_codes
+from .._counting import ClusterCodes, cluster_codes
 from .._metrics import check_real_array, check_same_length
 from .._posteriors import (
     RANKING_PRIOR,
+    ClusteredItems,
     CurveCells,
     SampledPosterior,
     ap_from_cumulative,
     auc_from_shares,
     check_curve_input,
+    clustered_cumulative,
     draw_cumulative,
     ranking_own_shares,
     ranking_prior,
@@ -149,19 +150,14 @@ def _clustered_metric_draws(items, clusters, cells, lam, metric, n_draws, rng):
     what makes the drawn ``G^2`` count the data's ``s^2`` in expectation
     (``1 / (1 + s)`` with one item per cluster and ``a = 1``).
     """
-    relevant, score, weight = items
-    keep = weight > 0
-    relevant, score, weight = relevant[keep], score[keep], weight[keep]
+    keep = items[2] > 0
+    # The kept items' clusters, numbered as all the items' (their concentration too).
+    kept = ClusteredItems.from_items(*items, ClusterCodes(clusters.codes[keep],
+                                                          clusters.n_clusters, clusters.sizes))
     k = cells.levels.shape[0]
-    level = np.searchsorted(-cells.levels, -score)
-    column = np.where(relevant, 1 + level, k + 3 + level)
-    counts = sp.csr_matrix((weight, (clusters.codes[keep], column)),
-                           shape=(clusters.n_clusters, 2 * k + 4))
-    counts.sum_duplicates()
-    prior = np.zeros(2 * k + 4)
-    prior[[0, k + 1, k + 2, 2 * k + 3]] = lam
-    a = cluster_concentration(clusters.n_clusters)
-    draws = ClusterTableDraws(counts, prior, a)
+    counts = kept.counts(kept.levels_of(cells.levels), k)
+    a = cluster_concentration(kept.clusters.n_clusters)
+    draws = kept.draws(counts, lam)
     if metric == "average_precision":
         positive = counts[:, :k + 2]
         square = np.asarray(positive.multiply(positive).sum(axis=0)).ravel()
@@ -170,11 +166,7 @@ def _clustered_metric_draws(items, clusters, cells, lam, metric, n_draws, rng):
             own = np.where(total > 0, square / (square + a * total ** 2), 0.0)
         own[[0, k + 1]] = 1.0 / (1.0 + lam)
     out = []
-    size = draws.chunk_size()
-    for start in range(0, n_draws, size):
-        masses = draws.masses(min(size, n_draws - start), rng)
-        tp = np.cumsum(masses[:, :k + 2], axis=1)
-        fp = np.cumsum(masses[:, k + 2:], axis=1)
+    for tp, fp, _, _, _ in clustered_cumulative(draws, n_draws, rng):
         if metric == "average_precision":
             out.append(ap_from_cumulative(tp, fp, tp[:, -1:], own))
         else:

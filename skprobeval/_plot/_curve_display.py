@@ -80,7 +80,7 @@ class _PosteriorCurveDisplay:
     def from_predictions(cls, y_true, y_score, *, pos_label=None, sample_weight=None,
                          prior=None, confidence=0.95, kind="pointwise", n_draws=N_DRAWS,
                          drop_intermediate=None, random_state=None, name=None, ax=None,
-                         plot_chance_level=False, **kwargs):
+                         plot_chance_level=False, groups=None, **kwargs):
         """Build the display from true labels and scores, and plot it.
 
         Parameters
@@ -112,6 +112,10 @@ class _PosteriorCurveDisplay:
         plot_chance_level : bool, default=False
             Also draw the chance level (as scikit-learn, off by default: with
             several models on one axes, draw it once).
+        groups : array-like of shape (n_samples,), default=None
+            Cluster of each item (a patient, a document): the band and the
+            summary in the legend are then drawn from the clusters' Bayesian
+            bootstrap (see `posterior_precision_recall_curve`).
         **kwargs
             Passed to the curve's ``Axes.plot``.
 
@@ -122,18 +126,20 @@ class _PosteriorCurveDisplay:
         # Read once for the curve and the summary.
         y_true, y_score = to_host(y_true, "y_true"), to_host(y_score, "y_score")
         sample_weight = to_host(sample_weight, "sample_weight")
+        groups = to_host(groups, "groups")
         build = (posterior_precision_recall_curve if cls._kind == "precision_recall"
                  else posterior_roc_curve)
         # prior=None: the curve and the summary each keep their own default.
         prior_option = {} if prior is None else {"prior": prior}
         options = {} if drop_intermediate is None else {"drop_intermediate": drop_intermediate}
         curve = build(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                      **prior_option, **options)
+                      groups=groups, **prior_option, **options)
         band = curve.band(confidence, kind=kind, n_draws=n_draws, random_state=random_state)
         posterior = (average_precision_posterior if cls._kind == "precision_recall"
                      else roc_auc_posterior)
         summary = posterior(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                            n_draws=n_draws, random_state=random_state, **prior_option)
+                            n_draws=n_draws, random_state=random_state, groups=groups,
+                            **prior_option)
         display = cls(curve, band, summary=summary, name=name, pos_label=pos_label)
         return display.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
 
@@ -142,7 +148,7 @@ class _PosteriorCurveDisplay:
     def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None,
                        sample_weight=None, prior=None, confidence=0.95, kind="pointwise",
                        n_draws=N_DRAWS, drop_intermediate=None, random_state=None, name=None,
-                       ax=None, plot_chance_level=False, **kwargs):
+                       ax=None, plot_chance_level=False, groups=None, **kwargs):
         """Build the display from a fitted binary classifier, and plot it.
 
         Parameters
@@ -176,6 +182,8 @@ class _PosteriorCurveDisplay:
         ax : matplotlib Axes, default=None
         plot_chance_level : bool, default=False
             Also draw the chance level.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster of each item, as in `from_predictions`.
         **kwargs
             Passed to the curve's ``Axes.plot``.
 
@@ -190,7 +198,8 @@ class _PosteriorCurveDisplay:
                                     prior=prior, confidence=confidence, kind=kind,
                                     n_draws=n_draws, drop_intermediate=drop_intermediate,
                                     random_state=random_state, name=name, ax=ax,
-                                    plot_chance_level=plot_chance_level, **kwargs)
+                                    plot_chance_level=plot_chance_level, groups=groups,
+                                    **kwargs)
 
     def plot(self, ax=None, *, name=None, plot_chance_level=False, band_kw=None,
              chance_level_kw=None, **kwargs):

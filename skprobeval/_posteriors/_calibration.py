@@ -20,12 +20,15 @@ from scipy import special
 
 from .._core import (
     N_DRAWS,
+    ClusterTableDraws,
     ResultMixin,
     check_confidence,
     check_draws,
     check_prior,
     check_random_state,
     check_sample_weight,
+    cluster_concentration,
+    clustered_cells,
     draw_chunks,
     fail,
     frozen_result,
@@ -33,8 +36,8 @@ from .._core import (
     rounded,
 )
 from .._metrics import check_probabilities, check_same_length
-from ._curves import CurveBand, _relevant
-from ._posterior import BetaPosterior, SampledPosterior
+from ._curves import CurveBand, _reach_ends, _relevant, _simultaneous_envelope, curve_clusters
+from ._posterior import BetaPosterior, ClusteredPosterior, SampledPosterior
 
 __all__ = [
     "CalibrationCurve",
@@ -96,9 +99,41 @@ class _Bins:
     negatives: np.ndarray
     prob_true: np.ndarray
     prob_pred: np.ndarray
+    clustered: object = None   # `_ClusteredBins` of items in clusters, else None
 
 
-def _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight):
+@dataclass(frozen=True, slots=True, eq=False)
+class _ClusteredBins:
+    """The cluster x cell counts of the kept bins (cells: bin x class, the
+    positives of each bin then its negatives) and the clusters' draws."""
+
+    counts: object
+    n_clusters: int
+    n_items: float
+
+    def masses(self, lam, n_draws, rng):
+        """Yield chunks of the cells' masses (draws, 2 B) of the clusters' Bayesian bootstrap."""
+        draws = ClusterTableDraws(self.counts, np.full(self.counts.shape[1], lam),
+                                  cluster_concentration(self.n_clusters))
+        size = draws.chunk_size()
+        for start in range(0, n_draws, size):
+            yield draws.masses(min(size, n_draws - start), rng)
+
+
+def _clustered_bins(groups, relevant, weight, index, kept):
+    """`_ClusteredBins` of the items (None without `groups` or with one item per cluster)."""
+    weight = np.ones(relevant.shape[0]) if weight is None else weight
+    clusters = curve_clusters(groups, relevant, weight)
+    if clusters is None:
+        return None
+    keep = weight > 0
+    position = np.searchsorted(kept, index[keep])
+    cell = np.where(relevant[keep], position, kept.shape[0] + position)
+    counts = clustered_cells(cell, clusters, 2 * kept.shape[0], weight[keep])
+    return _ClusteredBins(counts, clusters.n_clusters, float(weight.sum()))
+
+
+def _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight, groups=None):
     """The bins of ``sklearn.calibration.calibration_curve`` (scikit-learn >= 1.5:
     ``searchsorted`` on the inner edges, so a value on an edge joins the bin
     below it), with weights as counts."""
@@ -135,7 +170,9 @@ def _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight):
     kept = np.flatnonzero(counts != 0)
     counts, sums = counts[kept], sums[kept]
     positives, negatives = positives[kept], negatives[kept]
-    return _Bins(edges, kept, counts, positives, negatives, positives / counts, sums / counts)
+    clustered = _clustered_bins(groups, relevant, weight, index, kept)
+    return _Bins(edges, kept, counts, positives, negatives, positives / counts, sums / counts,
+                 clustered)
 
 
 # ---------------------------------------------------------------------------
@@ -170,6 +207,14 @@ class CalibrationCurve(ResultMixin):
     strategy : {"uniform", "quantile"}
     prior : float
         λ, the prior's share of each cell (bin x class).
+    rate_draws : ClusteredPosterior or None
+        With ``groups``: draws of the bins' rates from the clusters' Bayesian
+        bootstrap (shape (B,)), what `rate` and `band` read; else None.
+    n_clusters : int or None
+        Clusters the curve rests on (``groups=``), else None.
+    effective_n : ndarray of shape (B,) or None
+        With ``groups``, each bin's effective number of items: its items
+        times the variance of its rate without clusters over that with them.
 
     Methods
     -------
@@ -204,17 +249,32 @@ class CalibrationCurve(ResultMixin):
     bins: np.ndarray
     strategy: str
     prior: float
+    rate_draws: ClusteredPosterior | None = None
 
     def __repr__(self):
+        clusters = "" if self.n_clusters is None else f", n_clusters={self.n_clusters}"
         return (f"CalibrationCurve(bins={self.prob_true.shape[0]}, strategy={self.strategy!r}, "
-                f"prior={rounded(self.prior)})")
+                f"prior={rounded(self.prior)}{clusters})")
 
     def __len__(self):
         return self.prob_true.shape[0]
 
     @property
+    def n_clusters(self):
+        """Clusters the curve rests on (``groups=``), else None."""
+        return None if self.rate_draws is None else self.rate_draws.n_clusters
+
+    @property
+    def effective_n(self):
+        """Each bin's effective number of items (``groups=``), else None."""
+        return None if self.rate_draws is None else self.rate_draws.effective_n
+
+    @property
     def rate(self):
-        """Posterior of each bin's positive rate: Beta(positives + λ, negatives + λ)."""
+        """Posterior of each bin's positive rate: Beta(positives + λ, negatives + λ), or
+        with ``groups`` the draws of the clusters' Bayesian bootstrap (`rate_draws`)."""
+        if self.rate_draws is not None:
+            return self.rate_draws
         return BetaPosterior(self.positives + self.prior, self.negatives + self.prior)
 
     def summary(self, confidence=0.95):
@@ -310,15 +370,19 @@ class CalibrationCurve(ResultMixin):
             level ``confidence ** (1 / B)`` (Šidák): the bins' rates are
             independent a posteriori, so all B intervals hold at once with
             posterior probability exactly ``confidence``.  No draws are
-            needed, unlike the simultaneous band of a threshold curve.
+            needed, unlike the simultaneous band of a threshold curve.  With
+            ``groups`` the bins share the clusters' weights and both bands
+            are read from `rate_draws`: equal-tailed quantiles, and the
+            envelope of the drawn curves (as a threshold curve's).
 
         Returns
         -------
         CurveBand
-            ``x`` is `prob_pred`; ``n_draws`` is 0 (exact); ``curve_kind``
-            is ``"calibration"``.  A bin without positives (negatives) has
-            its interval reach 0 (1), as the bands of the threshold curves
-            do: the band then holds at least ``confidence``.
+            ``x`` is `prob_pred`; ``n_draws`` is 0 (exact; with ``groups``,
+            the draws of `rate_draws`); ``curve_kind`` is ``"calibration"``.
+            A bin without positives (negatives) has its interval reach 0
+            (1), as the bands of the threshold curves do: the band then holds
+            at least ``confidence``.
 
         Examples
         --------
@@ -332,6 +396,17 @@ class CalibrationCurve(ResultMixin):
         confidence = check_confidence(confidence)
         if kind not in _BAND_KINDS:
             fail("kind", f"one of {list(_BAND_KINDS)!r}", kind)
+        if self.rate_draws is not None:
+            draws = self.rate_draws.samples.reshape(self.rate_draws.n_draws, -1)
+            if kind == "pointwise":
+                low, high = np.quantile(draws, [(1 - confidence) / 2, (1 + confidence) / 2],
+                                        axis=0)
+                _reach_ends(low, high, self.positives, self.negatives)
+            else:
+                low, high = _simultaneous_envelope(draws, confidence, top=self.negatives == 0,
+                                                   bottom=self.positives == 0)
+            return CurveBand(np.array(self.prob_pred), low, high, confidence, kind,
+                             self.rate_draws.n_draws, None, "calibration")
         level = confidence if kind == "pointwise" else confidence ** (1.0 / len(self))
         low, high = self.rate.interval(level)
         low, high = np.array(low, dtype=float, ndmin=1), np.array(high, dtype=float, ndmin=1)
@@ -341,8 +416,10 @@ class CalibrationCurve(ResultMixin):
                          "calibration")
 
 
+@renamed_keyword("n_samples", "n_draws")
 def posterior_calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=10,
-                                strategy="uniform", prior=0.5, sample_weight=None):
+                                strategy="uniform", prior=0.5, sample_weight=None, groups=None,
+                                n_draws=N_DRAWS, random_state=None):
     """Posterior calibration curve: the positive rate of each probability bin.
 
     The bins, `prob_true` and `prob_pred` are those of
@@ -371,6 +448,19 @@ def posterior_calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=10,
         Counts: an item of weight 2 is two items (scikit-learn's
         ``calibration_curve`` takes no weights).  Quantile edges are then
         those of the items repeated by their weights.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population: the
+        cells (bin x class) are drawn from the clusters' Bayesian bootstrap
+        (each cluster's items share one Gamma weight, each cell keeps its
+        prior's Gamma(λ)), and the bins' rates and bands are read from
+        `n_draws` such draws (`CalibrationCurve.rate_draws`, with
+        `n_clusters` and each bin's `effective_n`).  Where every cluster holds
+        one item, the curve without `groups`.
+    n_draws : int, default=10_000
+        Draws with ``groups``; unused without (the posteriors are exact).
+    random_state : None, int or numpy Generator
+        Seed of those draws.
 
     Returns
     -------
@@ -401,10 +491,43 @@ def posterior_calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=10,
     True
     """
     lam = check_prior(prior)
-    bins = _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight)
+    bins = _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight, groups)
+    rate_draws = None
+    if bins.clustered is not None:
+        n_draws = check_draws(n_draws, values_per_draw=bins.counts.shape[0])
+        rate_draws = _clustered_rates(bins, lam, n_draws, check_random_state(random_state))
     return CalibrationCurve(*(frozen_result(v) for v in (
         bins.prob_true, bins.prob_pred, bins.counts, bins.positives, bins.negatives,
-        bins.edges)), bins.kept, strategy, lam)
+        bins.edges)), bins.kept, strategy, lam, rate_draws)
+
+
+def _clustered_masses(bins, lam, n_draws, rng):
+    """Draws of each bin's rate and share from the clusters' Bayesian bootstrap:
+    ``(rates, shares)``, each of shape (n_draws, B)."""
+    size = bins.counts.shape[0]
+    rates, shares = np.empty((n_draws, size)), np.empty((n_draws, size))
+    row = 0
+    for masses in bins.clustered.masses(lam, n_draws, rng):
+        total = masses[:, :size] + masses[:, size:]
+        chunk = masses.shape[0]
+        rates[row:row + chunk] = masses[:, :size] / total
+        shares[row:row + chunk] = total / total.sum(axis=1, keepdims=True)
+        row += chunk
+    return rates, shares
+
+
+def _clustered_rates(bins, lam, n_draws, rng, rates=None):
+    """`ClusteredPosterior` of the bins' rates, each bin's effective number of items
+    its items times the variance of its Beta posterior over the drawn variance."""
+    if rates is None:
+        rates = _clustered_masses(bins, lam, n_draws, rng)[0]
+    exact = np.asarray(BetaPosterior(bins.positives + lam, bins.negatives + lam).var(),
+                       dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = exact / rates.var(axis=0, ddof=1)
+    effective = np.where(np.isfinite(ratio), bins.counts * ratio, bins.counts)
+    return ClusteredPosterior(rates, n_clusters=bins.clustered.n_clusters,
+                              n_items=bins.clustered.n_items, effective_n=effective)
 
 
 # ---------------------------------------------------------------------------
@@ -451,13 +574,28 @@ class CalibrationErrorPosterior(SampledPosterior):
     (0.083, 0.117)
     """
 
-    __slots__ = ("_point", "_norm", "_expected")
+    __slots__ = ("_point", "_norm", "_expected", "n_clusters", "n_items", "effective_n")
 
-    def __init__(self, samples, *, point, norm, expected_if_calibrated):
+    def __init__(self, samples, *, point, norm, expected_if_calibrated, n_clusters=None,
+                 n_items=None, effective_n=None):
         super().__init__(samples)
         self._point = float(point)
         self._norm = norm
         self._expected = float(expected_if_calibrated)
+        #: Clusters the posterior rests on (``groups=``), else None.
+        self.n_clusters = n_clusters
+        #: Items (their weights), with ``groups=``; else None.
+        self.n_items = n_items
+        #: Effective number of items with ``groups=`` (as many independent items
+        #: would give the posterior's variance); else None.
+        self.effective_n = effective_n
+
+    def _dict_content(self):
+        content = SampledPosterior._dict_content(self)
+        if self.n_clusters is not None:
+            content.update(n_clusters=self.n_clusters, n_items=self.n_items,
+                           effective_n=self.effective_n)
+        return content
 
     @property
     def point(self):
@@ -480,10 +618,29 @@ class CalibrationErrorPosterior(SampledPosterior):
                 f"mean={rounded(self._mean_array())}, mc_error={rounded(self.mc_error)})")
 
 
+def _error_draws(bins, lam, norm, n_draws, rng):
+    """Draws of the ECE or MCE of the Dirichlet model of the bins' cells."""
+    size = bins.counts.shape[0]
+    rate = BetaPosterior(bins.positives + lam, bins.negatives + lam)
+    mass = bins.counts + 2 * lam
+    samples = np.empty(n_draws)
+    row = 0
+    for chunk in draw_chunks(n_draws, 2 * size):
+        deviation = np.abs(rate.rvs((chunk, size), random_state=rng) - bins.prob_pred)
+        if norm == "l1":
+            weight = rng.standard_gamma(mass, size=(chunk, size))
+            samples[row:row + chunk] = (np.sum(weight * deviation, axis=1)
+                                        / np.sum(weight, axis=1))
+        else:
+            samples[row:row + chunk] = deviation.max(axis=1)
+        row += chunk
+    return samples
+
+
 @renamed_keyword("n_samples", "n_draws")
 def calibration_error_posterior(y_true, y_prob, *, pos_label=None, n_bins=10, strategy="uniform",
                                 norm="l1", prior=0.5, sample_weight=None, n_draws=N_DRAWS,
-                                random_state=None):
+                                random_state=None, groups=None):
     """Posterior of the binned calibration error: ECE (``"l1"``) or MCE (``"max"``).
 
     With the bins of `posterior_calibration_curve`, mean prediction
@@ -510,6 +667,17 @@ def calibration_error_posterior(y_true, y_prob, *, pos_label=None, n_bins=10, st
     random_state : None, int or numpy Generator
         Seed of the draws (and of the Monte Carlo estimate of
         `expected_if_calibrated` for ``"max"``).
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        cells (bin x class) are then drawn from the clusters' Bayesian
+        bootstrap (each cluster's items share one Gamma weight, each cell
+        keeps its prior's Gamma(λ)), and each draw's rates and shares are
+        read from them; the result carries `n_clusters`, `n_items` and
+        `effective_n`.  `expected_if_calibrated` then counts each bin's
+        effective number of items (its items over the design effect of its
+        rate, Kish 1965) in place of its items: items of one cluster move
+        together, so a calibrated model's binned error sits higher.  Where
+        every cluster holds one item, the posterior without `groups`.
 
     Returns
     -------
@@ -567,34 +735,39 @@ def calibration_error_posterior(y_true, y_prob, *, pos_label=None, n_bins=10, st
     if norm not in _NORMS:
         fail("norm", f"one of {list(_NORMS)!r}", norm)
     lam = check_prior(prior)
-    bins = _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight)
+    bins = _bins(y_true, y_prob, pos_label, n_bins, strategy, sample_weight, groups)
     size = bins.counts.shape[0]
     n_draws = check_draws(n_draws, values_per_draw=size)
     rng = check_random_state(random_state)
-    rate = BetaPosterior(bins.positives + lam, bins.negatives + lam)
-    mass = bins.counts + 2 * lam
     gap = np.abs(bins.prob_true - bins.prob_pred)
     shares = bins.counts / bins.counts.sum()
-    samples = np.empty(n_draws)
-    row = 0
-    for chunk in draw_chunks(n_draws, 2 * size):
-        deviation = np.abs(rate.rvs((chunk, size), random_state=rng) - bins.prob_pred)
-        if norm == "l1":
-            weight = rng.standard_gamma(mass, size=(chunk, size))
-            samples[row:row + chunk] = (np.sum(weight * deviation, axis=1)
-                                        / np.sum(weight, axis=1))
-        else:
-            samples[row:row + chunk] = deviation.max(axis=1)
-        row += chunk
+    clusters = {}
+    items_per_bin = bins.counts
+    if bins.clustered is None:
+        samples = _error_draws(bins, lam, norm, n_draws, rng)
+    else:
+        rates, drawn_shares = _clustered_masses(bins, lam, n_draws, rng)
+        deviation = np.abs(rates - bins.prob_pred)
+        samples = (np.sum(drawn_shares * deviation, axis=1) if norm == "l1"
+                   else deviation.max(axis=1))
+        items_per_bin = np.asarray(_clustered_rates(bins, lam, n_draws, rng, rates).effective_n,
+                                   dtype=float).reshape(-1)
+        # The same bins without their clusters: the variance their items alone give.
+        plain = _error_draws(bins, lam, norm, n_draws, rng)
+        n_items = bins.clustered.n_items
+        drawn = float(np.var(samples, ddof=1))
+        clusters = {"n_clusters": bins.clustered.n_clusters, "n_items": n_items,
+                    "effective_n": (n_items * float(np.var(plain, ddof=1)) / drawn
+                                    if drawn > 0 else n_items)}
     if norm == "l1":
         point = float(np.sum(shares * gap))
         expected = float(np.sum(shares * _binomial_mean_absolute_deviation(
-            bins.counts, bins.prob_pred)))
+            items_per_bin, bins.prob_pred)))
     else:
         point = float(gap.max())
         # E max_b |K_b / n_b - p_b| over independent binomial counts (the bins'
-        # summed weights rounded to whole items).
-        items = np.maximum(np.rint(bins.counts), 1).astype(np.int64)
+        # summed weights, or effective numbers of items, rounded to whole items).
+        items = np.maximum(np.rint(items_per_bin), 1).astype(np.int64)
         deviations = np.empty(n_draws)
         row = 0
         for chunk in draw_chunks(n_draws, size):
@@ -603,4 +776,4 @@ def calibration_error_posterior(y_true, y_prob, *, pos_label=None, n_bins=10, st
             row += chunk
         expected = float(deviations.mean())
     return CalibrationErrorPosterior(samples, point=point, norm=norm,
-                                     expected_if_calibrated=expected)
+                                     expected_if_calibrated=expected, **clusters)

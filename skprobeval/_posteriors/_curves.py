@@ -34,6 +34,7 @@ from .._core import (
 from .._counting import ConfusionCounts
 from .._metrics import check_real_array, check_same_length, positive_mask
 from ._cells import CurveCells
+from ._curve_clusters import ClusteredItems, clustered_cumulative, clustered_points, curve_clusters
 from ._posterior import BetaPosterior
 
 __all__ = [
@@ -383,13 +384,18 @@ class PosteriorCurve(ResultMixin):
     precision, recall : BetaPosterior
         ``Beta(TP + λ, FP + λ)`` and ``Beta(TP + λ, FN + λ)`` at each threshold.
     tpr, fpr : BetaPosterior
-        ``Beta(TP + λ, FN + λ)`` and ``Beta(FP + λ, TN + λ)``.
+        ``Beta(TP + λ, FN + λ)`` and ``Beta(FP + λ, TN + λ)`` (a ValueError
+        with ``groups``: read `band` or `summary`).
+    n_clusters : int or None
+        Clusters (``groups=``), else None.
+    effective_n : None
+        A curve has no one variance (its AP or AUC posterior has one).
 
     Methods
     -------
     band(confidence=0.95, *, kind="pointwise", ...)
         Credible band of the curve.
-    summary(confidence=0.95)
+    summary(confidence=0.95, *, n_draws=10_000, random_state=None)
         One row per threshold: the observed point, the posterior mean and
         the pointwise interval.
     plot(ax=None, *, confidence=0.95, kind="pointwise", ...)
@@ -405,9 +411,9 @@ class PosteriorCurve(ResultMixin):
     BetaPosterior(a=1.5, b=0.5)
     """
 
-    __slots__ = ("_kind", "_thresholds", "_counts", "_prior", "_cells", "_items")
+    __slots__ = ("_kind", "_thresholds", "_counts", "_prior", "_cells", "_items", "_clustered")
 
-    def __init__(self, kind, thresholds, counts, prior, cells, items):
+    def __init__(self, kind, thresholds, counts, prior, cells, items, clustered=None):
         self._kind = kind
         self._thresholds = thresholds
         self._counts = counts
@@ -416,6 +422,8 @@ class PosteriorCurve(ResultMixin):
         # (items, positive items) with nonzero weight, or None when the weights
         # differ (no finite-N random ranking then).
         self._items = items
+        # `ClusteredItems` of items in clusters, else None.
+        self._clustered = clustered
 
     kind = property(lambda self: self._kind, doc="'precision_recall' or 'roc'.")
     thresholds = property(lambda self: self._thresholds, doc="Thresholds of the curve.")
@@ -423,14 +431,32 @@ class PosteriorCurve(ResultMixin):
     prior = property(lambda self: self._prior, doc="Dirichlet concentration λ.")
 
     @property
+    def n_clusters(self):
+        """Clusters (``groups=``), else None."""
+        return None if self._clustered is None else self._clustered.clusters.n_clusters
+
+    @property
+    def effective_n(self):
+        """None: a curve has no one variance (its AP or AUC posterior has one)."""
+        return None
+
+    def _exact(self, name):
+        if self._clustered is not None:
+            raise ValueError(
+                f"A curve of items in clusters (`groups=`) has no exact `{name}` posterior: "
+                "read the sampled intervals of `band()` or `summary()`.")
+
+    @property
     def precision(self):
         """Posterior of the precision at each threshold."""
+        self._exact("precision")
         c, lam = self._counts, self._prior
         return BetaPosterior(c.tp + lam, c.fp + lam)
 
     @property
     def recall(self):
         """Posterior of the recall (true positive rate) at each threshold."""
+        self._exact("recall")
         c, lam = self._counts, self._prior
         return BetaPosterior(c.tp + lam, c.fn + lam)
 
@@ -439,6 +465,7 @@ class PosteriorCurve(ResultMixin):
     @property
     def fpr(self):
         """Posterior of the false positive rate at each threshold."""
+        self._exact("fpr")
         c, lam = self._counts, self._prior
         return BetaPosterior(c.fp + lam, c.tn + lam)
 
@@ -446,16 +473,20 @@ class PosteriorCurve(ResultMixin):
         return self._thresholds.shape[0]
 
     def __repr__(self):
+        clusters = "" if self._clustered is None else f", n_clusters={self.n_clusters}"
         return (f"PosteriorCurve(kind={self._kind!r}, thresholds={len(self)}, "
-                f"prior={self._prior:g})")
+                f"prior={self._prior:g}{clusters})")
 
-    def summary(self, confidence=0.95):
+    @renamed_keyword("n_samples", "n_draws")
+    def summary(self, confidence=0.95, *, n_draws=N_DRAWS, random_state=None):
         """One row per threshold: the observed point, the posterior mean and interval.
 
         Parameters
         ----------
         confidence : float, default=0.95
             Level of the pointwise interval (`band` at every threshold).
+        n_draws, random_state
+            Draws with ``groups`` (as `band`); unused without.
 
         Returns
         -------
@@ -476,17 +507,28 @@ class PosteriorCurve(ResultMixin):
         """
         import pandas as pd
 
-        band = self.band(confidence, max_points=None)
         x, y = self._observed()
         names = ("recall", "precision") if self._kind == "precision_recall" else ("fpr", "tpr")
-        posterior = self.precision if self._kind == "precision_recall" else self.tpr
+        if self._clustered is None:
+            band = self.band(confidence, max_points=None)
+            posterior = self.precision if self._kind == "precision_recall" else self.tpr
+            mean = np.ravel(posterior.mean())
+        else:
+            rows = np.arange(len(self))
+            low, high, mean = self._clustered_points(
+                rows, check_confidence(confidence), check_draws(n_draws),
+                check_random_state(random_state))
+            band = CurveBand(x, low, high, confidence, "pointwise", n_draws,
+                             self._thresholds, self._kind)
         return pd.DataFrame({"threshold": self._thresholds, names[0]: x, names[1]: y,
-                             "mean": np.ravel(posterior.mean()), "low": band.low,
-                             "high": band.high})
+                             "mean": mean, "low": band.low, "high": band.high})
 
     def _dict_content(self):
-        return {"type": "PosteriorCurve", "kind": self._kind, "prior": self._prior,
-                "confidence": 0.95, "summary": self.summary()}
+        content = {"type": "PosteriorCurve", "kind": self._kind, "prior": self._prior,
+                   "confidence": 0.95, "summary": self.summary()}
+        if self._clustered is not None:
+            content["n_clusters"] = self.n_clusters
+        return content
 
     def _html_caption(self):
         return f"PosteriorCurve ({self._kind}): 95% pointwise intervals"
@@ -559,6 +601,7 @@ class PosteriorCurve(ResultMixin):
             threshold.  "simultaneous": from ``n_draws`` draws of the whole
             curve, the narrowest envelope of pointwise order statistics that
             holds ``confidence`` of the drawn curves entirely, on `grid`.
+            With ``groups``, pointwise: the quantiles of ``n_draws`` draws.
             Either band reaches 1 (0) where the observed curve is there: a
             precision of 1 (no negative ranked above), a true positive rate of
             1 or 0.  The posterior of such a point piles up at that end and an
@@ -566,7 +609,8 @@ class PosteriorCurve(ResultMixin):
             ``(1 - confidence) / 2`` in the other tail (pointwise) or counts
             only the other side (simultaneous).
         n_draws : int, default=10_000
-            Curve draws for a simultaneous band.  The band holds `confidence` of
+            Curve draws for a simultaneous band (and for a pointwise band with
+            ``groups``).  The band holds `confidence` of
             these draws; a fresh posterior curve lies inside it a little less
             often, because the envelope is fitted to the same draws: for a 95%
             band about 0.92 from 1000 draws, 0.94 from 4000 (measured on
@@ -619,19 +663,19 @@ class PosteriorCurve(ResultMixin):
             n = len(self)
             rows = (np.arange(n) if max_points is None or n <= max_points
                     else np.unique(np.linspace(0, n - 1, int(max_points)).round().astype(int)))
+            x = self._observed(rows)[0]
+            if self._clustered is not None:
+                n_draws = check_draws(n_draws)
+                low, high, _ = self._clustered_points(rows, confidence, n_draws,
+                                                      check_random_state(random_state))
+                return CurveBand(x, low, high, confidence, kind, n_draws,
+                                 self._thresholds[rows], self._kind)
             # The precision (true positive rate) posterior at the rows only.
-            c = self._counts
-            hits = np.asarray(c.tp, dtype=float)[rows]
-            misses = np.asarray(c.fp if self._kind == "precision_recall" else c.fn,
-                                dtype=float)[rows]
+            hits, misses = self._hits_misses(rows)
             low, high = BetaPosterior(hits + self._prior, misses + self._prior).interval(
                 confidence)
             low, high = np.array(low, dtype=float, ndmin=1), np.array(high, dtype=float, ndmin=1)
-            x = self._observed(rows)[0]
-            # One zero count (no false positive above a threshold; no positive
-            # missed, or none found): the interval reaches that end of [0, 1].
-            high[(misses == 0) & (hits > 0)] = 1.0
-            low[(hits == 0) & (misses > 0)] = 0.0
+            _reach_ends(low, high, hits, misses)
             return CurveBand(x, low, high, confidence, kind, 0, self._thresholds[rows],
                              self._kind)
         n_draws = check_draws(n_draws)
@@ -645,6 +689,22 @@ class PosteriorCurve(ResultMixin):
         low, high = _simultaneous_envelope(curves, confidence, top=observed >= 1.0,
                                            bottom=observed <= 0.0)
         return CurveBand(grid, low, high, confidence, kind, n_draws, None, self._kind)
+
+    def _hits_misses(self, rows):
+        """TP and FP (precision-recall) or FN (ROC) at `rows`."""
+        c = self._counts
+        hits = np.asarray(c.tp, dtype=float)[rows]
+        misses = np.asarray(c.fp if self._kind == "precision_recall" else c.fn,
+                            dtype=float)[rows]
+        return hits, misses
+
+    def _clustered_points(self, rows, confidence, n_draws, rng):
+        """`clustered_points` at `rows`, reaching the ends as the exact band."""
+        low, high, mean = clustered_points(self._clustered, self._cells.levels,
+                                           self._thresholds[rows], self._kind, self._prior,
+                                           confidence, n_draws, rng)
+        _reach_ends(low, high, *self._hits_misses(rows))
+        return low, high, mean
 
     def _check_grid(self, grid):
         if grid is None:
@@ -685,7 +745,14 @@ class PosteriorCurve(ResultMixin):
         out = np.empty((n_draws, grid.shape[0]))
         row = 0
         cells = self._cells.merged(int(max_cells))
-        for tp, fp, pos, neg, fp_by_tp in draw_cumulative(cells, self._prior, n_draws, rng):
+        if self._clustered is None:
+            chunks = draw_cumulative(cells, self._prior, n_draws, rng)
+        else:
+            items, k = self._clustered, cells.levels.shape[0]
+            chunks = clustered_cumulative(
+                items.draws(items.counts(items.levels_of(cells.levels), k), self._prior),
+                n_draws, rng)
+        for tp, fp, pos, neg, fp_by_tp in chunks:
             for d in range(tp.shape[0]):
                 out[row] = _read_curve(self._kind, tp[d], fp[d], pos[d, 0], neg[d, 0], grid,
                                        fp_by_tp[d])
@@ -697,6 +764,13 @@ class PosteriorCurve(ResultMixin):
         tp = np.cumsum(self._cells.positive)
         fp = np.cumsum(self._cells.negative)
         return _read_curve(self._kind, np.r_[0.0, tp], np.r_[0.0, fp], tp[-1], fp[-1], grid)
+
+
+def _reach_ends(low, high, hits, misses):
+    """One zero count (no false positive above a threshold; no positive missed,
+    or none found): the interval reaches that end of [0, 1]."""
+    high[(misses == 0) & (hits > 0)] = 1.0
+    low[(hits == 0) & (misses > 0)] = 0.0
 
 
 def _read_curve(kind, tp, fp, pos, neg, grid, fp_by_tp=None):
@@ -758,11 +832,15 @@ def _simultaneous_envelope(curves, confidence, top=None, bottom=None):
     return low, high
 
 
-def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_intermediate):
+def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_intermediate,
+                 groups=None):
     lam = check_prior(prior)
     if not isinstance(drop_intermediate, (bool, np.bool_)):
         fail("drop_intermediate", "True or False", drop_intermediate, error=TypeError)
     relevant, score, weight = check_curve_input(y_true, y_score, pos_label, sample_weight)
+    clusters = curve_clusters(groups, relevant, weight)
+    clustered = (None if clusters is None
+                 else ClusteredItems.from_items(relevant, score, weight, clusters))
     cells, (tps, fps) = CurveCells.from_items(relevant, score, weight, cumulative=True)
     unit = not np.any(weight != 1.0)
     if unit:    # counts: total - tps is exact
@@ -793,11 +871,11 @@ def _build_curve(kind, y_true, y_score, pos_label, sample_weight, prior, drop_in
         used = weight > 0
         items = ((int(used.sum()), int(relevant[used].sum()))
                  if np.all(weight[used] == weight[used][0]) else None)
-    return PosteriorCurve(kind, thresholds, counts, lam, cells, items)
+    return PosteriorCurve(kind, thresholds, counts, lam, cells, items, clustered)
 
 
 def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
-                                     prior=0.5, drop_intermediate=False):
+                                     prior=0.5, drop_intermediate=False, groups=None):
     """Posterior precision-recall curve: exact posteriors at every threshold.
 
     The counts at each threshold are those of
@@ -825,6 +903,12 @@ def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_
         every score.
     drop_intermediate : bool, default=False
         Drop thresholds whose recall equals both neighbours' (as scikit-learn).
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document): the cells are then
+        drawn from the clusters' Bayesian bootstrap (each cluster's items
+        share one Gamma weight), both bands are read from draws, and the
+        exact per-threshold posteriors do not exist.  One item per cluster:
+        the curve without `groups`.
 
     Returns
     -------
@@ -845,11 +929,11 @@ def posterior_precision_recall_curve(y_true, y_score, *, pos_label=None, sample_
     (array([0.28, 0.34]), array([0.83, 0.9 ]))
     """
     return _build_curve("precision_recall", y_true, y_score, pos_label, sample_weight, prior,
-                        drop_intermediate)
+                        drop_intermediate, groups)
 
 
 def posterior_roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, prior=0.5,
-                        drop_intermediate=True):
+                        drop_intermediate=True, groups=None):
     """Posterior ROC curve: exact posteriors of TPR and FPR at every threshold.
 
     The counts at each threshold are those of ``sklearn.metrics.roc_curve``
@@ -871,6 +955,8 @@ def posterior_roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, 
         Dirichlet concentration λ of each of the four boundary pseudo-cells.
     drop_intermediate : bool, default=True
         Drop thresholds that lie on a straight segment (as scikit-learn).
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item, as in `posterior_precision_recall_curve`.
 
     Returns
     -------
@@ -888,4 +974,4 @@ def posterior_roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, 
     0.5
     """
     return _build_curve("roc", y_true, y_score, pos_label, sample_weight, prior,
-                        drop_intermediate)
+                        drop_intermediate, groups)

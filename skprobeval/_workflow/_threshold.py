@@ -30,9 +30,13 @@ from .._core import (
 from .._counting import ConfusionCounts
 from .._posteriors import (
     BetaPosterior,
+    ClusteredItems,
+    ClusteredPosterior,
     CurveCells,
     SampledPosterior,
     check_curve_input,
+    clustered_cumulative,
+    curve_clusters,
     draw_cumulative,
 )
 
@@ -82,15 +86,20 @@ def _check_max_thresholds(max_thresholds):
     return int(max_thresholds)
 
 
-def _candidate_cells(y_true, y_score, pos_label, sample_weight, max_thresholds):
+def _candidate_cells(y_true, y_score, pos_label, sample_weight, max_thresholds, groups=None):
     """The cells at the candidate thresholds (distinct scores, highest first, runs
-    merged beyond `max_thresholds`) and the confusion counts at each."""
+    merged beyond `max_thresholds`), the confusion counts at each, and the
+    `ClusteredItems` of clustered items (None without `groups`, or where every
+    cluster holds one item)."""
     relevant, score, weight = check_curve_input(y_true, y_score, pos_label, sample_weight)
+    clusters = curve_clusters(groups, relevant, weight)
     cells = CurveCells.from_items(relevant, score, weight).merged(max_thresholds)
     tp, fp = np.cumsum(cells.positive), np.cumsum(cells.negative)
     fn = np.r_[np.cumsum(cells.positive[::-1])[::-1][1:], 0.0]
     tn = np.r_[np.cumsum(cells.negative[::-1])[::-1][1:], 0.0]
-    return cells, ConfusionCounts(tp, fp, fn, tn)
+    clustered = (None if clusters is None
+                 else ClusteredItems.from_items(relevant, score, weight, clusters))
+    return cells, ConfusionCounts(tp, fp, fn, tn), clustered
 
 
 def _posterior(counts, metric, lam):
@@ -110,10 +119,17 @@ def _drawn_metric(metric, tp, fp, pos, neg, fp_by_tp):
     return 1.0 - fp / neg
 
 
-def _curve_draws(cells, lam, n_draws, rng):
-    """Chunks of curve draws at the candidate thresholds: ``(tp, fp, pos, neg, fp_by_tp)``."""
+def _curve_draws(cells, lam, n_draws, rng, clustered=None):
+    """Chunks of curve draws at the candidate thresholds: ``(tp, fp, pos, neg, fp_by_tp)``,
+    from the clusters' Bayesian bootstrap where `clustered` is given."""
     k = cells.levels.shape[0]
-    for tp, fp, pos, neg, fp_by_tp in draw_cumulative(cells, lam, n_draws, rng):
+    if clustered is None:
+        chunks = draw_cumulative(cells, lam, n_draws, rng)
+    else:
+        chunks = clustered_cumulative(
+            clustered.draws(clustered.counts(clustered.levels_of(cells.levels), k), lam),
+            n_draws, rng)
+    for tp, fp, pos, neg, fp_by_tp in chunks:
         # Column 0 lies above every score; columns 1..k at or above each level.
         yield tp[:, 1:k + 1], fp[:, 1:k + 1], pos, neg, fp_by_tp[:, 1:k + 1]
 
@@ -161,20 +177,25 @@ class ThresholdChoice(ResultMixin):
         lowest score of each run of scores when there were more than
         ``max_thresholds``).
     prob_constraint : ndarray of shape (T,)
-        Exact posterior probability that the constraint holds at each threshold.
+        Posterior probability that the constraint holds at each threshold:
+        exact, or from the curve draws with ``groups``.
     expected_objective : ndarray of shape (T,)
-        Posterior mean of the maximised metric at each threshold.
+        Posterior mean of the maximised metric at each threshold (from the
+        curve draws with ``groups``).
     counts : ConfusionCounts
         The confusion table at each threshold (arrays of shape (T,)).
-    constraint_posterior, objective_posterior : BetaPosterior or None
+    constraint_posterior, objective_posterior : BetaPosterior, ClusteredPosterior or None
         Posteriors of the constrained and of the maximised metric at the
-        chosen threshold (None where infeasible).
+        chosen threshold (None where infeasible); with ``groups``, their draws
+        from the clusters' Bayesian bootstrap, with ``effective_n``.
     prior : float
         Dirichlet concentration λ.
     n_draws : int
         Curve draws behind `required_probability` and `prob_all_hold`.
     pos_label : int, float, bool, str or None
         The positive class (as given to `choose_threshold`).
+    n_clusters : int or None
+        Clusters the choice rests on (``groups=``), else None.
 
     Methods
     -------
@@ -217,6 +238,7 @@ class ThresholdChoice(ResultMixin):
     prior: float
     n_draws: int
     pos_label: object = None
+    n_clusters: int | None = None
 
     def _bound(self):
         metric, target = self.constraint
@@ -243,7 +265,7 @@ class ThresholdChoice(ResultMixin):
             ``mc_error``, and at the chosen threshold ``prob_constraint``,
             the posterior means ``expected_constraint`` and
             ``expected_objective``, and the counts ``tp``, ``fp``, ``fn``,
-            ``tn`` (None where infeasible).
+            ``tn`` (None where infeasible); with ``groups``, ``n_clusters``.
         """
         out = {"threshold": self.threshold, "feasible": self.feasible,
                "metric": self.constraint[0], "target": self.constraint[1],
@@ -257,6 +279,8 @@ class ThresholdChoice(ResultMixin):
         out["expected_objective"] = None if at is None else float(self.expected_objective[at])
         for cell in ("tp", "fp", "fn", "tn"):
             out[cell] = None if at is None else float(getattr(self.counts, cell)[at])
+        if self.n_clusters is not None:
+            out["n_clusters"] = self.n_clusters
         return out
 
     def _dict_content(self):
@@ -338,21 +362,53 @@ class ThresholdChoice(ResultMixin):
                                         pos_label=self.pos_label)
 
 
-def _violations(cells, lam, metric, upper, target, prob, n_draws, rng):
+def _violations(cells, lam, metric, upper, target, prob, n_draws, rng, clustered=None):
     """For each curve draw, the largest ``prob`` among the thresholds whose drawn
     metric breaks the constraint (0 where none does)."""
     out = []
-    for tp, fp, pos, neg, fp_by_tp in _curve_draws(cells, lam, n_draws, rng):
+    for tp, fp, pos, neg, fp_by_tp in _curve_draws(cells, lam, n_draws, rng, clustered):
         value = _drawn_metric(metric, tp, fp, pos, neg, fp_by_tp)
         broken = value > target if upper else value < target
         out.append(np.max(np.where(broken, prob, 0.0), axis=1))
     return np.concatenate(out)
 
 
+def _clustered_pointwise(cells, lam, clustered, metric, objective, upper, target, n_draws,
+                         seed):
+    """With clusters: P(constraint holds) and the objective's posterior mean at each
+    candidate, from the draws of the clusters' Bayesian bootstrap seeded by `seed`."""
+    held = np.zeros(cells.levels.shape[0])
+    total = np.zeros(cells.levels.shape[0])
+    for chunk in _curve_draws(cells, lam, n_draws, np.random.default_rng(seed), clustered):
+        value = _drawn_metric(metric, *chunk)
+        held += np.sum(value <= target if upper else value >= target, axis=0)
+        total += np.sum(_drawn_metric(objective, *chunk), axis=0)
+    return held / n_draws, total / n_draws
+
+
+def _clustered_at(cells, lam, clustered, metrics, at, n_draws, seed):
+    """With clusters: the draws (seeded by `seed`) of each of `metrics` at candidate `at`."""
+    out = [[] for _ in metrics]
+    for chunk in _curve_draws(cells, lam, n_draws, np.random.default_rng(seed), clustered):
+        for values, metric in zip(out, metrics):
+            values.append(_drawn_metric(metric, *chunk)[:, at])
+    return [np.concatenate(values) for values in out]
+
+
+def _clustered_posterior(samples, exact, clustered):
+    """`ClusteredPosterior` of draws at one threshold, its effective number of items
+    from the exact posterior without clusters (`exact`)."""
+    n_items = float(clustered.weight.sum())
+    drawn = float(np.var(samples, ddof=1))
+    effective = n_items * float(exact.var()) / drawn if drawn > 0 else n_items
+    return ClusteredPosterior(samples, n_clusters=clustered.clusters.n_clusters,
+                              n_items=n_items, effective_n=effective)
+
+
 @renamed_keyword("n_samples", "n_draws")
 def choose_threshold(y_true, y_score, *, constraint=("precision", 0.9), maximize="recall",
                      confidence=0.95, pos_label=None, prior=0.5, n_draws=N_DRAWS,
-                     max_thresholds=1000, random_state=None, sample_weight=None):
+                     max_thresholds=1000, random_state=None, sample_weight=None, groups=None):
     """Choose a decision threshold that meets a constraint with posterior probability.
 
     Finds the threshold that maximises the posterior mean of `maximize`
@@ -425,6 +481,16 @@ def choose_threshold(y_true, y_score, *, constraint=("precision", 0.9), maximize
         Seed of the curve draws.
     sample_weight : array-like of shape (n_samples,), default=None
         Counts: an item of weight 2 is two items.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document: any sortable ids).  The
+        clusters, not the items, are then the draws from the population: the
+        curve draws come from the clusters' Bayesian bootstrap (each
+        cluster's items share one Gamma weight), ``p_t`` and the expected
+        objective are read from them (with their Monte Carlo error) instead
+        of the exact Beta posteriors, the posteriors at the chosen threshold
+        are `ClusteredPosterior` (with ``effective_n``), and the result's
+        `n_clusters` says how many clusters there were.  Where every cluster
+        holds one item, the choice without `groups`.
 
     Returns
     -------
@@ -479,20 +545,30 @@ def choose_threshold(y_true, y_score, *, constraint=("precision", 0.9), maximize
     confidence = check_confidence(confidence)
     lam = check_prior(prior)
     max_thresholds = _check_max_thresholds(max_thresholds)
-    cells, counts = _candidate_cells(y_true, y_score, pos_label, sample_weight, max_thresholds)
+    cells, counts, clustered = _candidate_cells(y_true, y_score, pos_label, sample_weight,
+                                                max_thresholds, groups)
     n_draws = check_draws(n_draws, values_per_draw=2 * cells.levels.shape[0] + 4)
     rng = check_random_state(random_state)
     upper = metric == "fpr"
-    posterior = _posterior(counts, metric, lam)
-    prob = np.asarray(posterior.cdf(target) if upper else posterior.sf(target), dtype=float)
-    worst = _violations(cells, lam, metric, upper, target, prob, n_draws, rng)
+    if clustered is None:
+        posterior = _posterior(counts, metric, lam)
+        prob = np.asarray(posterior.cdf(target) if upper else posterior.sf(target), dtype=float)
+        expected = np.asarray(_posterior(counts, objective, lam).mean(), dtype=float)
+        worst = _violations(cells, lam, metric, upper, target, prob, n_draws, rng)
+    else:
+        # Every pass draws the same curves (one seed): p_t and the expected objective,
+        # then the violations, then the posteriors at the chosen threshold.
+        seed = int(rng.integers(2**63 - 1))
+        prob, expected = _clustered_pointwise(cells, lam, clustered, metric, objective, upper,
+                                              target, n_draws, seed)
+        worst = _violations(cells, lam, metric, upper, target, prob, n_draws,
+                            np.random.default_rng(seed), clustered)
     # The allowed number of draws that break the constraint somewhere among the
     # candidates; the level sits just above the next one's largest broken p_t.
     allowed = int(np.floor((1.0 - confidence) * n_draws + 1e-9))
     ordered = np.sort(worst)[::-1]
     level = max(confidence, float(np.nextafter(ordered[allowed], 2.0)))
     feasible_mask = prob >= level
-    expected = np.asarray(_posterior(counts, objective, lam).mean(), dtype=float)
     # Increasing thresholds, as scikit-learn's precision_recall_curve.
     order = slice(None, None, -1)
     thresholds = cells.levels[order].copy()
@@ -500,6 +576,7 @@ def choose_threshold(y_true, y_score, *, constraint=("precision", 0.9), maximize
                              counts.tn[order])
     prob, expected, feasible_mask = prob[order], expected[order], feasible_mask[order]
     hold = float(np.mean(worst < level))
+    n_clusters = None if clustered is None else clustered.clusters.n_clusters
     mc_error = float(np.sqrt(hold * (1.0 - hold) / n_draws))
     if not feasible_mask.any():
         warn_user(f"No threshold meets `constraint` {metric} "
@@ -509,17 +586,24 @@ def choose_threshold(y_true, y_score, *, constraint=("precision", 0.9), maximize
                   "feasible=False.  More labelled items, or a looser target, may help.")
         return ThresholdChoice(None, False, (metric, target), objective, confidence, level,
                                1.0, 0.0, thresholds, prob, expected, counts, None, None, lam,
-                               n_draws, pos_label)
+                               n_draws, pos_label, n_clusters)
     candidates = np.flatnonzero(feasible_mask)
     # Best expected objective; among ties the most probable constraint, then the
     # highest threshold (fewest items predicted positive).
     best = candidates[np.lexsort((-candidates, prob[candidates],
                                   expected[candidates]))[-1]]
     at = counts[best]
+    posteriors = (_posterior(at, metric, lam), _posterior(at, objective, lam))
+    if clustered is not None:
+        # `best` counts from the lowest threshold; the draws' columns from the highest.
+        column = thresholds.shape[0] - 1 - best
+        draws = _clustered_at(cells, lam, clustered, (metric, objective), column, n_draws,
+                              seed)
+        posteriors = tuple(_clustered_posterior(d, p, clustered)
+                           for d, p in zip(draws, posteriors))
     return ThresholdChoice(float(thresholds[best]), True, (metric, target), objective,
                            confidence, level, hold, mc_error, thresholds, prob, expected,
-                           counts, _posterior(at, metric, lam), _posterior(at, objective, lam),
-                           lam, n_draws, pos_label)
+                           counts, *posteriors, lam, n_draws, pos_label, n_clusters)
 
 
 # ---------------------------------------------------------------------------
@@ -773,7 +857,8 @@ def threshold_utility(y_true, y_score, *, utility, pos_label=None, prior=0.5,
     matrix = _check_utility(utility)
     lam = check_prior(prior)
     max_thresholds = _check_max_thresholds(max_thresholds)
-    cells, counts = _candidate_cells(y_true, y_score, pos_label, sample_weight, max_thresholds)
+    cells, counts, _ = _candidate_cells(y_true, y_score, pos_label, sample_weight,
+                                        max_thresholds)
     k = cells.levels.shape[0]
     n_draws = check_draws(n_draws, values_per_draw=3 * k + 4)
     rng = check_random_state(random_state)
