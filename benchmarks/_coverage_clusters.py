@@ -371,8 +371,12 @@ def verdict_rows(rows):
             continue
         floor = 0.92 if library["clusters"] >= 20 else 0.88
         if library["coverage_95"] < floor - 2 * library["se_95"]:
+            # Clusters of one item: the posterior without groups, exactly (its own
+            # coverage, which groups cannot change).
+            single = " (one item a cluster: the posterior without groups)" \
+                if library["mean_size"] == 1 else ""
             failures.append(f"clusters {cell} {quantity}: coverage "
-                            f"{library['coverage_95']:.3f} < {floor}")
+                            f"{library['coverage_95']:.3f} < {floor}{single}")
         without = methods.get(WITHOUT)
         if library["effect"] == 0 and without is not None and \
                 library["width_95"] > 1.15 * without["width_95"]:
