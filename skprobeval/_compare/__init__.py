@@ -38,7 +38,12 @@ from ._rank_cv import (
     rank_fold_scores,
     splitter_test_fraction,
 )
-from ._rank_systems import SystemRanking, rank_systems, ranking_from_draws
+from ._rank_systems import (
+    SystemRanking,
+    rank_systems,
+    ranking_from_draws,
+    ranking_of_clustered_draws,
+)
 from ._rank_tests import DatasetsComparison, bayesian_sign_test, bayesian_signed_rank_test
 from ._ranking_posteriors import (
     RankingPosterior,
@@ -87,6 +92,7 @@ __all__ = [
     "rank_fold_scores",
     "rank_systems",
     "ranking_from_draws",
+    "ranking_of_clustered_draws",
     "runs_draws",
     "report_group_tables",
     "roc_auc_posterior",

@@ -719,6 +719,30 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         lam=lam, beta=beta, pooling=pooling, width=width, higher=higher))
 
 
+def ranking_of_clustered_draws(draws, names, *, metric, average, prior, rope, random_state,
+                               n_clusters, pooling="partial"):
+    """`rank_systems`' ranking of draws of its clustered joint table, drawn already.
+
+    A report of items in clusters draws every system's metric from the
+    clustered joint table of the truth and all systems (`_label_metric_draws`,
+    as `rank_systems` does); its ranking is those draws pooled and ranked as
+    `rank_systems` would, without drawing the table again.  Undefined draws
+    (NaN) are left out.
+    """
+    spec = get_metric(metric)
+    draws = np.asarray(draws, dtype=float)
+    draws = draws[np.all(np.isfinite(draws), axis=1)]
+    if draws.shape[0] == 0:
+        fail("prior", "large enough for the metric to be defined in some draws", prior)
+    if pooling == "partial":
+        draws = pool_in_range(draws, 1.0 - range_width(spec.name), 1.0,
+                              check_random_state(random_state), spec.higher_is_better)
+    ranking = ranking_from_draws(draws, names, metric=spec.name, average=average, prior=prior,
+                                 rope=rope, higher_is_better=spec.higher_is_better,
+                                 pooling=pooling)
+    return replace(ranking, n_clusters=n_clusters)
+
+
 def ranking_from_draws(draws, names, *, metric, average, prior, rope, higher_is_better,
                        pooling):
     """The `SystemRanking` of joint posterior draws, one column per system.

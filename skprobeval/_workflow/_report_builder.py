@@ -240,6 +240,15 @@ class _ReportBuilder:
         # A seed from the report's stream, taken now: the ranking is the same whenever it
         # is first read, and reading it changes nothing else.
         seed = int(self.rng.integers(2 ** 32))
+        if self.clustered and self.shared is not None:
+            # The summary's draws of the clustered joint table are the ranking's: pooled
+            # and ranked as rank_systems(groups=) would, without drawing them again.
+            from .._compare import ranking_of_clustered_draws
+
+            return partial(ranking_of_clustered_draws, self.shared[0], self.names,
+                           metric=self.spec.name, average=self.average, prior=self.lam,
+                           rope=self.rope, random_state=seed,
+                           n_clusters=self.clusters.n_clusters)
         return partial(rank_systems, self.truth, dict(zip(self.names, self.pooled)),
                        metric=self.spec.name, average=self.average, labels=self.labels,
                        pos_label=self.pos_label, beta=self.beta, prior=self.lam,
