@@ -396,3 +396,24 @@ def test_a_clustered_report_ranks_its_own_draws_as_rank_systems_would():
     assert report.ranking.n_clusters == direct.n_clusters == 40
     np.testing.assert_allclose(report.ranking.prob_best, direct.prob_best, atol=0.05)
     np.testing.assert_allclose(report.ranking.expected_rank, direct.expected_rank, atol=0.1)
+
+
+def test_a_reports_sensitive_groups_and_their_display_take_the_clusters():
+    rng = np.random.default_rng(24)
+    y, predictions, cluster = _clustered_data(rng, n_clusters=40, size=10, skills=(1.0, 0.8))
+    sex = np.where(cluster % 2 == 0, "f", "m")      # clusters inside sensitive groups
+    plain = compare_predictions(y, predictions, metric="recall", sensitive_features=sex,
+                                n_draws=2000, random_state=0)
+    grouped = compare_predictions(y, predictions, metric="recall", sensitive_features=sex,
+                                  groups=cluster, n_draws=2000, random_state=0)
+    width = {name: (r.by_group["high"] - r.by_group["low"]).to_numpy()
+             for name, r in (("plain", plain), ("grouped", grouped))}
+    assert np.all(width["grouped"] > width["plain"])
+    pytest.importorskip("matplotlib")
+    from skprobeval import GroupIntervalDisplay
+
+    shown = [GroupIntervalDisplay.from_predictions(y, predictions["a"], sensitive_features=sex,
+                                                   groups=clusters, n_draws=1000,
+                                                   random_state=0)
+             for clusters in (None, cluster)]
+    assert np.all(shown[1].high - shown[1].low > shown[0].high - shown[0].low)

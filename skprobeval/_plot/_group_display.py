@@ -133,7 +133,7 @@ class GroupIntervalDisplay:
     @renamed_keyword("n_samples", "n_draws")
     def from_predictions(cls, y_true, y_pred, *, sensitive_features, metric="recall",
                          pos_label=1, sample_weight=None, prior=0.5, confidence=0.95,
-                         n_draws=N_DRAWS, random_state=None, ax=None, **kwargs):
+                         n_draws=N_DRAWS, random_state=None, ax=None, groups=None, **kwargs):
         """Build the display from labels and sensitive features, and plot it.
 
         Parameters
@@ -152,6 +152,10 @@ class GroupIntervalDisplay:
             Draws of a sampled metric's posteriors.
         random_state : None, int or numpy.random.Generator, default=None
         ax : matplotlib Axes, default=None
+        groups : array-like of shape (n_samples,), default=None
+            Cluster of each item (a patient, a document; not the sensitive
+            feature), as in `PosteriorMetricFrame`: the intervals are then the
+            clusters' Bayesian bootstrap.
         **kwargs
             Passed to ``Axes.errorbar``.
 
@@ -162,7 +166,7 @@ class GroupIntervalDisplay:
         frame = PosteriorMetricFrame(
             metrics=metric, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             pos_label=pos_label, sample_weight=sample_weight, prior=prior,
-            confidence=confidence, n_draws=n_draws, random_state=random_state)
+            confidence=confidence, n_draws=n_draws, random_state=random_state, groups=groups)
         return cls.from_frame(frame, ax=ax, **kwargs)
 
     def plot(self, ax=None, *, show_point=True, show_overall=True, **kwargs):

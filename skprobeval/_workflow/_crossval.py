@@ -785,7 +785,7 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         y_array, {name: fold_predictions[name][0] for name in names},
         group_columns(data, sensitive_features), metric=spec.name,
         pos_label=pos_label, sample_weight=sample_weight, prior=lam, beta=beta, rope=rope,
-        confidence=confidence, n_draws=n_draws, random_state=random_state)
+        confidence=confidence, n_draws=n_draws, random_state=random_state, groups=groups)
     # replace() rebuilds the report from its init fields; the ranking is kept.
     return with_ranking(dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps),
                         report._ranking, source=report._ranking_source)
