@@ -29,6 +29,9 @@ ranking
     {0.3, 0.02}.  References: the bootstrap and, for AUC, DeLong's interval;
     candidate boundary masses of the ranking model beside the default (for
     AP, fixed masses and masses falling with the number of positives).
+    Cells of hidden positives (`_coverage_mixture`): ROC AUC alone, 10 or 30
+    positives among 100 or 1000 items, a share 0.1 or 0.3 of the positives
+    scoring like negatives, binormal otherwise (separation 2 or 4).
 groups
     the gap of a true positive rate and of a selection rate between groups
     (`PosteriorMetricFrame.difference`): 2 or 4 groups of 10, 100 or 1000
@@ -39,7 +42,11 @@ calibration
     and the Brier score's interval: outcomes Bernoulli(p), p uniform,
     predictions p (calibrated) or p ** 0.7; n in {200, 2000, 20 000}, bins of
     equal width or equal counts.  References: Wilson per bin, the bootstrap
-    for the Brier score.
+    for the Brier score.  The log loss's interval in the cells of equal-width
+    bins and in cells of confident mistakes (100 or 300 items, 1-3% of them
+    predicted 0.99 on the wrong class; `_coverage_calibration`), beside the
+    bootstrap and candidates (a pseudo-item at the clipped loss, Dirichlet
+    weights below 1, Student's t).
 systems
     calibration of `rank_systems`' P(best): five systems of accuracy 0.8 plus
     normal offsets, correlated through item difficulty; among the systems
@@ -116,6 +123,7 @@ from scipy import special, stats
 from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_clusters as _clusters
 from benchmarks import _coverage_groups as _groups
+from benchmarks import _coverage_mixture as _mixture
 from benchmarks import _coverage_runs as _runs
 from benchmarks import _coverage_stopping as _stopping
 from benchmarks import _coverage_systems as _systems
@@ -485,6 +493,13 @@ AP_MASS_RULES = {
     "boundary mass 0.1 to 30 positives, 0.1 sqrt(30 / P) above":
         lambda p: 0.1 * min(1.0, math.sqrt(30 / p)),
 }
+# ROC AUC's boundary mass as a function of the number of positives P, measured beside the
+# fixed default: more mass where few positives leave the lower end of the positives'
+# scores unseen (`_coverage_mixture`), the default's 0.1 from 90 positives on.
+AUC_MASS_RULES = {
+    "boundary mass 0.3 to 30 positives, 9 / P to 90, 0.1 above":
+        lambda p: min(0.3, max(0.1, 9 / p)),
+}
 RECALLS = (0.2, 0.5, 0.8)
 
 
@@ -522,11 +537,21 @@ def _with_pseudo_cells(pseudo, g_pos, g_neg):
 
 
 def ranking_cells(quick):
+    """Binormal cells ``("ranking", n, prevalence, separation)``, then the cells of
+    hidden positives ``("ranking", n, positives, hidden share, separation)``."""
     if quick:
-        return [("ranking", 300, 0.3, 4.0)]
+        return [("ranking", 300, 0.3, 4.0)] + _mixture.mixture_cells(quick)
     return [("ranking", n, prevalence, separation)
             for prevalence in (0.3, 0.02) for separation in (0.5, 1.0, 2.0, 4.0)
-            for n in (100, 300, 1000, 10_000)]
+            for n in (100, 300, 1000, 10_000)] + _mixture.mixture_cells(quick)
+
+
+def run_ranking_cell(cell, reps, n_draws):
+    if len(cell) == 5:
+        return _mixture.run_mixture(cell, reps, n_draws, coverage_row=_coverage_row,
+                                    seed=_seed, levels=LEVELS, library=LIBRARY,
+                                    library_mass=RANKING_PRIOR, rules=AUC_MASS_RULES)
+    return run_ranking(cell, reps, n_draws)
 
 
 def run_ranking(cell, reps, n_draws):
@@ -558,6 +583,10 @@ def run_ranking(cell, reps, n_draws):
                                     if m not in lambdas))
     ap_rule = {lam: np.empty((reps, n_draws)) for lam in ap_masses}
     ap_rule.update({lam: ap[lam] for lam in lambdas})
+    auc_rule_masses = {label: rule(n_pos) for label, rule in AUC_MASS_RULES.items()}
+    auc_masses = tuple(dict.fromkeys(m for m in auc_rule_masses.values() if m not in lambdas))
+    auc_rule = {lam: np.empty((reps, n_draws)) for lam in auc_masses}
+    auc_rule.update({lam: auc[lam] for lam in lambdas})
     delong = {level: (np.empty(reps), np.empty(reps)) for level in LEVELS}
     point_lam = tuple(dict.fromkeys((CURVE_PRIOR, 0.5, 0.1)))
     point = {(what, lam): np.empty((reps, len(RECALLS), 2, len(LEVELS)))
@@ -590,6 +619,14 @@ def run_ranking(cell, reps, n_draws):
                 own_stream.standard_gamma(lam, size=(4, n_draws, 1)), g_pos, g_neg)
             ap_rule[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:],
                                                  ranking_own_shares(cells.positive, lam))
+        # ROC AUC under the masses that depend on the positives where they are not among
+        # the fixed ones (a stream of their own again).
+        auc_stream = np.random.default_rng([r, n, round(prevalence * 100),
+                                            round(separation * 10), 27])
+        for lam in auc_masses:
+            gp, gn, tp, fp = _with_pseudo_cells(
+                auc_stream.standard_gamma(lam, size=(4, n_draws, 1)), g_pos, g_neg)
+            auc_rule[lam][r] = auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:])
         # Item bootstrap: resampled multiplicities of the (untied) items.
         picks = rng.integers(0, n, size=(n_draws, n))
         weights = np.bincount((picks + n * np.arange(n_draws)[:, None]).ravel(),
@@ -663,6 +700,9 @@ def run_ranking(cell, reps, n_draws):
     for label, lam in rule_masses.items():
         rows.append(_coverage_row("ranking", name, "average precision", label, "candidate",
                                   ap_true, _quantile_intervals(ap_rule[lam], axis=1)))
+    for label, lam in auc_rule_masses.items():
+        rows.append(_coverage_row("ranking", name, "ROC AUC", label, "candidate", auc_true,
+                                  _quantile_intervals(auc_rule[lam], axis=1)))
     rows.append(_coverage_row("ranking", name, "average precision", STEP_AP, "candidate",
                               ap_true, _quantile_intervals(ap_step, axis=1)))
     rows.append(_coverage_row("ranking", name, "average precision", "bootstrap", "reference",
@@ -880,7 +920,7 @@ def run_thresholds(cell, reps, n_draws):
 SECTIONS = {
     "binary": (binary_cells, run_binary),
     "multiclass": (multiclass_cells, run_multiclass),
-    "ranking": (ranking_cells, run_ranking),
+    "ranking": (ranking_cells, run_ranking_cell),
     "comparisons": (comparison_cells, run_comparison),
     "groups": (_groups.group_cells, run_groups),
     "systems": (_systems.system_cells, run_systems),
@@ -918,14 +958,14 @@ def _cell_reps(section, cell, reps, quick):
 
 
 def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1, only=None):
-    """Run the chosen sections (their cells whose description holds `only`, when given);
-    return every row (dicts)."""
+    """Run the chosen sections (their cells whose description matches the regular
+    expression `only`, when given); return every row (dicts)."""
     sections = list(SECTIONS) if sections is None else list(sections)
     reps = reps or (40 if quick else 400)
     n_draws = n_draws or (200 if quick else 1000)
     tasks = [(section, cell, _cell_reps(section, cell, reps, quick), n_draws)
              for section in sections for cell in SECTIONS[section][0](quick)
-             if only is None or only in " ".join(map(str, cell))]
+             if only is None or re.search(only, " ".join(map(str, cell)))]
     # The costliest cells first, so that two workers finish together.
     tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass", "thresholds")
                                else 0))
@@ -1204,7 +1244,8 @@ def main(quick=False, argv=None):
     parser.add_argument("--reps", type=int, default=None, help="simulated data sets per cell")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--only", default=None, metavar="TEXT",
-                        help="run only the cells whose description holds TEXT (e.g. "
+                        help="run only the cells whose description (the cell's fields "
+                        "joined by spaces) matches the regular expression TEXT (e.g. "
                         "'counts:' for the systems section's counts route)")
     parser.add_argument("--csv", default=None, help="write the rows to this CSV file")
     parser.add_argument("--from-csv", default=None,
