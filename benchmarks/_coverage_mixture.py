@@ -40,17 +40,16 @@ def true_auc(mix, separation):
 
 
 def run_mixture(cell, reps, n_draws, *, coverage_row, seed, levels, library, library_mass,
-                rules):
-    """Rows of one cell: ``library_mass`` the library's default mass (a function of the
-    number of positives, or a number), ``rules`` candidate masses by label (functions of
-    the number of positives)."""
+                former_mass):
+    """Rows of one cell: ``library_mass`` the library's default mass as a function of
+    the number of positives, ``former_mass`` the former default (a fixed mass)."""
     _, n, n_pos, mix, separation = cell
     truth = true_auc(mix, separation)
-    mass = library_mass(n_pos) if callable(library_mass) else library_mass
-    labelled = {library: mass}
+    labelled = {library: library_mass(n_pos),
+                f"boundary mass {former_mass:g} (former default)": former_mass}
     labelled.update({f"boundary mass {m:g}": m for m in MASSES})
-    labelled.update({label: rule(n_pos) for label, rule in rules.items()})
-    masses = tuple(dict.fromkeys(labelled.values()))
+    # Drawn in increasing order of mass, whichever is the library's.
+    masses = tuple(sorted(set(labelled.values())))
     relevant = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n - n_pos, dtype=bool)]
     rng = seed("ranking mixture", n, n_pos, round(mix * 100), round(separation * 10))
     auc = {m: np.empty((reps, n_draws)) for m in masses}

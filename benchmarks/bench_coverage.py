@@ -89,21 +89,24 @@ comparisons
     milliseconds a test set, so that the share's Monte Carlo error (about
     0.005 and 0.0025) is small against the window it is judged by.
 
-Posterior and bootstrap intervals are read from 1000 draws (250 for the AP, AUC
-and bootstrap of rankings of 10 000 items, whose simultaneous bands draw 2 000
-runs of score levels, ``max_cells``, 1000 times).  Run
-``python -m benchmarks.bench_coverage`` for the full grid (the sections' runs
-with ``--jobs 2`` on two cores add up to about 105 minutes, 40 of them the
-ranking section and 34 the systems section, measured on a machine shared with
-other work: its 30 minutes of CPU time), ``--quick`` for a smoke run, ``--section NAME`` for one
-section, ``--csv PATH`` to keep the rows.  The last lines check the grid
-against the promise the library makes: the 95% interval covers at least 0.92
-(within Monte Carlo error) in every cell, or, where every reference covers less
-than 0.90, at least as often as the best reference; where both cover 0.93 or
-more, it is at most 1.25 times as wide as the bootstrap (1.1 times Wilson's for
-proportions); null comparisons exceed 0.95 in 3% to 7% of draws; a P(best) bin
-of 50 pairs or more, pooled over the cells of a drawn spread, is within 0.05 of
-its share of truly best systems (two standard errors allowed).
+Posterior and bootstrap intervals are read from 1000 draws (250 for the AP,
+AUC and bootstrap of rankings of 10 000 items, whose simultaneous bands draw
+2 000 runs of score levels, ``max_cells``, 1000 times).  Run ``python -m
+benchmarks.bench_coverage`` for the full grid (the sections' runs with
+``--jobs 2`` on two cores add up to about 105 minutes, 40 of them the ranking
+section and 34 the systems section, measured on a machine shared with other
+work: its 30 minutes of CPU time; the ranking section's cells of hidden
+positives add about 10 minutes of one core, the calibration section's log loss
+rows a few), ``--quick`` for a smoke run, ``--section NAME`` for one section,
+``--only REGEX`` for some of its cells, ``--csv PATH`` to keep the rows.  The
+last lines check the grid against the promise the library makes: the 95%
+interval covers at least 0.92 (within Monte Carlo error) in every cell, or,
+where every reference covers less than 0.90, at least as often as the best
+reference; where both cover 0.93 or more, it is at most 1.25 times as wide as
+the bootstrap (1.1 times Wilson's for proportions); null comparisons exceed
+0.95 in 3% to 7% of draws; a P(best) bin of 50 pairs or more, pooled over the
+cells of a drawn spread, is within 0.05 of its share of truly best systems
+(two standard errors allowed).
 """
 
 from __future__ import annotations
@@ -142,13 +145,17 @@ from skprobeval import (
     metric_posterior,
     posterior_precision_recall_curve,
     posterior_roc_curve,
-    roc_auc_posterior,
 )
+
+# RANKING_PRIOR: the ranking model's fixed boundary mass (AP's up to 30 positives; ROC
+# AUC's from 90, and its former default at every size: `auc_boundary_mass`).
 from skprobeval._posteriors._curves import (
+    RANKING_PRIOR,
     CurveCells,
     _simultaneous_envelope,
     ap_boundary_mass,
     ap_from_cumulative,
+    auc_boundary_mass,
     auc_from_shares,
     ranking_own_shares,
 )
@@ -170,7 +177,6 @@ LEVELS = (0.95, 0.90)
 TOLERANCE = 1e-6
 # The library's default prior of each model, read from its signatures.
 DEFAULT_PRIOR = inspect.signature(metric_posterior).parameters["prior"].default
-RANKING_PRIOR = inspect.signature(roc_auc_posterior).parameters["prior"].default
 CURVE_PRIOR = inspect.signature(posterior_roc_curve).parameters["prior"].default
 
 
@@ -493,13 +499,6 @@ AP_MASS_RULES = {
     "boundary mass 0.1 to 30 positives, 0.1 sqrt(30 / P) above":
         lambda p: 0.1 * min(1.0, math.sqrt(30 / p)),
 }
-# ROC AUC's boundary mass as a function of the number of positives P, measured beside the
-# fixed default: more mass where few positives leave the lower end of the positives'
-# scores unseen (`_coverage_mixture`), the default's 0.1 from 90 positives on.
-AUC_MASS_RULES = {
-    "boundary mass 0.3 to 30 positives, 9 / P to 90, 0.1 above":
-        lambda p: min(0.3, max(0.1, 9 / p)),
-}
 RECALLS = (0.2, 0.5, 0.8)
 
 
@@ -550,7 +549,8 @@ def run_ranking_cell(cell, reps, n_draws):
     if len(cell) == 5:
         return _mixture.run_mixture(cell, reps, n_draws, coverage_row=_coverage_row,
                                     seed=_seed, levels=LEVELS, library=LIBRARY,
-                                    library_mass=RANKING_PRIOR, rules=AUC_MASS_RULES)
+                                    library_mass=auc_boundary_mass,
+                                    former_mass=RANKING_PRIOR)
     return run_ranking(cell, reps, n_draws)
 
 
@@ -583,8 +583,10 @@ def run_ranking(cell, reps, n_draws):
                                     if m not in lambdas))
     ap_rule = {lam: np.empty((reps, n_draws)) for lam in ap_masses}
     ap_rule.update({lam: ap[lam] for lam in lambdas})
-    auc_rule_masses = {label: rule(n_pos) for label, rule in AUC_MASS_RULES.items()}
-    auc_masses = tuple(dict.fromkeys(m for m in auc_rule_masses.values() if m not in lambdas))
+    # ROC AUC's default mass (`auc_boundary_mass`: 0.3 up to 30 positives, 9 / P to 90,
+    # then 0.1), drawn apart where it is not among the fixed masses.
+    auc_library_mass = auc_boundary_mass(n_pos)
+    auc_masses = tuple(m for m in (auc_library_mass,) if m not in lambdas)
     auc_rule = {lam: np.empty((reps, n_draws)) for lam in auc_masses}
     auc_rule.update({lam: auc[lam] for lam in lambdas})
     delong = {level: (np.empty(reps), np.empty(reps)) for level in LEVELS}
@@ -619,8 +621,8 @@ def run_ranking(cell, reps, n_draws):
                 own_stream.standard_gamma(lam, size=(4, n_draws, 1)), g_pos, g_neg)
             ap_rule[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:],
                                                  ranking_own_shares(cells.positive, lam))
-        # ROC AUC under the masses that depend on the positives where they are not among
-        # the fixed ones (a stream of their own again).
+        # ROC AUC under its default mass where it is not among the fixed ones (a stream of
+        # its own again).
         auc_stream = np.random.default_rng([r, n, round(prevalence * 100),
                                             round(separation * 10), 27])
         for lam in auc_masses:
@@ -693,16 +695,14 @@ def run_ranking(cell, reps, n_draws):
         rows.append(_coverage_row("ranking", name, "average precision",
                                   label + " (former default)" if lam == RANKING_PRIOR else label,
                                   "candidate", ap_true, _quantile_intervals(ap[lam], axis=1)))
-        label = LIBRARY if lam == RANKING_PRIOR else label
-        kind = "library" if lam == RANKING_PRIOR else "candidate"
-        rows.append(_coverage_row("ranking", name, "ROC AUC", label, kind, auc_true,
-                                  _quantile_intervals(auc[lam], axis=1)))
+        rows.append(_coverage_row("ranking", name, "ROC AUC",
+                                  label + " (former default)" if lam == RANKING_PRIOR else label,
+                                  "candidate", auc_true, _quantile_intervals(auc[lam], axis=1)))
+    rows.append(_coverage_row("ranking", name, "ROC AUC", LIBRARY, "library", auc_true,
+                              _quantile_intervals(auc_rule[auc_library_mass], axis=1)))
     for label, lam in rule_masses.items():
         rows.append(_coverage_row("ranking", name, "average precision", label, "candidate",
                                   ap_true, _quantile_intervals(ap_rule[lam], axis=1)))
-    for label, lam in auc_rule_masses.items():
-        rows.append(_coverage_row("ranking", name, "ROC AUC", label, "candidate", auc_true,
-                                  _quantile_intervals(auc_rule[lam], axis=1)))
     rows.append(_coverage_row("ranking", name, "average precision", STEP_AP, "candidate",
                               ap_true, _quantile_intervals(ap_step, axis=1)))
     rows.append(_coverage_row("ranking", name, "average precision", "bootstrap", "reference",
