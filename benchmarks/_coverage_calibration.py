@@ -29,14 +29,15 @@ Beta(a, a) probability).  With 100 items and a share of 1%, a third of the
 test sets hold no mistake at all, and the Bayesian bootstrap, like the
 ordinary one, puts no mass beyond the losses it has seen.
 
-Candidates for the log loss, from the same test sets: the Bayesian bootstrap
-with a pseudo-item at the largest loss scikit-learn's clipping allows
-(``-log eps``, 36.04) of Dirichlet weight λ (a draw is ``(S m + G L) / (S +
-G)``, m the library's draw, S ~ Gamma(n) and G ~ Gamma(λ) independent: the
-Dirichlet(1, ..., 1, λ) weights' total is independent of their shares); the
-same with the pseudo-item at the worst loss the data's predictions could
-incur (``max_i -log min(q_i, 1 - q_i)``); Dirichlet(0.8) weights (up to 2 000
-items); Student's t interval of the mean.
+The library's log loss is the Bayesian bootstrap with a pseudo-item at the
+largest loss scikit-learn's clipping allows (``-log eps``, 36.04) of Dirichlet
+mass 0.02.  Candidates, from the same test sets: the plain Bayesian bootstrap
+(the former default, `mean_loss_posterior` of the losses); the pseudo-item at
+other masses (a draw is ``(S m + G L) / (S + G)``, m the plain draw, S ~
+Gamma(n) and G ~ Gamma(λ) independent: the Dirichlet(1, ..., 1, λ) weights'
+total is independent of their shares); the pseudo-item at the worst loss the
+data's predictions could incur (``max_i -log min(q_i, 1 - q_i)``);
+Dirichlet(0.8) weights (up to 2 000 items); Student's t interval of the mean.
 """
 
 from __future__ import annotations
@@ -47,14 +48,15 @@ import numpy as np
 from scipy import integrate, special, stats
 
 from benchmarks import _references as ref
+from skprobeval._posteriors._losses import CLIPPED_LOG_LOSS, LOG_LOSS_PRIOR
 
 EXPONENTS = {"calibrated": 1.0, "overconfident": 0.7}
 # Beta(a, a) of the calibrated probabilities in the cells of confident mistakes.
 CLEAN = {"uniform": 1.0, "confident": 0.1}
 MISTAKE_PROBABILITY = 0.99
-# The largest log loss scikit-learn's clipping allows: -log eps.
-CLIPPED_LOSS = -math.log(np.finfo(np.float64).eps)
-CLIPPED_MASSES = (0.01, 0.02, 0.03)
+# Masses of the pseudo-item at the clipped loss measured beside the library's.
+CLIPPED_MASSES = tuple(m for m in (0.01, 0.02, 0.03) if m != LOG_LOSS_PRIOR)
+FORMER = "Bayesian bootstrap (former default)"
 WORST_MASS = 0.1
 DIRICHLET_SHAPE = 0.8
 
@@ -94,12 +96,12 @@ def log_loss_rows(name, y, q, n_draws, reps, *, truth, coverage_row, seed, level
                   boot_losses):
     """The log loss rows of one cell: ``y``, ``q`` arrays (reps, n); ``boot_losses``
     the bootstrap's resampled mean losses (reps, n_draws)."""
-    from skprobeval import log_loss_posterior
+    from skprobeval import log_loss_posterior, mean_loss_posterior
 
     n = y.shape[1]
     rng = seed("calibration log loss", name)
-    methods = [library, *(f"pseudo-item at the clipped loss, mass {m:g}"
-                          for m in CLIPPED_MASSES),
+    methods = [library, FORMER, *(f"pseudo-item at the clipped loss, mass {m:g}"
+                                  for m in CLIPPED_MASSES),
                f"pseudo-item at the worst loss of the predictions, mass {WORST_MASS:g}",
                "Student t interval"]
     if n <= 2000:
@@ -114,18 +116,20 @@ def log_loss_rows(name, y, q, n_draws, reps, *, truth, coverage_row, seed, level
             intervals[method][level][0][rep], intervals[method][level][1][rep] = low, high
 
     for rep in range(reps):
-        posterior = log_loss_posterior(y[rep], q[rep], n_draws=n_draws, random_state=rep)
-        put(library, rep, posterior.samples)
+        put(library, rep, log_loss_posterior(y[rep], q[rep], n_draws=n_draws,
+                                             random_state=rep).samples)
+        losses = _log_losses(y[rep], q[rep])
+        plain = mean_loss_posterior(losses, n_draws=n_draws, random_state=rep).samples
+        put(FORMER, rep, plain)
         total = rng.standard_gamma(float(n), n_draws)
         for mass in CLIPPED_MASSES:
             pseudo = rng.standard_gamma(mass, n_draws)
-            put(methods[1 + CLIPPED_MASSES.index(mass)], rep,
-                (total * posterior.samples + pseudo * CLIPPED_LOSS) / (total + pseudo))
+            put(methods[2 + CLIPPED_MASSES.index(mass)], rep,
+                (total * plain + pseudo * CLIPPED_LOG_LOSS) / (total + pseudo))
         worst = float(np.max(_log_losses(np.zeros(n), np.maximum(q[rep], 1 - q[rep]))))
         pseudo = rng.standard_gamma(WORST_MASS, n_draws)
-        put(methods[1 + len(CLIPPED_MASSES)], rep,
-            (total * posterior.samples + pseudo * worst) / (total + pseudo))
-        losses = _log_losses(y[rep], q[rep])
+        put(methods[2 + len(CLIPPED_MASSES)], rep,
+            (total * plain + pseudo * worst) / (total + pseudo))
         half = stats.t.ppf(0.5 + np.array(levels) / 2, n - 1) * losses.std(ddof=1) / math.sqrt(n)
         for i, level in enumerate(levels):
             intervals["Student t interval"][level][0][rep] = losses.mean() - half[i]
