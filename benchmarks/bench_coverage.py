@@ -29,6 +29,9 @@ ranking
     {0.3, 0.02}.  References: the bootstrap and, for AUC, DeLong's interval;
     candidate boundary masses of the ranking model beside the default (for
     AP, fixed masses and masses falling with the number of positives).
+    Cells of hidden positives (`_coverage_mixture`): ROC AUC alone, 10 or 30
+    positives among 100 or 1000 items, a share 0.1 or 0.3 of the positives
+    scoring like negatives, binormal otherwise (separation 2 or 4).
 groups
     the gap of a true positive rate and of a selection rate between groups
     (`PosteriorMetricFrame.difference`): 2 or 4 groups of 10, 100 or 1000
@@ -39,7 +42,11 @@ calibration
     and the Brier score's interval: outcomes Bernoulli(p), p uniform,
     predictions p (calibrated) or p ** 0.7; n in {200, 2000, 20 000}, bins of
     equal width or equal counts.  References: Wilson per bin, the bootstrap
-    for the Brier score.
+    for the Brier score.  The log loss's interval in the cells of equal-width
+    bins and in cells of confident mistakes (100 or 300 items, 1-3% of them
+    predicted 0.99 on the wrong class; `_coverage_calibration`), beside the
+    bootstrap and candidates (a pseudo-item at the clipped loss, Dirichlet
+    weights below 1, Student's t).
 systems
     calibration of `rank_systems`' P(best): five systems of accuracy 0.8 plus
     normal offsets, correlated through item difficulty; among the systems
@@ -82,21 +89,24 @@ comparisons
     milliseconds a test set, so that the share's Monte Carlo error (about
     0.005 and 0.0025) is small against the window it is judged by.
 
-Posterior and bootstrap intervals are read from 1000 draws (250 for the AP, AUC
-and bootstrap of rankings of 10 000 items, whose simultaneous bands draw 2 000
-runs of score levels, ``max_cells``, 1000 times).  Run
-``python -m benchmarks.bench_coverage`` for the full grid (the sections' runs
-with ``--jobs 2`` on two cores add up to about 105 minutes, 40 of them the
-ranking section and 34 the systems section, measured on a machine shared with
-other work: its 30 minutes of CPU time), ``--quick`` for a smoke run, ``--section NAME`` for one
-section, ``--csv PATH`` to keep the rows.  The last lines check the grid
-against the promise the library makes: the 95% interval covers at least 0.92
-(within Monte Carlo error) in every cell, or, where every reference covers less
-than 0.90, at least as often as the best reference; where both cover 0.93 or
-more, it is at most 1.25 times as wide as the bootstrap (1.1 times Wilson's for
-proportions); null comparisons exceed 0.95 in 3% to 7% of draws; a P(best) bin
-of 50 pairs or more, pooled over the cells of a drawn spread, is within 0.05 of
-its share of truly best systems (two standard errors allowed).
+Posterior and bootstrap intervals are read from 1000 draws (250 for the AP,
+AUC and bootstrap of rankings of 10 000 items, whose simultaneous bands draw
+2 000 runs of score levels, ``max_cells``, 1000 times).  Run ``python -m
+benchmarks.bench_coverage`` for the full grid (the sections' runs with
+``--jobs 2`` on two cores add up to about 105 minutes, 40 of them the ranking
+section and 34 the systems section, measured on a machine shared with other
+work: its 30 minutes of CPU time; the ranking section's cells of hidden
+positives add about 10 minutes of one core, the calibration section's log loss
+rows a few), ``--quick`` for a smoke run, ``--section NAME`` for one section,
+``--only REGEX`` for some of its cells, ``--csv PATH`` to keep the rows.  The
+last lines check the grid against the promise the library makes: the 95%
+interval covers at least 0.92 (within Monte Carlo error) in every cell, or,
+where every reference covers less than 0.90, at least as often as the best
+reference; where both cover 0.93 or more, it is at most 1.25 times as wide as
+the bootstrap (1.1 times Wilson's for proportions); null comparisons exceed
+0.95 in 3% to 7% of draws; a P(best) bin of 50 pairs or more, pooled over the
+cells of a drawn spread, is within 0.05 of its share of truly best systems
+(two standard errors allowed).
 """
 
 from __future__ import annotations
@@ -116,6 +126,7 @@ from scipy import special, stats
 from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_clusters as _clusters
 from benchmarks import _coverage_groups as _groups
+from benchmarks import _coverage_mixture as _mixture
 from benchmarks import _coverage_runs as _runs
 from benchmarks import _coverage_stopping as _stopping
 from benchmarks import _coverage_systems as _systems
@@ -134,13 +145,17 @@ from skprobeval import (
     metric_posterior,
     posterior_precision_recall_curve,
     posterior_roc_curve,
-    roc_auc_posterior,
 )
+
+# RANKING_PRIOR: the ranking model's fixed boundary mass (AP's up to 30 positives; ROC
+# AUC's from 90, and its former default at every size: `auc_boundary_mass`).
 from skprobeval._posteriors._curves import (
+    RANKING_PRIOR,
     CurveCells,
     _simultaneous_envelope,
     ap_boundary_mass,
     ap_from_cumulative,
+    auc_boundary_mass,
     auc_from_shares,
     ranking_own_shares,
 )
@@ -162,7 +177,6 @@ LEVELS = (0.95, 0.90)
 TOLERANCE = 1e-6
 # The library's default prior of each model, read from its signatures.
 DEFAULT_PRIOR = inspect.signature(metric_posterior).parameters["prior"].default
-RANKING_PRIOR = inspect.signature(roc_auc_posterior).parameters["prior"].default
 CURVE_PRIOR = inspect.signature(posterior_roc_curve).parameters["prior"].default
 
 
@@ -522,11 +536,22 @@ def _with_pseudo_cells(pseudo, g_pos, g_neg):
 
 
 def ranking_cells(quick):
+    """Binormal cells ``("ranking", n, prevalence, separation)``, then the cells of
+    hidden positives ``("ranking", n, positives, hidden share, separation)``."""
     if quick:
-        return [("ranking", 300, 0.3, 4.0)]
+        return [("ranking", 300, 0.3, 4.0)] + _mixture.mixture_cells(quick)
     return [("ranking", n, prevalence, separation)
             for prevalence in (0.3, 0.02) for separation in (0.5, 1.0, 2.0, 4.0)
-            for n in (100, 300, 1000, 10_000)]
+            for n in (100, 300, 1000, 10_000)] + _mixture.mixture_cells(quick)
+
+
+def run_ranking_cell(cell, reps, n_draws):
+    if len(cell) == 5:
+        return _mixture.run_mixture(cell, reps, n_draws, coverage_row=_coverage_row,
+                                    seed=_seed, levels=LEVELS, library=LIBRARY,
+                                    library_mass=auc_boundary_mass,
+                                    former_mass=RANKING_PRIOR)
+    return run_ranking(cell, reps, n_draws)
 
 
 def run_ranking(cell, reps, n_draws):
@@ -558,6 +583,12 @@ def run_ranking(cell, reps, n_draws):
                                     if m not in lambdas))
     ap_rule = {lam: np.empty((reps, n_draws)) for lam in ap_masses}
     ap_rule.update({lam: ap[lam] for lam in lambdas})
+    # ROC AUC's default mass (`auc_boundary_mass`: 0.3 up to 30 positives, 9 / P to 90,
+    # then 0.1), drawn apart where it is not among the fixed masses.
+    auc_library_mass = auc_boundary_mass(n_pos)
+    auc_masses = tuple(m for m in (auc_library_mass,) if m not in lambdas)
+    auc_rule = {lam: np.empty((reps, n_draws)) for lam in auc_masses}
+    auc_rule.update({lam: auc[lam] for lam in lambdas})
     delong = {level: (np.empty(reps), np.empty(reps)) for level in LEVELS}
     point_lam = tuple(dict.fromkeys((CURVE_PRIOR, 0.5, 0.1)))
     point = {(what, lam): np.empty((reps, len(RECALLS), 2, len(LEVELS)))
@@ -590,6 +621,14 @@ def run_ranking(cell, reps, n_draws):
                 own_stream.standard_gamma(lam, size=(4, n_draws, 1)), g_pos, g_neg)
             ap_rule[lam][r] = ap_from_cumulative(tp, fp, tp[:, -1:],
                                                  ranking_own_shares(cells.positive, lam))
+        # ROC AUC under its default mass where it is not among the fixed ones (a stream of
+        # its own again).
+        auc_stream = np.random.default_rng([r, n, round(prevalence * 100),
+                                            round(separation * 10), 27])
+        for lam in auc_masses:
+            gp, gn, tp, fp = _with_pseudo_cells(
+                auc_stream.standard_gamma(lam, size=(4, n_draws, 1)), g_pos, g_neg)
+            auc_rule[lam][r] = auc_from_shares(gp, gn, tp[:, -1:], fp[:, -1:])
         # Item bootstrap: resampled multiplicities of the (untied) items.
         picks = rng.integers(0, n, size=(n_draws, n))
         weights = np.bincount((picks + n * np.arange(n_draws)[:, None]).ravel(),
@@ -656,10 +695,11 @@ def run_ranking(cell, reps, n_draws):
         rows.append(_coverage_row("ranking", name, "average precision",
                                   label + " (former default)" if lam == RANKING_PRIOR else label,
                                   "candidate", ap_true, _quantile_intervals(ap[lam], axis=1)))
-        label = LIBRARY if lam == RANKING_PRIOR else label
-        kind = "library" if lam == RANKING_PRIOR else "candidate"
-        rows.append(_coverage_row("ranking", name, "ROC AUC", label, kind, auc_true,
-                                  _quantile_intervals(auc[lam], axis=1)))
+        rows.append(_coverage_row("ranking", name, "ROC AUC",
+                                  label + " (former default)" if lam == RANKING_PRIOR else label,
+                                  "candidate", auc_true, _quantile_intervals(auc[lam], axis=1)))
+    rows.append(_coverage_row("ranking", name, "ROC AUC", LIBRARY, "library", auc_true,
+                              _quantile_intervals(auc_rule[auc_library_mass], axis=1)))
     for label, lam in rule_masses.items():
         rows.append(_coverage_row("ranking", name, "average precision", label, "candidate",
                                   ap_true, _quantile_intervals(ap_rule[lam], axis=1)))
@@ -880,7 +920,7 @@ def run_thresholds(cell, reps, n_draws):
 SECTIONS = {
     "binary": (binary_cells, run_binary),
     "multiclass": (multiclass_cells, run_multiclass),
-    "ranking": (ranking_cells, run_ranking),
+    "ranking": (ranking_cells, run_ranking_cell),
     "comparisons": (comparison_cells, run_comparison),
     "groups": (_groups.group_cells, run_groups),
     "systems": (_systems.system_cells, run_systems),
@@ -918,14 +958,14 @@ def _cell_reps(section, cell, reps, quick):
 
 
 def collect(sections=None, *, quick=False, reps=None, n_draws=None, n_jobs=1, only=None):
-    """Run the chosen sections (their cells whose description holds `only`, when given);
-    return every row (dicts)."""
+    """Run the chosen sections (their cells whose description matches the regular
+    expression `only`, when given); return every row (dicts)."""
     sections = list(SECTIONS) if sections is None else list(sections)
     reps = reps or (40 if quick else 400)
     n_draws = n_draws or (200 if quick else 1000)
     tasks = [(section, cell, _cell_reps(section, cell, reps, quick), n_draws)
              for section in sections for cell in SECTIONS[section][0](quick)
-             if only is None or only in " ".join(map(str, cell))]
+             if only is None or re.search(only, " ".join(map(str, cell)))]
     # The costliest cells first, so that two workers finish together.
     tasks.sort(key=lambda t: -(t[1][1] if t[0] in ("ranking", "multiclass", "thresholds")
                                else 0))
@@ -1210,7 +1250,8 @@ def main(quick=False, argv=None):
     parser.add_argument("--reps", type=int, default=None, help="simulated data sets per cell")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--only", default=None, metavar="TEXT",
-                        help="run only the cells whose description holds TEXT (e.g. "
+                        help="run only the cells whose description (the cell's fields "
+                        "joined by spaces) matches the regular expression TEXT (e.g. "
                         "'counts:' for the systems section's counts route)")
     parser.add_argument("--csv", default=None, help="write the rows to this CSV file")
     parser.add_argument("--from-csv", default=None,

@@ -427,6 +427,33 @@ def test_brier_and_log_loss_points_are_scikit_learns(weighted, rng):
     assert brier.mean() == brier.point
 
 
+def test_log_loss_has_a_pseudo_item_at_the_clipped_loss(rng, seed):
+    # Reference: the Dirichlet(1, ..., 1, λ) weights drawn directly (numpy's dirichlet)
+    # over the items' losses and the pseudo-item at -log eps; the library draws the
+    # plain Bayesian bootstrap and the total apart (independent of the shares).
+    from skprobeval._posteriors._losses import CLIPPED_LOG_LOSS, LOG_LOSS_PRIOR
+
+    y, p = _calibrated(rng, 40)
+    p[0], y[0] = 0.99, False                      # one confident mistake
+    loss = log_loss_posterior(y, p, n_draws=100_000, random_state=seed)
+    x = -np.log(np.where(y, p, 1 - p))
+    assert CLIPPED_LOG_LOSS == pytest.approx(36.04365, abs=1e-5)
+    assert loss.point == pytest.approx(log_loss(y, p), rel=1e-12)
+    # The exact posterior mean, (n x̄ + λ L) / (n + λ), and the draws' mean within 5
+    # standard errors of it.
+    exact = (40 * x.mean() + LOG_LOSS_PRIOR * CLIPPED_LOG_LOSS) / (40 + LOG_LOSS_PRIOR)
+    assert loss.mean() == pytest.approx(exact, rel=1e-12)
+    draws = loss.samples
+    assert abs(draws.mean() - exact) < 5 * draws.std() / np.sqrt(draws.size)
+    weights = rng.dirichlet(np.r_[np.ones(40), LOG_LOSS_PRIOR], size=100_000)
+    direct = weights @ np.r_[x, CLIPPED_LOG_LOSS]
+    # Two samples of 100 000 from one law: Kolmogorov-Smirnov distance below 0.012
+    # (its 1e-6 critical value is 0.012).
+    assert stats.ks_2samp(draws, direct).statistic < 0.012
+    for q in (0.025, 0.5, 0.975):
+        assert np.quantile(draws, q) == pytest.approx(np.quantile(direct, q), abs=0.01)
+
+
 def test_brier_with_string_labels_and_a_positive_class():
     y = np.array(["ham", "spam", "spam", "ham"])
     p = np.array([0.2, 0.7, 0.4, 0.1])

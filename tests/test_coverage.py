@@ -60,6 +60,15 @@ def _check_quick_rows(quick_rows):
             assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
     methods = {row["method"] for row in quick_rows}
     assert {"skprobeval", "Wilson", "Jeffreys", "bootstrap", "bootstrap BCa", "DeLong"} <= methods
+    # The two families of heavy lower or upper tails: ROC AUC with hidden positives (the
+    # library, its references and candidate masses) and the log loss of confident mistakes.
+    for quantity, references in (("ROC AUC, hidden positives", {"bootstrap", "DeLong"}),
+                                 ("log loss", {"bootstrap"})):
+        found = [row for row in quick_rows if row["quantity"] == quantity]
+        assert {row["kind"] for row in found} == {"library", "reference", "candidate"}
+        assert references == {row["method"] for row in found if row["kind"] == "reference"}
+    assert any("confident mistakes" in row["cell"] for row in quick_rows
+               if row["quantity"] == "log loss")
     # P(best): a cell whose spread is drawn from a population (judged, pooled) and a
     # fixed-spread one (information); every pair of the population cell is in the pool.
     systems = [row for row in quick_rows if row["section"] == "systems"]

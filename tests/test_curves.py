@@ -351,7 +351,9 @@ def test_default_boundary_mass_of_average_precision():
     # Every check below is an exact equality of draws: 100 draws check it as well as more.
     # (positives, weight of each positive): weights count, so 20 positives of weight 3
     # are 60 positives' worth.
-    for n_pos, weight, mass in ((20, 1.0, 0.1), (400, 1.0, 3 / 400), (20, 3.0, 3 / 60)):
+    # ROC AUC's: 0.3 up to 30 positives, 9 / P to 90, 0.1 above.
+    for n_pos, weight, mass, auc_mass in ((20, 1.0, 0.1, 0.3), (400, 1.0, 3 / 400, 0.1),
+                                          (20, 3.0, 3 / 60, 9 / 60)):
         y = np.r_[np.ones(n_pos, int), np.zeros(300, int)]
         score = rng.normal(size=y.size) + 2 * y
         w = np.where(y == 1, weight, 1.0)
@@ -361,7 +363,7 @@ def test_default_boundary_mass_of_average_precision():
                                                n_draws=100, random_state=0)
         np.testing.assert_array_equal(default.samples, explicit.samples)
         other = score + rng.normal(size=y.size)
-        for metric, lam in (("average_precision", mass), ("roc_auc", 0.1)):
+        for metric, lam in (("average_precision", mass), ("roc_auc", auc_mass)):
             by_default = compare_scores(y, score, other, metric=metric, sample_weight=w,
                                         n_draws=100, random_state=0)
             by_mass = compare_scores(y, score, other, metric=metric, sample_weight=w,
@@ -372,10 +374,22 @@ def test_default_boundary_mass_of_average_precision():
     for function in (average_precision_posterior, roc_auc_posterior):
         with pytest.raises(ValueError, match=r"`prior` must be .*'auto'.*; got 'automatic'"):
             function(y, score, prior="automatic")
-    # ROC AUC's "auto" is its default 0.1.
-    auc = roc_auc_posterior(y, score, prior="auto", n_draws=100, random_state=0)
-    np.testing.assert_array_equal(
-        auc.samples, roc_auc_posterior(y, score, n_draws=100, random_state=0).samples)
+    # ROC AUC's "auto" is its default, here 9 / 60 (20 positives of weight 3).
+    auc = roc_auc_posterior(y, score, sample_weight=w, n_draws=100, random_state=0)
+    for prior in ("auto", 9 / 60):
+        np.testing.assert_array_equal(
+            auc.samples, roc_auc_posterior(y, score, sample_weight=w, prior=prior,
+                                           n_draws=100, random_state=0).samples)
+
+
+def test_default_boundary_mass_of_roc_auc():
+    from skprobeval._posteriors._curves import auc_boundary_mass
+
+    # 0.3 up to 30 positives, 9 / P to 90 (continuous at both ends), 0.1 above.
+    assert auc_boundary_mass(1) == auc_boundary_mass(30) == 0.3
+    assert auc_boundary_mass(45) == pytest.approx(0.2, rel=1e-15)
+    assert auc_boundary_mass(90) == pytest.approx(0.1, rel=1e-15)
+    assert auc_boundary_mass(91) == auc_boundary_mass(3000) == 0.1
 
 
 @pytest.mark.slow   # 3 s of bootstrap

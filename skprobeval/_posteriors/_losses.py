@@ -48,6 +48,16 @@ __all__ = [
 # weights) a variate can underflow to 0, so the draws are made in log space
 # and each draw scaled by its largest variate before normalising.
 _DIRECT_SHAPE = 0.05
+# The log loss's pseudo-item: the largest loss scikit-learn's clipping allows, -log eps
+# (36.04), with Dirichlet mass LOG_LOSS_PRIOR.  A few confident mistakes among some 100
+# items put a heavy right tail on the losses, and a test set often holds none of them:
+# the Bayesian bootstrap then has no mass beyond the losses it saw.  The coverage
+# benchmark measured masses 0.01, 0.02 and 0.03 beside the plain Bayesian bootstrap
+# (docs/theory/calibration.rst): 0.02 is the smallest whose 95% interval covers 0.93 or
+# more in every cell of confident mistakes (the plain one: 0.90 at worst), within 1.13
+# times the bootstrap's width.
+CLIPPED_LOG_LOSS = -math.log(np.finfo(np.float64).eps)
+LOG_LOSS_PRIOR = 0.02
 
 
 def _check_losses(losses, name="losses"):
@@ -93,7 +103,9 @@ class MeanLossPosterior(ExactMeanPosterior):
 
     A `SampledPosterior` whose mean is exact: the posterior mean of the
     Bayesian bootstrap is the (weighted) sample mean, `point`, so `mean`
-    returns it and `mc_error`, the Monte Carlo error of the mean, is 0.
+    returns it and `mc_error`, the Monte Carlo error of the mean, is 0 (the
+    log loss's posterior, with its pseudo-item at the clipped loss, has the
+    exact mean ``(C point + λ L) / (C + λ)``; see `log_loss_posterior`).
     Quantiles, intervals, ``std`` and draws are sampled.
 
     Attributes
@@ -117,8 +129,8 @@ class MeanLossPosterior(ExactMeanPosterior):
 
     __slots__ = ("_loss", "_point", "n_clusters", "n_items", "effective_n")
 
-    def __init__(self, samples, *, point, loss, clusters=None):
-        super().__init__(samples, point)
+    def __init__(self, samples, *, point, loss, clusters=None, mean=None):
+        super().__init__(samples, point if mean is None else mean)
         self._loss = loss
         self._point = float(point)
         #: Clusters (``groups=``), items and effective number of items, else None.
@@ -137,8 +149,9 @@ class MeanLossPosterior(ExactMeanPosterior):
 
     @property
     def point(self):
-        """The mean loss of the data (also the exact posterior mean without clusters)."""
-        return self._point if self.n_clusters is not None else self._exact_mean
+        """The mean loss of the data (also the exact posterior mean of a loss without
+        clusters or pseudo-item)."""
+        return self._point
 
     @property
     def loss(self):
@@ -190,7 +203,18 @@ def _groups_of(groups, n, keep, shapes=None):
     return None if clusters.singletons else clusters
 
 
-def _mean_loss(losses, sample_weight, n_draws, random_state, loss, groups=None):
+def _with_pseudo_item(samples, total, pseudo, rng):
+    """Draws of the mean with a pseudo-item ``(loss, mass)`` beside items of total
+    Dirichlet shape `total`, from the items' draws `samples`: ``(S m + G L) / (S + G)``
+    with S ~ Gamma(total) and G ~ Gamma(mass), the Dirichlet(shapes, mass) weights'
+    total being independent of their shares."""
+    value, mass = pseudo
+    items = rng.standard_gamma(total, samples.shape[0])
+    extra = rng.standard_gamma(mass, samples.shape[0])
+    return (items * samples + extra * value) / (items + extra)
+
+
+def _mean_loss(losses, sample_weight, n_draws, random_state, loss, groups=None, pseudo=None):
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     shapes, keep = _item_weights(sample_weight, losses.shape[0])
@@ -202,9 +226,18 @@ def _mean_loss(losses, sample_weight, n_draws, random_state, loss, groups=None):
     point = float(np.mean(losses) if shapes is None else np.average(losses, weights=shapes))
     if clusters is not None:
         samples, info = _clustered_mean_draws(losses, shapes, clusters, n_draws, rng)
+        if pseudo is not None:
+            # Beside the clusters, the pseudo-item weighs against the effective number
+            # of items they amount to.
+            samples = _with_pseudo_item(samples, info[2], pseudo, rng)
         return MeanLossPosterior(samples, point=point, loss=loss, clusters=info)
     samples = _weighted_mean_draws(losses, shapes, n_draws, rng)
-    return MeanLossPosterior(samples, point=point, loss=loss)
+    if pseudo is None:
+        return MeanLossPosterior(samples, point=point, loss=loss)
+    total = float(losses.shape[0] if shapes is None else np.sum(shapes))
+    value, mass = pseudo
+    return MeanLossPosterior(_with_pseudo_item(samples, total, pseudo, rng), point=point,
+                             loss=loss, mean=(total * point + mass * value) / (total + mass))
 
 
 @renamed_keyword("n_samples", "n_draws")
@@ -347,12 +380,23 @@ def brier_score_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
 @renamed_keyword("n_samples", "n_draws")
 def log_loss_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
                        n_draws=N_DRAWS, random_state=None, groups=None):
-    """Posterior of the log loss, the mean of ``-log p(y)`` (Bayesian bootstrap).
+    r"""Posterior of the log loss, the mean of ``-log p(y)`` (Bayesian bootstrap).
 
-    `mean_loss_posterior` of the items' losses ``-log p_i`` (positives) and
-    ``-log(1 - p_i)`` (negatives), each probability clipped to
-    ``[eps, 1 - eps]`` (``eps`` the float64 machine epsilon) as scikit-learn
-    clips it, so a confident mistake costs at most about 36.
+    The Bayesian bootstrap (`mean_loss_posterior`) of the items' losses
+    ``-log p_i`` (positives) and ``-log(1 - p_i)`` (negatives), each
+    probability clipped to ``[eps, 1 - eps]`` (``eps`` the float64 machine
+    epsilon) as scikit-learn clips it, so a confident mistake costs at most
+    ``L = -log eps`` (36.04), plus a pseudo-item at that largest loss with
+    Dirichlet mass ``λ = 0.02`` (as the ranking model's boundary pseudo-cells
+    stand for unseen items beyond the observed scores).  A draw is
+
+    .. math::
+
+        \frac{\sum_i g_i x_i + G L}{\sum_i g_i + G}, \qquad
+        g_i \sim \Gamma(c_i), \quad G \sim \Gamma(\lambda),
+
+    and the posterior mean is ``(C x̄ + λ L) / (C + λ)`` exactly (``C`` the
+    items' total weight, ``x̄`` their mean loss, `point`).
 
     Parameters
     ----------
@@ -379,11 +423,28 @@ def log_loss_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
     MeanLossPosterior
         ``point`` equals ``sklearn.metrics.log_loss(y_true, y_prob,
         sample_weight=sample_weight)`` (labels {0, 1}, `y_prob` the
-        probability of 1).
+        probability of 1); ``mean()`` is the posterior mean above, a little
+        higher (by ``λ (L - x̄) / (C + λ)``, 0.007 for 100 items of log loss
+        0.5).
 
     See Also
     --------
     brier_score_posterior, mean_loss_posterior, compare_losses
+
+    Notes
+    -----
+    The losses of a model that is sometimes confidently wrong have a heavy
+    right tail, and a test set of some 100 items often holds none of its
+    rare mistakes: the Bayesian bootstrap, like the ordinary bootstrap, puts
+    no mass beyond the losses it saw, and its 95% interval held the true log
+    loss in only 0.90-0.91 of simulated test sets of 100 items (a calibrated
+    model, 1-3% of the items predicted 0.99 on the wrong class).  The
+    pseudo-item lifts the upper end of the interval where the data are few:
+    with it the interval covered 0.93 or more in every such cell, at most
+    1.13 times as wide as the bootstrap's, and it fades as ``λ L / C`` with
+    the number of items (docs/theory/calibration.rst).  With `groups`, the
+    pseudo-item weighs against the clusters' effective number of items.
+    `compare_losses` and `mean_loss_posterior` have no pseudo-item.
 
     Examples
     --------
@@ -394,13 +455,13 @@ def log_loss_posterior(y_true, y_prob, *, pos_label=None, sample_weight=None,
     >>> y_true = rng.random(500) < y_prob
     >>> loss = log_loss_posterior(y_true, y_prob, random_state=0)
     >>> round(loss.point, 4), round(loss.std(), 4)
-    (0.4944, 0.0225)
+    (0.4944, 0.024)
     """
     relevant, prob = _binary_input(y_true, y_prob, pos_label)
     eps = np.finfo(np.float64).eps
     chosen = np.where(relevant, np.clip(prob, eps, 1 - eps), np.clip(1 - prob, eps, 1 - eps))
     return _mean_loss(-np.log(chosen), sample_weight, n_draws, random_state, "log_loss",
-                      groups)
+                      groups, pseudo=(CLIPPED_LOG_LOSS, LOG_LOSS_PRIOR))
 
 
 # ---------------------------------------------------------------------------
