@@ -23,16 +23,14 @@ from .._core import (
     check_random_state,
     check_rope,
     check_sample_weight,
-    cluster_concentration,
-    cluster_weights,
     draw_chunks,
     fail,
     log_gamma,
     renamed_keyword,
     rounded,
 )
-from .._counting import cluster_codes
 from .._metrics import check_probabilities, check_real_array, check_same_length, positive_mask
+from ._loss_clusters import clustered_mean_draws, groups_of
 from ._posterior import ExactMeanPosterior, SampledPosterior
 
 __all__ = [
@@ -165,44 +163,6 @@ class MeanLossPosterior(ExactMeanPosterior):
                 f"std={rounded(self.std())}, n_draws={self.n_draws}{clusters})")
 
 
-def _clustered_mean_draws(values, weight, clusters, n_draws, rng):
-    """Draws of the mean of `values` when the items come in clusters: each cluster's
-    weighted sum and weight, ``sum_c g_c L_c / sum_c g_c M_c``, g_c ~ Gamma(a) (the
-    clusters' Bayesian bootstrap, `skprobeval._core.ClusterTableDraws`).  Also returns
-    the effective number of items: the items' total weight times the variance of the
-    Dirichlet(weights)-weighted mean over the drawn variance."""
-    weight = np.ones(values.shape[0]) if weight is None else weight
-    sums = np.bincount(clusters.codes, weights=weight * values, minlength=clusters.n_clusters)
-    sizes = np.bincount(clusters.codes, weights=weight, minlength=clusters.n_clusters)
-    a = cluster_concentration(clusters.n_clusters)
-    out = np.empty(n_draws)
-    row = 0
-    for size in draw_chunks(n_draws, clusters.n_clusters):
-        g = cluster_weights(a, (size, clusters.n_clusters), rng)
-        out[row:row + size] = (g @ sums) / (g @ sizes)
-        row += size
-    total = float(weight.sum())
-    mean = float(weight @ values) / total
-    # Var of the Dirichlet(w)-weighted mean: sum w (x - mean)^2 / (W (W + 1)).
-    plain = float(weight @ (values - mean) ** 2) / (total * (total + 1.0))
-    drawn = float(out.var(ddof=1))
-    effective = total * plain / drawn if drawn > 0 else total
-    return out, (clusters.n_clusters, total, effective)
-
-
-def _groups_of(groups, n, keep, shapes=None):
-    """The clusters of the kept items, or None (no groups, or every cluster one item)."""
-    if groups is None:
-        return None
-    clusters = cluster_codes(groups, n)
-    if keep is not None or shapes is not None:
-        clusters = clusters.subset(slice(None) if keep is None else keep, shapes)
-        if clusters is None:
-            fail("groups", "ids of at least two clusters among the items of positive weight",
-                 groups, shown="one cluster")
-    return None if clusters.singletons else clusters
-
-
 def _with_pseudo_item(samples, total, pseudo, rng):
     """Draws of the mean with a pseudo-item ``(loss, mass)`` beside items of total
     Dirichlet shape `total`, from the items' draws `samples`: ``(S m + G L) / (S + G)``
@@ -218,14 +178,14 @@ def _mean_loss(losses, sample_weight, n_draws, random_state, loss, groups=None, 
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     shapes, keep = _item_weights(sample_weight, losses.shape[0])
-    clusters = _groups_of(groups, losses.shape[0], keep, shapes)
+    clusters = groups_of(groups, losses.shape[0], keep, shapes)
     if keep is not None:
         losses = losses[keep]
     if shapes is not None and np.all(shapes == 1.0):
         shapes = None
     point = float(np.mean(losses) if shapes is None else np.average(losses, weights=shapes))
     if clusters is not None:
-        samples, info = _clustered_mean_draws(losses, shapes, clusters, n_draws, rng)
+        samples, info = clustered_mean_draws(losses, shapes, clusters, n_draws, rng)
         if pseudo is not None:
             # Beside the clusters, the pseudo-item weighs against the effective number
             # of items they amount to.
@@ -626,10 +586,10 @@ def compare_losses(losses_a, losses_b, *, rope=0.0, sample_weight=None, n_draws=
         shapes = None
     point = float(np.mean(difference) if shapes is None
                   else np.average(difference, weights=shapes))
-    clusters = _groups_of(groups, a.shape[0], keep, shapes)
+    clusters = groups_of(groups, a.shape[0], keep, shapes)
     info = None
     if clusters is not None:
-        draws, info = _clustered_mean_draws(difference, shapes, clusters, n_draws, rng)
+        draws, info = clustered_mean_draws(difference, shapes, clusters, n_draws, rng)
     else:
         draws = _weighted_mean_draws(difference, shapes, n_draws, rng)
     n_better, n_worse = int(np.sum(draws < -rope)), int(np.sum(draws > rope))
