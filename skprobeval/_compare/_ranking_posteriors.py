@@ -33,6 +33,7 @@ from .._counting import ClusterCodes, cluster_codes
 from .._metrics import check_real_array, check_same_length
 from .._posteriors import (
     ClusteredItems,
+    ClusterFields,
     CurveCells,
     SampledPosterior,
     ap_from_cumulative,
@@ -61,7 +62,7 @@ _RANKING_METRICS = ("average_precision", "roc_auc")
 # ---------------------------------------------------------------------------
 
 
-class RankingPosterior(SampledPosterior):
+class RankingPosterior(ClusterFields, SampledPosterior):
     """Sampled posterior of a ranking metric (average precision or ROC AUC).
 
     A `SampledPosterior` with the observed value in `point` (scikit-learn's
@@ -87,20 +88,8 @@ class RankingPosterior(SampledPosterior):
         super().__init__(samples)
         self._point = float(point)
         self._metric = metric
-        #: Clusters the posterior rests on (``groups=``), else None.
-        self.n_clusters = n_clusters
-        #: Items (their weights), with ``groups=``; else None.
-        self.n_items = n_items
-        #: Effective number of items with ``groups=`` (as many independent items
-        #: would give the posterior's variance); else None.
-        self.effective_n = effective_n
-
-    def _dict_content(self):
-        content = SampledPosterior._dict_content(self)
-        if self.n_clusters is not None:
-            content.update(n_clusters=self.n_clusters, n_items=self.n_items,
-                           effective_n=self.effective_n)
-        return content
+        # With ``groups=``: the clusters, items and effective items (`ClusterFields`).
+        self._set_clusters(n_clusters, n_items, effective_n)
 
     @property
     def point(self):

@@ -68,6 +68,7 @@ from ._losses import (
 from ._posterior import (
     BetaPosterior,
     ClusteredPosterior,
+    ClusterFields,
     CredibleInterval,
     ExactMeanPosterior,
     PosteriorSummary,
@@ -90,6 +91,7 @@ __all__ = [
     "BetaPosterior",
     "CalibrationCurve",
     "CalibrationErrorPosterior",
+    "ClusterFields",
     "ClusteredPosterior",
     "CredibleInterval",
     "CurveBand",

@@ -37,7 +37,7 @@ from .._core import (
 )
 from .._metrics import check_probabilities, check_same_length
 from ._curves import CurveBand, _reach_ends, _relevant, _simultaneous_envelope, curve_clusters
-from ._posterior import BetaPosterior, ClusteredPosterior, SampledPosterior
+from ._posterior import BetaPosterior, ClusteredPosterior, ClusterFields, SampledPosterior
 
 __all__ = [
     "CalibrationCurve",
@@ -550,7 +550,7 @@ def _binomial_mean_absolute_deviation(n, p):
     return out
 
 
-class CalibrationErrorPosterior(SampledPosterior):
+class CalibrationErrorPosterior(ClusterFields, SampledPosterior):
     """Sampled posterior of the binned calibration error (ECE or MCE).
 
     A `SampledPosterior` with the plug-in value of the data in `point`, the
@@ -582,20 +582,8 @@ class CalibrationErrorPosterior(SampledPosterior):
         self._point = float(point)
         self._norm = norm
         self._expected = float(expected_if_calibrated)
-        #: Clusters the posterior rests on (``groups=``), else None.
-        self.n_clusters = n_clusters
-        #: Items (their weights), with ``groups=``; else None.
-        self.n_items = n_items
-        #: Effective number of items with ``groups=`` (as many independent items
-        #: would give the posterior's variance); else None.
-        self.effective_n = effective_n
-
-    def _dict_content(self):
-        content = SampledPosterior._dict_content(self)
-        if self.n_clusters is not None:
-            content.update(n_clusters=self.n_clusters, n_items=self.n_items,
-                           effective_n=self.effective_n)
-        return content
+        # With ``groups=``: the clusters, items and effective items (`ClusterFields`).
+        self._set_clusters(n_clusters, n_items, effective_n)
 
     @property
     def point(self):

@@ -895,7 +895,25 @@ class ExactMeanPosterior(SampledPosterior):
         return np.asarray(self._exact_mean)
 
 
-class ClusteredPosterior(SampledPosterior):
+class ClusterFields:
+    """``n_clusters``, ``n_items`` and ``effective_n`` of a posterior drawn with
+    ``groups=`` (None without), and in its `to_dict` where set (private mixin: the
+    class lists the three names in its own ``__slots__``)."""
+
+    __slots__ = ()
+
+    def _set_clusters(self, n_clusters=None, n_items=None, effective_n=None):
+        self.n_clusters, self.n_items, self.effective_n = n_clusters, n_items, effective_n
+
+    def _dict_content(self):
+        content = super()._dict_content()
+        if self.n_clusters is not None:
+            content.update(n_clusters=self.n_clusters, n_items=self.n_items,
+                           effective_n=self.effective_n)
+        return content
+
+
+class ClusteredPosterior(ClusterFields, SampledPosterior):
     """The posterior of a metric whose test items come in clusters (``groups=``).
 
     Drawn from the Bayesian bootstrap of the clusters: each cluster's items
@@ -942,9 +960,8 @@ class ClusteredPosterior(SampledPosterior):
 
     def __init__(self, samples, *, n_clusters, n_items, effective_n):
         super().__init__(samples)
-        self.n_clusters = int(n_clusters)
-        self.n_items = float(n_items)
-        self.effective_n = _out(np.asarray(effective_n, dtype=float))
+        self._set_clusters(int(n_clusters), float(n_items),
+                           _out(np.asarray(effective_n, dtype=float)))
 
     def __getitem__(self, index):
         if not self.shape:
@@ -952,12 +969,6 @@ class ClusteredPosterior(SampledPosterior):
         return ClusteredPosterior(self._samples[:, index], n_clusters=self.n_clusters,
                                   n_items=self.n_items,
                                   effective_n=np.asarray(self.effective_n)[index])
-
-    def _dict_content(self):
-        content = SampledPosterior._dict_content(self)
-        content.update(n_clusters=self.n_clusters, n_items=self.n_items,
-                       effective_n=self.effective_n)
-        return content
 
     def __repr__(self):
         return (f"ClusteredPosterior(n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "
