@@ -7,6 +7,10 @@ one).  The test tools (pytest, hypothesis, the peer libraries) are not pinned:
 pip picks their newest versions that work with these.  ``python .ci/oldest.py --check`` verifies
 that the running environment has exactly those versions installed, so the
 oldest-versions CI step cannot silently test newer ones.
+``python .ci/oldest.py --test-requirements`` prints the test extra's
+requirements, one a line, less those that cannot install beside the oldest
+pins (`NOT_WITH_OLDEST`, each with its reason): that step installs those, and
+the tests needing the rest skip.
 """
 
 import re
@@ -19,6 +23,18 @@ _BOUND = re.compile(r"^([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*>=\s*([0-9][0-9A-Za-z.\
 
 
 EXTRAS = ("plot", "dask")
+
+# Test requirements that need newer run-time dependencies than the lower bounds.
+NOT_WITH_OLDEST = {
+    "skore": "skore 0.28 needs scikit-learn >= 1.5.2 (through skrub)",
+}
+
+
+def test_requirements(pyproject):
+    """The test extra's requirements that install beside the oldest pins."""
+    project = tomllib.loads(Path(pyproject).read_text())["project"]
+    return [requirement for requirement in project["optional-dependencies"]["test"]
+            if re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0] not in NOT_WITH_OLDEST]
 
 
 def lower_bounds(pyproject):
@@ -47,7 +63,11 @@ def _same(installed, bound):
 
 
 def main(argv):
-    bounds = lower_bounds(Path(__file__).resolve().parent.parent / "pyproject.toml")
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if argv[1:] == ["--test-requirements"]:
+        print("\n".join(test_requirements(pyproject)))
+        return
+    bounds = lower_bounds(pyproject)
     if argv[1:] == ["--check"]:
         wrong = {name: version(name) for name, low in bounds.items()
                  if not _same(version(name), low)}
@@ -59,7 +79,7 @@ def main(argv):
               + ", ".join(f"{name} {low}" for name, low in bounds.items()))
         return
     if argv[1:]:
-        raise SystemExit("usage: python .ci/oldest.py [--check]")
+        raise SystemExit("usage: python .ci/oldest.py [--check | --test-requirements]")
     for name, low in bounds.items():
         print(f"{name}=={low}")
 

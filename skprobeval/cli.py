@@ -95,6 +95,10 @@ def _build_parser():
                          help=f"posterior draws of sampled figures (default: {N_DRAWS}; "
                               "--n-samples is the former name)")
     compare.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
+    compare.add_argument("--plan", action="store_true",
+                         help="where the leader is not decided, estimate how many more test "
+                              "items would likely decide it (simulated futures: seconds for "
+                              "binary targets and accuracy, longer for label averages)")
     compare.add_argument("--format", default="text",
                          choices=("text", "markdown", "html", "csv", "json"),
                          help="output format")
@@ -234,6 +238,8 @@ def _demo(args, out):
     report = compare_estimators(_estimators(args.random_state), X, y, cv=args.cv, metric="f1",
                                 average=average, pos_label=classes[-1].item(),
                                 random_state=args.random_state)
+    # The verdict says how many more items would decide the leader where that is quick.
+    report.verdict(plan="auto", random_state=args.random_state)
     print(report, file=out)
     if average == "binary":
         _demo_probabilities(X, y, classes[-1].item(), args, out)
@@ -666,6 +672,8 @@ def _compare(args, out):
                    if average == "binary" and n_labels <= 2 else 1),
         sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
         random_state=args.random_state, groups=clusters)
+    if args.plan:
+        report.verdict(plan=True, random_state=args.random_state)
     return _print_report(report, args, out)
 
 

@@ -620,7 +620,8 @@ _RESULT_TYPES = {
     "AcrossDatasetsReport", "CVResultsRanking", "CalibrationCurve", "CalibrationErrorPosterior",
     "ChanceBaseline", "ComparisonReport", "CurveBand", "DatasetsComparison", "GroupDisparity",
     "MeanLossPosterior", "MetricComparison", "PlackettLuceRanking", "PosteriorCurve",
-    "RankingPosterior", "SystemRanking", "TestSizePlan", "ThresholdChoice", "ThresholdUtility",
+    "RankingPosterior", "ReportVerdict", "SystemRanking", "TestSizePlan", "ThresholdChoice",
+    "ThresholdUtility",
     "PosteriorCalibrationDisplay", "PosteriorPrecisionRecallDisplay",
     "PosteriorRocCurveDisplay", "GroupIntervalDisplay",
 }

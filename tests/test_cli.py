@@ -574,3 +574,43 @@ def test_counts_system_option_beside_a_system_column(tmp_path):
     result = run("counts", path, "--system", "team", "--format", "json", "--n-draws", "500")
     assert result.returncode == 0, result.stderr
     assert set(json.loads(result.stdout)["summary"]) == {"a", "b"}
+
+
+@pytest.fixture
+def close_systems_csv(tmp_path):
+    """Two systems too close for 300 items to decide."""
+    rng = np.random.default_rng(2)
+    truth = rng.integers(0, 2, size=300)
+    frame = pd.DataFrame({"label": truth,
+                          "a": np.where(rng.random(300) < 0.85, truth, 1 - truth),
+                          "b": np.where(rng.random(300) < 0.83, truth, 1 - truth)})
+    path = tmp_path / "close.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_compare_opens_with_the_verdict_and_plans_on_request(close_systems_csv):
+    quiet = run("compare", close_systems_csv, "--truth", "label", "--n-draws", "2000")
+    assert quiet.returncode == 0, quiet.stderr
+    body = quiet.stdout.split("\n\n")
+    assert body[1].startswith("Verdict: ") and body[2].startswith("Summary")
+    assert "--plan on the command line" in body[1].replace("\n", " ")
+    planned = run("compare", close_systems_csv, "--truth", "label", "--n-draws", "2000",
+                  "--plan", "--format", "json")
+    assert planned.returncode == 0, planned.stderr
+    verdict = json.loads(planned.stdout)["verdict"]
+    assert verdict["leader_decided"] is False and verdict["assurance"] == 0.8
+    assert verdict["more_items"] is None or verdict["more_items"] > 0
+    assert "more test items would" in verdict["text"]
+
+
+def test_counts_opens_with_the_verdict(tmp_path):
+    path = tmp_path / "board.csv"
+    pd.DataFrame({"system": ["a", "b"], "tp": [80, 50], "fp": [5, 30], "fn": [5, 30],
+                  "tn": [110, 90]}).to_csv(path, index=False)
+    result = run("counts", path, "--n-draws", "2000")
+    assert result.returncode == 0, result.stderr
+    verdict = result.stdout.split("\n\n")[1].replace("\n", " ")
+    assert verdict.startswith("Verdict: a leads on accuracy") and "a > b" in verdict
+    markdown = run("counts", path, "--n-draws", "2000", "--format", "markdown")
+    assert markdown.stdout.startswith("### Verdict")

@@ -106,9 +106,11 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html"]
 
 
-def test_the_notebook_view_has_the_summary_and_its_intervals(report):
+def test_the_notebook_view_has_the_verdict_the_summary_and_its_intervals(report):
     view = report._repr_html_()
-    assert "<table" in view and "ComparisonReport: Summary" in view and "to_html()" in view
+    assert "<table" in view and "<strong>Summary" in view and "to_html()" in view
+    assert view.index("ComparisonReport") < view.index("class='verdict'") < view.index(
+        "<table")
     assert ("<svg" in view) == (not missing("matplotlib"))
     assert "<!DOCTYPE" not in view
 

@@ -93,6 +93,8 @@ BUILDERS = {
     "MoreItemsPlan": lambda: sp.plan_more_items(sp.compare_paired(Y_TRUE, Y_A, Y_B), n_sims=50,
                                                 random_state=0),
     "PairedComparison": lambda: sp.compare_paired(Y_TRUE, Y_A, Y_B),
+    "ReportVerdict": lambda: sp.compare_predictions(Y_TRUE, {"a": Y_A, "b": Y_B},
+                                                    **FAST).verdict(plan=False),
     "PlackettLuceRanking": lambda: sp.rank_across_datasets(ACROSS, **FAST),
     "PosteriorCurve": lambda: sp.posterior_precision_recall_curve(Y_TRUE, SCORE),
     "PosteriorMetricFrame": _frame,

@@ -32,6 +32,9 @@ table.skprobeval-table th, table.skprobeval-table td { padding: 0.2em 0.6em;
        border-bottom: 1px solid #e4e4e4; text-align: right; }
 table.skprobeval-table thead th { border-bottom: 1px solid #999; }
 div.skprobeval-figure svg { max-width: 100%; height: auto; }
+div.verdict { font-size: 1.05em; background: #f3f6fa; border-left: 4px solid #3a6ea5;
+              padding: 0.3em 0.9em; margin: 0.6em 0; }
+div.verdict p { margin: 0.35em 0; }
 div.notes { font-size: 0.9em; color: #444; }
 footer { margin-top: 3em; font-size: 0.8em; color: #777; }
 """

@@ -32,12 +32,14 @@ from ._sklearn import (
     posterior_statistic,
 )
 from ._threshold import ThresholdChoice, ThresholdUtility, choose_threshold, threshold_utility
+from ._verdict import ReportVerdict
 
 __all__ = [
     "ComparisonReport",
     "CountsScorer",
     "MoreItemsPlan",
     "PosteriorRefit",
+    "ReportVerdict",
     "SCORE_METHODS",
     "TestSizePlan",
     "StoppingDecision",

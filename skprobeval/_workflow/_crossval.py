@@ -35,8 +35,9 @@ from .._metrics import check_average, get_metric
 from ._cv_groups import check_group_splits, default_splitter, item_clusters
 from ._fold_predictions import predict_folds
 from ._fold_scores import compare_fold_scores, refuse_search_results, result_kind
-from ._report import _counts_only_report, _repeats, with_ranking
+from ._report import _counts_only_report, _repeats
 from ._report_builder import _Fold, _ReportBuilder, group_columns
+from ._skore import is_skore, skore_cv_results, skore_predictions
 
 __all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
 
@@ -461,6 +462,9 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     0.136
     """
     refuse_search_results(results)
+    if is_skore(results):
+        results, y, pos_label = skore_cv_results(results, y=y, average=average, labels=labels,
+                                                 pos_label=pos_label)
     if not isinstance(results, dict) or len(results) < 2:
         fail("results", "a dict of at least two named cross-validation results "
              "({name: cross_validate(...)} or {name: cross_val_score(...)})", results,
@@ -567,7 +571,7 @@ def _test_indices(name, result):
 
 
 @renamed_keyword("n_samples", "n_draws")
-def compare_predictions(y_true, predictions, *, metric="f1", average="binary", labels=None,
+def compare_predictions(y_true, predictions=None, *, metric="f1", average="binary", labels=None,
                         beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
                         sample_weight=None, scores=None, data=None, sensitive_features=None,
                         n_draws=N_DRAWS, random_state=0, groups=None):
@@ -727,6 +731,15 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
     a          0.333      x     y
     b          0.333      x     y
     """
+    if predictions is None and is_skore(y_true):
+        y_true, predictions = None, y_true
+    if is_skore(predictions):
+        if scores is not None or data is not None:
+            fail("scores" if scores is not None else "data", "None with skore reports (they "
+                 "hold the scores)", scores if scores is not None else data, error=TypeError,
+                 shown="a value")
+        y_true, predictions, scores, pos_label = skore_predictions(
+            predictions, y_true=y_true, average=average, labels=labels, pos_label=pos_label)
     if data is not None and isinstance(predictions, (list, tuple)):
         if len(set(map(str, predictions))) != len(predictions):
             fail("predictions", "distinct column names", predictions)
@@ -786,6 +799,5 @@ def compare_predictions(y_true, predictions, *, metric="f1", average="binary", l
         group_columns(data, sensitive_features), metric=spec.name,
         pos_label=pos_label, sample_weight=sample_weight, prior=lam, beta=beta, rope=rope,
         confidence=confidence, n_draws=n_draws, random_state=random_state, groups=groups)
-    # replace() rebuilds the report from its init fields; the ranking is kept.
-    return with_ranking(dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps),
-                        report._ranking, source=report._ranking_source)
+    # replace() keeps the ranking, drawn or lazy (an init field).
+    return dataclasses.replace(report, by_group=by_group, group_gaps=group_gaps)

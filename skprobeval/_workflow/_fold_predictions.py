@@ -15,7 +15,7 @@ import numpy as np
 from .._core import to_host
 from ._sklearn import estimator_responses
 
-__all__ = ["predict_folds"]
+__all__ = ["predict_folds", "score_columns", "score_labels"]
 
 
 def _index(X, rows):
@@ -38,32 +38,38 @@ def _scores_of(estimator, X, kind, labels):
     estimators).  A label the fold's estimator never saw gets a NaN column.
     """
     for _method, values in estimator_responses(estimator, X):
-        if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
-            try:
-                values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])
-            except (IndexError, ValueError):
-                continue
-        values = np.asarray(values, dtype=float)
-        if kind == "multilabel":
-            if values.ndim != 2:
-                continue
-            return values[:, np.asarray(labels, dtype=np.intp)]
-        classes = list(getattr(estimator, "classes_", []))
-        if values.ndim == 1:
-            if len(classes) != 2:
-                continue
-            values = np.column_stack([-values, values])
-        if values.ndim != 2 or values.shape[1] != len(classes):
-            continue
-        columns = []
-        for label in labels:
-            matches = [i for i, c in enumerate(classes) if c == label]
-            columns.append(values[:, matches[0]] if matches else np.full(values.shape[0], np.nan))
-        return np.column_stack(columns)
+        columns = score_columns(values, getattr(estimator, "classes_", []), kind, labels)
+        if columns is not None:
+            return columns
     return None
 
 
-def _score_labels(y, average, labels, pos_label):
+def score_columns(values, classes, kind, labels):
+    """One response of a classifier as the columns ranking each of `labels` first, or
+    None where its shape does not fit (see `_scores_of`); `classes` are the columns'."""
+    if isinstance(values, list):      # multilabel predict_proba: one (n, 2) per label
+        try:
+            values = np.column_stack([np.asarray(v, dtype=float)[:, -1] for v in values])
+        except (IndexError, ValueError):
+            return None
+    values = np.asarray(values, dtype=float)
+    if kind == "multilabel":
+        return values[:, np.asarray(labels, dtype=np.intp)] if values.ndim == 2 else None
+    classes = list(classes)
+    if values.ndim == 1:
+        if len(classes) != 2:
+            return None
+        values = np.column_stack([-values, values])
+    if values.ndim != 2 or values.shape[1] != len(classes):
+        return None
+    columns = []
+    for label in labels:
+        matches = [i for i, c in enumerate(classes) if c == label]
+        columns.append(values[:, matches[0]] if matches else np.full(values.shape[0], np.nan))
+    return np.column_stack(columns)
+
+
+def score_labels(y, average, labels, pos_label):
     """The labels the AP columns rank, in the report's order."""
     if y.ndim == 2:
         return np.arange(y.shape[1]) if labels is None else np.asarray(labels)
@@ -75,7 +81,7 @@ def _score_labels(y, average, labels, pos_label):
 def predict_folds(fitted_estimators, folds, X, y, average, labels, pos_label, verbose):
     """Each fold's predictions and scores (None where the estimator gives none)."""
     kind = "multilabel" if y.ndim == 2 else "single"
-    wanted = _score_labels(y, average, labels, pos_label)
+    wanted = score_labels(y, average, labels, pos_label)
     fold_predictions, fold_scores = [], []
     for k, (fitted, fold) in enumerate(zip(fitted_estimators, folds)):
         X_test = _index(X, fold.test)

@@ -13,6 +13,7 @@ pandas is imported lazily.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +26,7 @@ from .._core import (
     check_random_state,
     fail,
     renamed_attribute,
+    renamed_keyword,
     render_markdown,
     render_text,
     warn_user,
@@ -202,7 +204,9 @@ class ComparisonReport(ResultMixin):
     ['first', 'second', 'prob_first_better', 'prob_equivalent', 'prob_second_better',
      'mean_difference']
     >>> print(report.to_markdown().splitlines()[0])
-    ### Summary (f1)
+    ### Verdict
+    >>> report.verdict(plan=False).leader
+    'nb'
     """
 
     summary: object
@@ -223,8 +227,13 @@ class ComparisonReport(ResultMixin):
     posteriors: dict = field(default_factory=dict, repr=False)
     by_group: object = None
     group_gaps: object = None
-    _ranking: object = field(default=None, init=False, repr=False, compare=False)
-    _ranking_source: object = field(default=None, init=False, repr=False, compare=False)
+    # Init fields (keyword-only), so that `dataclasses.replace` keeps the ranking, drawn
+    # or still lazy; `with_ranking` sets them.
+    _ranking: object = field(default=None, kw_only=True, repr=False, compare=False)
+    _ranking_source: object = field(default=None, kw_only=True, repr=False, compare=False)
+    # The last verdict with an estimate of more items (`verdict(plan=True)`), shown by
+    # every rendering; not an init field, so `dataclasses.replace` drops it.
+    _verdict: object = field(default=None, init=False, repr=False, compare=False)
     runs: object = None
     independent: bool = False
     note: str | None = None
@@ -245,6 +254,58 @@ class ComparisonReport(ResultMixin):
             object.__setattr__(self, "_ranking", self._ranking_source())
             object.__setattr__(self, "_ranking_source", None)
         return self._ranking
+
+    @renamed_keyword("n_samples", "n_draws")
+    def verdict(self, *, plan="auto", assurance=0.8, n_sims=100, n_draws=1_000,
+                random_state=0):
+        """The report's answer in words and figures: the leader, how sure, what would decide it.
+
+        Which system leads (largest P(best) in `ranking`) with its interval;
+        which pairs are decided at the report's `confidence` (P > the
+        level, from the ``pairs`` table, or the t-tests for fold scores
+        alone) and which are practically equivalent within its `rope`; and,
+        where the leader's P(best) does not exceed the level, about how many
+        more test items would likely decide it: `plan_more_items` on the
+        ranking (``target`` the report's level).  Every form of the report
+        (text, Markdown, HTML, notebook view, `to_dict`) opens with it; once
+        an estimate of more items has been made here, they show that one.
+
+        Parameters
+        ----------
+        plan : bool or "auto", default="auto"
+            Whether to estimate how many more items would decide the leader:
+            ``"auto"`` where it is quick (binary targets and accuracy, whose
+            simulated futures are ranked all at once: about a second for 600
+            items), True always (label averages rank each future again: up
+            to minutes), False never.
+        assurance : float, default=0.8
+            Share of simulated futures that must be decided.
+        n_sims : int, default=100
+            Simulated futures per number of extra items.
+        n_draws : int, default=1_000
+            Posterior draws ranking each future (fewer than the report's
+            own: the estimate is "about", read on a doubling grid).
+        random_state : None, int or numpy.random.Generator, default=0
+            Seed of the simulations.
+
+        Returns
+        -------
+        ReportVerdict
+        """
+        from ._verdict import report_verdict
+
+        verdict = report_verdict(self, plan=plan, assurance=assurance, n_sims=n_sims,
+                                 n_draws=n_draws, random_state=random_state)
+        if verdict.plan is not None:
+            object.__setattr__(self, "_verdict", verdict)
+        return verdict
+
+    def _shown_verdict(self):
+        """The verdict the renderings open with: the last one with an estimate, else one
+        without (no simulation at rendering time)."""
+        if self._verdict is not None:
+            return self._verdict
+        return self.verdict(plan=False)
 
     # -- presentation -----------------------------------------------------
 
@@ -329,7 +390,8 @@ class ComparisonReport(ResultMixin):
                   f"rope: {self.rope:g}; " + (
                       "independent systems (unpaired comparisons, from counts)"
                       if self.independent else f"repeats: {self.n_repeats}"))
-        return render_text(header, self._sections(), self._note())
+        verdict = textwrap.fill(f"Verdict: {self._shown_verdict().text}", width=88)
+        return render_text(f"{header}\n\n{verdict}", self._sections(), self._note())
 
     def to_markdown(self):
         """The report as GitHub-flavoured Markdown tables.
@@ -343,7 +405,8 @@ class ComparisonReport(ResultMixin):
         average = "" if self.average == "binary" else f", {self.average or 'per label'}"
         _, summary, index = sections[0]
         sections[0] = (f"Summary ({self.metric}{average})", summary, index)
-        return render_markdown(sections, self._note())
+        return (f"### Verdict\n\n{self._shown_verdict().text}\n\n"
+                + render_markdown(sections, self._note()))
 
     def to_html(self, path=None):
         """The report as one self-contained HTML page, returned or written to `path`.
@@ -404,6 +467,8 @@ class ComparisonReport(ResultMixin):
 
         Tables with one row per name are nested dicts (``summary[name][column]``,
         ``pairwise[first][second]``); the long tables are lists of records.
+        ``ranking`` is the ranking's own `to_dict` (None without one), drawn
+        here if the report has not drawn it yet.
 
         Returns
         -------
@@ -424,6 +489,8 @@ class ComparisonReport(ResultMixin):
                 flat = frame.reset_index() if index else frame.copy()
                 flat.columns = [str(c) for c in flat.columns]
                 out[name] = json.loads(flat.to_json(orient="records"))
+        out["ranking"] = None if self.ranking is None else self.ranking.to_dict()
+        out["verdict"] = self._shown_verdict().to_dict()
         return out
 
     def _tables(self):

@@ -78,11 +78,18 @@ def _table(frame, index):
                       max_rows=200)
 
 
+def _verdict_html(verdict):
+    """The verdict's sentences, one line each, the leader's first in bold."""
+    lines = [html.escape(sentence) for sentence in verdict._sentences()]
+    lines[0] = f"<strong>{lines[0]}</strong>"
+    return "<div class='verdict'>" + "".join(f"<p>{line}</p>" for line in lines) + "</div>"
+
+
 def report_sections(report):
     """(heading, fragments) of every section of `report`'s page."""
     label = report.metric_label
     square = 0.55 * len(report.summary.index.get_level_values(0).unique()) + 2.2
-    sections = []
+    sections = [("Verdict", [_verdict_html(report._shown_verdict())])]
     for title, frame, index in report._sections():
         fragments = [_table(frame, index)]
         if title.startswith("Summary"):
@@ -170,7 +177,7 @@ def report_notebook_html(report):
     svg = _intervals_svg(report.summary, report.confidence, report.metric_label)
     figure = "" if svg is None else f"<div class='skprobeval-figure'>{svg}</div>"
     title, frame, index = report._sections()[0]
-    return (f"<div class='skprobeval-result'><p><strong>ComparisonReport: "
-            f"{html.escape(title)}</strong> ({html.escape(report_settings(report))}; "
-            "<code>to_html()</code> for every table and figure)"
-            f"</p>{_table(frame, index)}{figure}</div>")
+    return (f"<div class='skprobeval-result'><p><strong>ComparisonReport</strong> "
+            f"({html.escape(report_settings(report))}; <code>to_html()</code> for every "
+            f"table and figure)</p>{_verdict_html(report._shown_verdict())}"
+            f"<p><strong>{html.escape(title)}</strong></p>{_table(frame, index)}{figure}</div>")
