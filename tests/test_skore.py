@@ -201,3 +201,16 @@ def test_mixed_and_misplaced_reports_are_refused(cancer):
         estimator = skore.EstimatorReport(GaussianNB(), X_train=X[:300], y_train=y[:300],
                                           X_test=X[300:], y_test=y[300:])
         compare_predictions({"a": estimator, "b": estimator}, scores={"a": y[300:]})
+
+
+def test_the_user_guide_page_runs():
+    # The worked example of the user guide's page on skore reports.
+    import doctest
+    import pathlib
+
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "skore.rst"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = doctest.testfile(str(page), module_relative=False,
+                                  optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 15 and result.failed == 0

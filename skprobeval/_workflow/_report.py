@@ -275,7 +275,7 @@ class ComparisonReport(ResultMixin):
         plan : bool or "auto", default="auto"
             Whether to estimate how many more items would decide the leader:
             ``"auto"`` where it is quick (binary targets and accuracy, whose
-            simulated futures are ranked all at once: about a second for 600
+            simulated futures are ranked all at once: a few seconds for 600
             items), True always (label averages rank each future again: up
             to minutes), False never.
         assurance : float, default=0.8
