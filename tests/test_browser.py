@@ -77,6 +77,22 @@ def test_the_demo_report_is_drawn_in_a_browser(tmp_path):
     page = path.read_text(encoding="utf-8")
     # The systems' intervals, two heat maps and the ranking.
     _assert_seen(page, tmp_path / "seen.html", tmp_path, 1300, 2400, n_figures=4)
+    # The verdict is on the first screenful of a 1400 x 900 window, whole.
+    probe = tmp_path / "verdict.html"
+    probe.write_text(page.replace("</body>", _VERDICT_BOX + "</body>"), encoding="utf-8")
+    result = _chromium("--window-size=1400,900", "--dump-dom", probe.as_uri(),
+                       tmp_path=tmp_path)
+    marker = 'data-verdict="'
+    assert marker in result.stdout, result.stderr[-2000:]
+    start = result.stdout.index(marker) + len(marker)
+    top, bottom = json.loads(result.stdout[start:result.stdout.index('"', start)])
+    assert 0 < top < bottom <= 900, (top, bottom)
+
+
+_VERDICT_BOX = """<script>
+var box = document.querySelector("div.verdict").getBoundingClientRect();
+document.body.setAttribute("data-verdict", JSON.stringify([box.top, box.bottom]));
+</script>"""
 
 
 @needs_chromium
