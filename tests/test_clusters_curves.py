@@ -22,6 +22,7 @@ from skprobeval import (
     posterior_calibration_curve,
     posterior_precision_recall_curve,
     posterior_roc_curve,
+    threshold_utility,
 )
 from skprobeval._core import cluster_concentration
 
@@ -236,6 +237,59 @@ def test_choose_threshold_refuses_bad_groups():
 
 
 # ---------------------------------------------------------------------------
+# threshold_utility
+# ---------------------------------------------------------------------------
+
+_COSTS = [[0.0, -1.0], [-5.0, 0.0]]
+
+
+def test_threshold_utility_of_one_item_per_cluster_is_the_utility_without_clusters():
+    rng = np.random.default_rng(0)
+    y_true, score, _ = _scored_clusters(rng, n_clusters=150, size=1)
+    plain = threshold_utility(y_true, score, utility=_COSTS, n_draws=1000, random_state=0)
+    grouped = threshold_utility(y_true, score, utility=_COSTS, n_draws=1000, random_state=0,
+                                groups=np.arange(150))
+    assert grouped.n_clusters is None and grouped.best_threshold == plain.best_threshold
+    np.testing.assert_array_equal(grouped.expected_utility, plain.expected_utility)
+    np.testing.assert_array_equal(grouped.prob_best, plain.prob_best)
+
+
+def test_clustered_utility_is_the_bootstrap_of_the_clusters(seed):
+    # The utility per item at one threshold: mean and spread of a direct NumPy Bayesian
+    # bootstrap of the clusters' four cells (each with its Gamma(λ) pseudo-cell), within
+    # Monte Carlo error.
+    rng = np.random.default_rng(seed)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=25, size=12)
+    result = threshold_utility(y_true, score, utility=_COSTS, n_draws=20_000,
+                               random_state=seed, groups=groups)
+    assert result.n_clusters == 25
+    column = int(np.argmax(result.expected_utility))
+    above = score >= result.thresholds[column]
+    masses = _bootstrap(rng, groups, [above & y_true, above & ~y_true, ~above & y_true,
+                                      ~above & ~y_true], 0.5, 20_000)
+    utility = masses @ np.array([0.0, -1.0, -5.0, 0.0]) / masses.sum(axis=1)
+    draws = result.posterior.samples[:, column]
+    spread = float(np.std(utility))
+    assert abs(result.expected_utility[column] - utility.mean()) < 5 * spread / np.sqrt(20_000)
+    assert float(np.std(draws)) == pytest.approx(spread, rel=0.05)
+
+
+def test_a_shared_cluster_effect_widens_the_utility():
+    rng = np.random.default_rng(3)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=30, size=20, effect=1.5)
+    plain = threshold_utility(y_true, score, utility=_COSTS, n_draws=4000, random_state=0)
+    grouped = threshold_utility(y_true, score, utility=_COSTS, n_draws=4000, random_state=0,
+                                groups=groups)
+    column = int(np.argmax(grouped.expected_utility))
+    assert grouped.thresholds[column] in plain.thresholds
+    at = int(np.flatnonzero(plain.thresholds == grouped.thresholds[column])[0])
+    assert (np.std(grouped.posterior.samples[:, column])
+            > 1.25 * np.std(plain.posterior.samples[:, at]))
+    with pytest.raises(ValueError, match="`groups` must be one cluster id per item"):
+        threshold_utility(y_true, score, utility=_COSTS, groups=groups[:10])
+
+
+# ---------------------------------------------------------------------------
 # Calibration
 # ---------------------------------------------------------------------------
 
@@ -310,6 +364,23 @@ def test_clustered_bin_rate_and_ece_are_the_bootstrap_of_the_clusters(seed):
     np.testing.assert_array_less(np.abs(band.low - np.quantile(rates, 0.05, axis=0)), 0.05 * sd)
     np.testing.assert_array_less(np.abs(band.high - np.quantile(rates, 0.95, axis=0)), 0.05 * sd)
     assert abs(ece.mean() - reference.mean()) < 5 * reference.std() * np.sqrt(2 / 40_000)
+
+
+def test_calibration_display_passes_groups_to_the_curve():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skprobeval import PosteriorCalibrationDisplay
+
+    rng = np.random.default_rng(4)
+    y_true, score, groups = _scored_clusters(rng, n_clusters=20, size=10)
+    prob = 1.0 / (1.0 + np.exp(-score))
+    shown = PosteriorCalibrationDisplay.from_predictions(y_true, prob, n_bins=5, groups=groups)
+    assert shown.curve.n_clusters == 20
+    plain = PosteriorCalibrationDisplay.from_predictions(y_true, prob, n_bins=5)
+    assert plain.curve.n_clusters is None
+    matplotlib.pyplot.close("all")
 
 
 def test_calibration_refuses_bad_groups():

@@ -127,7 +127,7 @@ class PosteriorCalibrationDisplay:
     @classmethod
     def from_predictions(cls, y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
                          prior=0.5, sample_weight=None, confidence=0.95, kind="pointwise",
-                         name=None, ax=None, ref_line=True, **kwargs):
+                         name=None, ax=None, ref_line=True, groups=None, **kwargs):
         """Build the display from true labels and predicted probabilities, and plot it.
 
         Parameters
@@ -153,6 +153,10 @@ class PosteriorCalibrationDisplay:
         ax : matplotlib Axes, default=None
         ref_line : bool, default=True
             Draw the diagonal.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster of each item (a patient, a document): the band is then
+            drawn from the clusters' Bayesian bootstrap (see
+            `posterior_calibration_curve`).
         **kwargs
             Passed to the curve's ``Axes.plot``.
 
@@ -163,7 +167,7 @@ class PosteriorCalibrationDisplay:
         y_prob = to_host(y_prob, "y_prob")      # read once for the curve and the display
         curve = posterior_calibration_curve(y_true, y_prob, pos_label=pos_label, n_bins=n_bins,
                                             strategy=strategy, prior=prior,
-                                            sample_weight=sample_weight)
+                                            sample_weight=sample_weight, groups=groups)
         band = curve.band(confidence, kind=kind)
         display = cls(curve, band, np.asarray(y_prob), estimator_name=name,
                       pos_label=1 if pos_label is None else pos_label)
@@ -172,7 +176,7 @@ class PosteriorCalibrationDisplay:
     @classmethod
     def from_estimator(cls, estimator, X, y, *, n_bins=10, strategy="uniform", pos_label=None,
                        prior=0.5, sample_weight=None, confidence=0.95, kind="pointwise",
-                       name=None, ax=None, ref_line=True, **kwargs):
+                       name=None, ax=None, ref_line=True, groups=None, **kwargs):
         """Build the display from a fitted binary classifier's ``predict_proba``, and plot it.
 
         Parameters
@@ -189,6 +193,8 @@ class PosteriorCalibrationDisplay:
             Legend name (default: the estimator's class name).
         ax : matplotlib Axes, default=None
         ref_line : bool, default=True
+        groups : array-like of shape (n_samples,), default=None
+            Cluster of each item, as in `from_predictions`.
         **kwargs
             Passed to the curve's ``Axes.plot``.
 
@@ -202,4 +208,5 @@ class PosteriorCalibrationDisplay:
         return cls.from_predictions(y, y_prob, n_bins=n_bins, strategy=strategy,
                                     pos_label=pos_label, prior=prior,
                                     sample_weight=sample_weight, confidence=confidence,
-                                    kind=kind, name=name, ax=ax, ref_line=ref_line, **kwargs)
+                                    kind=kind, name=name, ax=ax, ref_line=ref_line,
+                                    groups=groups, **kwargs)

@@ -622,7 +622,8 @@ class ThresholdUtility(ResultMixin):
     thresholds : ndarray of shape (T,)
         Increasing thresholds (``score >= threshold`` is positive).
     expected_utility : ndarray of shape (T,)
-        Posterior mean of the utility per item at each threshold (exact).
+        Posterior mean of the utility per item at each threshold (exact;
+        with ``groups=``, the mean of the draws).
     posterior : SampledPosterior
         Draws of the utility per item at every threshold, jointly (shape (T,)).
     best_threshold : float
@@ -631,6 +632,8 @@ class ThresholdUtility(ResultMixin):
         Posterior probability that each threshold has the highest utility.
     utility : ndarray of shape (2, 2)
         The utility matrix (rows: true negative, positive; columns: predicted).
+    n_clusters : int or None
+        Clusters the draws rest on (``groups=``), else None.
 
     Methods
     -------
@@ -666,6 +669,7 @@ class ThresholdUtility(ResultMixin):
     best_threshold: float
     prob_best: np.ndarray
     utility: np.ndarray
+    n_clusters: int | None = None
 
     def __repr__(self):
         best = int(np.argmax(self.expected_utility))
@@ -800,7 +804,7 @@ def _check_utility(utility):
 @renamed_keyword("n_samples", "n_draws")
 def threshold_utility(y_true, y_score, *, utility, pos_label=None, prior=0.5,
                       n_draws=N_DRAWS, max_thresholds=1000, random_state=None,
-                      sample_weight=None):
+                      sample_weight=None, groups=None):
     """Posterior expected utility per item of every threshold, under a utility matrix.
 
     The utility per item at threshold t is the population shares of the four
@@ -833,6 +837,12 @@ def threshold_utility(y_true, y_score, *, utility, pos_label=None, prior=0.5,
         Seed of the draws.
     sample_weight : array-like of shape (n_samples,), default=None
         Counts: an item of weight 2 is two items.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster of each item (a patient, a document): the curves are then
+        drawn from the clusters' Bayesian bootstrap (each cluster's items
+        share one weight per draw, as in `choose_threshold`), the positive
+        share with them, and `expected_utility` is the draws' mean.  Where
+        every cluster holds one item, the result without `groups`.
 
     Returns
     -------
@@ -857,8 +867,8 @@ def threshold_utility(y_true, y_score, *, utility, pos_label=None, prior=0.5,
     matrix = _check_utility(utility)
     lam = check_prior(prior)
     max_thresholds = _check_max_thresholds(max_thresholds)
-    cells, counts, _ = _candidate_cells(y_true, y_score, pos_label, sample_weight,
-                                        max_thresholds)
+    cells, counts, clustered = _candidate_cells(y_true, y_score, pos_label, sample_weight,
+                                                max_thresholds, groups)
     k = cells.levels.shape[0]
     n_draws = check_draws(n_draws, values_per_draw=3 * k + 4)
     rng = check_random_state(random_state)
@@ -868,23 +878,31 @@ def threshold_utility(y_true, y_score, *, utility, pos_label=None, prior=0.5,
                 + u_tn * (counts.tn + lam)) / total
     draws = np.empty((n_draws, k))
     row = 0
-    for tp, fp, pos, neg, _ in _curve_draws(cells, lam, n_draws, rng):
-        # The positive share of the population is Beta(P + 2λ, N + 2λ) and
-        # independent of the shares within each class (a Dirichlet's
-        # aggregation and neutrality), so it is drawn on its own: exact
-        # whether or not the draws hold the classes in one scale.
+    for tp, fp, pos, neg, _ in _curve_draws(cells, lam, n_draws, rng, clustered):
         size = tp.shape[0]
-        share = rng.beta(cells.positive.sum() + 2 * lam, cells.negative.sum() + 2 * lam,
-                         size=(size, 1))
+        if clustered is not None:
+            # The clusters' draws hold both classes in one scale: the positive share
+            # is theirs (a cluster's weight moves both of its classes).
+            share = pos / (pos + neg)
+        else:
+            # The positive share of the population is Beta(P + 2λ, N + 2λ) and
+            # independent of the shares within each class (a Dirichlet's
+            # aggregation and neutrality), so it is drawn on its own: exact
+            # whether or not the draws hold the classes in one scale.
+            share = rng.beta(cells.positive.sum() + 2 * lam, cells.negative.sum() + 2 * lam,
+                             size=(size, 1))
         tpr, fpr = tp / pos, fp / neg
         draws[row:row + size] = (share * (u_tp * tpr + u_fn * (1 - tpr))
                                  + (1 - share) * (u_fp * fpr + u_tn * (1 - fpr)))
         row += size
+    if clustered is not None:
+        expected = draws.mean(axis=0)
     order = slice(None, None, -1)
     draws, expected = draws[:, order], expected[order]
     thresholds = cells.levels[order].copy()
     best = int(np.argmax(expected))
     prob_best = np.bincount(np.argmax(draws, axis=1), minlength=k) / n_draws
     return ThresholdUtility(thresholds, expected, SampledPosterior(draws),
-                            float(thresholds[best]), prob_best, matrix)
+                            float(thresholds[best]), prob_best, matrix,
+                            None if clustered is None else clustered.clusters.n_clusters)
 
