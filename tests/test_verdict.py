@@ -134,6 +134,14 @@ def test_more_items_are_estimated_on_request_and_shown():
     assert report.to_dict()["verdict"]["assurance"] == 0.8
 
 
+def test_clustered_reports_say_why_more_items_are_not_estimated():
+    y, predictions = _systems(n=400, accuracies=(0.85, 0.84), seed=0)
+    report = compare_predictions(y, predictions, groups=np.repeat(np.arange(40), 10), **FAST)
+    verdict = report.verdict(plan=True)
+    _check_claims(report, verdict)
+    assert verdict.plan is None and "items in clusters" in verdict.plan_note
+
+
 def test_no_verdict_says_why():
     y, predictions = _systems()
     per_label = compare_predictions(y, predictions, average=None, **FAST)

@@ -242,10 +242,14 @@ def _plan_reason(report, ranking):
     if report.independent:
         return ("How many more items would decide it is not estimated for independent "
                 "systems' counts (it needs the items' predictions).")
+    if report.n_clusters is not None:
+        return ("How many more items would decide it is not estimated for items in clusters "
+                "(more clusters, not more items, would; plan_test_size(cluster_size=, "
+                "icc=) plans a clustered test set).")
     source = getattr(ranking, "_source", None)
     if source is None:
         return ("How many more items would decide it is not estimated for a ranking of "
-                "fold scores or of scores (it needs the items' predicted labels).")
+                "fold scores (it needs the items' predicted labels).")
     if source.reason is not None:
         return f"How many more items would decide it is not estimated: {source.reason}."
     return None
