@@ -263,9 +263,9 @@ BAD = [
     (lambda: metric_posterior(ConfusionMatrix(np.zeros((2, 2))), metric="f1"), ValueError,
      "`y_true` must be a ConfusionMatrix that counts some items; got a matrix of zeros"),
     (lambda: metric_posterior(ConfusionMatrix([[1, 0], [0, 1]], labels=[0, 2]), metric="f1"),
-     ValueError, r"`pos_label` must be one of the labels present \[0, 2\]"),
+     ValueError, r"`pos_label` must be one of the labels \[0, 2\]; got 1"),
     (lambda: metric_posterior(ConfusionMatrix(np.eye(3)), metric="f1"), ValueError,
-     "Target is multiclass"),
+     r"`average` must be 'micro', 'macro', 'weighted' or None for multiclass targets"),
     (lambda: compare_counts({"a": ConfusionMatrix([[1]]), "b": ConfusionMatrix([[2]])}),
      ValueError, r"`counts\['a'\]` must be a K x K confusion matrix with K >= 2"),
 ]

@@ -204,9 +204,7 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
     multilabel = checked[0][2]
     weight = check_sample_weight(sample_weight, truth.shape[0])
     if multilabel:
-        if average == "binary":
-            fail("average", "'micro', 'macro', 'weighted' or None for multilabel targets "
-                 "('binary' compares one positive class)", average)
+        _refuse_binary_multilabel(average)
         dense = [_dense_indicator(y) for y in [truth, *preds]]
         n_labels = dense[0].shape[1]
         columns = np.arange(n_labels)
@@ -242,10 +240,7 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
     codes = [codes_all[i * n:(i + 1) * n] for i in range(len(arrays))]
     if average == "binary":
         if classes.shape[0] > 2:
-            fail("average", "'micro', 'macro', 'weighted' or None for multiclass targets "
-                 "('binary' compares one positive class)", average,
-                 shown=f"'binary' with {classes.shape[0]} labels "
-                       f"{plain_labels(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
+            _refuse_binary_multiclass(classes)
         found = _label_in(pos_label, classes)
         if not found and classes.shape[0] == 2:
             fail("pos_label", f"one of the labels {plain_labels(classes)}", pos_label)
@@ -287,11 +282,18 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
 
 
 def _refuse_binary_multilabel(average):
+    """The one refusal of ``average="binary"`` for multilabel targets, in every route."""
     if average == "binary":
-        raise ValueError(
-            "Target is multilabel-indicator but `average`='binary'; "
-            "choose `average` None or 'micro'."
-        )
+        fail("average", "'micro', 'macro', 'weighted' or None for multilabel targets "
+             "('binary' compares one positive class)", average)
+
+
+def _refuse_binary_multiclass(classes):
+    """The one refusal of ``average="binary"`` for more than two labels, in every route."""
+    fail("average", "'micro', 'macro', 'weighted' or None for multiclass targets "
+         "('binary' compares one positive class)", "binary",
+         shown=f"'binary' with {classes.shape[0]} labels "
+               f"{plain_labels(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
 
 
 def _frozen(array):
@@ -522,18 +524,15 @@ class ConfusionCounts:
     def _binary(cls, tally, pos_label):
         present_labels = tally.classes[tally.present]
         if present_labels.shape[0] > 2:
-            raise ValueError(
-                f"Target is multiclass ({present_labels.shape[0]} labels) but "
-                "`average`='binary'; choose `average` None, 'micro' (or, in the "
-                "metric functions, 'macro' or 'weighted')."
-            )
+            _refuse_binary_multiclass(present_labels)
+        is_member = _label_in(pos_label, present_labels)
+        if not is_member and present_labels.shape[0] == 2:
+            # The message of every route (joint_codes), whatever the label's kind.
+            fail("pos_label", f"one of the labels {plain_labels(present_labels)}", pos_label)
         if present_labels.shape[0] and _label_kind(np.asarray([pos_label])) != _label_kind(
                 present_labels):
             fail("pos_label", f"a label of the data's kind ({_label_kind(present_labels)})",
                  pos_label)
-        is_member = _label_in(pos_label, present_labels)
-        if not is_member and present_labels.shape[0] == 2:
-            fail("pos_label", f"one of the labels present {present_labels.tolist()!r}", pos_label)
         if is_member:
             chosen = np.asarray([pos_label], dtype=present_labels.dtype)
         elif present_labels.shape[0] and _label_kind(np.asarray([pos_label])) != _label_kind(
