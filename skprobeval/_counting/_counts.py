@@ -296,6 +296,19 @@ def _refuse_binary_multiclass(classes):
                f"{plain_labels(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
 
 
+def positive_position(labels, pos_label):
+    """Where `pos_label` is among the two labels of a 2 x 2 table: the one rule of every
+    entry point that takes a 2 x 2 matrix with labels (scikit-learn's ``pos_label=1``).
+
+    Never the last label by default: labels without `pos_label` (``['a', 'b']``) are
+    refused, naming both."""
+    plain = plain_labels(np.asarray(labels))
+    for position, label in enumerate(plain):
+        if _label_in(pos_label, [label]):
+            return position
+    fail("pos_label", f"one of the labels {plain}", pos_label)
+
+
 def _frozen(array):
     array = np.array(array, dtype=np.float64)
     array.setflags(write=False)
@@ -572,7 +585,7 @@ class ConfusionCounts:
         return cls._from_margins(tp, true, pred, total, columns)
 
     @classmethod
-    def from_confusion_matrix(cls, matrix, *, labels=None, average=None):
+    def from_confusion_matrix(cls, matrix, *, labels=None, average=None, pos_label=1):
         """Counts from a K x K confusion matrix (rows true, columns predicted).
 
         Parameters
@@ -584,8 +597,13 @@ class ConfusionCounts:
             Names of the rows and columns; defaults to ``0..K-1``.
         average : {"binary", "micro"} or None, default=None
             ``None``: one one-vs-rest table per label.  ``"binary"``: the
-            table of the last label (K = 2 only, as ``matrix.ravel()`` reads
-            ``tn, fp, fn, tp``).  ``"micro"``: the per-label tables pooled.
+            table of `pos_label` (K = 2 only).  ``"micro"``: the per-label
+            tables pooled.
+        pos_label : int, float, bool or str, default=1
+            The positive label of ``average="binary"``, as in scikit-learn:
+            with the default labels ``0, 1`` the second row, as
+            ``matrix.ravel()`` reads ``tn, fp, fn, tp``.  Labels without it
+            (``["no", "yes"]``) are refused, never read as the last label.
 
         Returns
         -------
@@ -598,6 +616,9 @@ class ConfusionCounts:
         ConfusionCounts(tp=12, fp=28, fn=18, tn=42)
         >>> ConfusionCounts.from_confusion_matrix([[5, 1], [2, 4]], labels=["no", "yes"])
         ConfusionCounts(labels=['no', 'yes'], tp=[5, 4], fp=[2, 1], fn=[1, 2], tn=[4, 5])
+        >>> ConfusionCounts.from_confusion_matrix([[5, 1], [2, 4]], labels=["no", "yes"],
+        ...                                       average="binary", pos_label="yes")
+        ConfusionCounts(tp=4, fp=1, fn=2, tn=5)
         """
         average = _check_average(average)
         table = check_count_array(matrix, "matrix")
@@ -619,7 +640,7 @@ class ConfusionCounts:
         if average == "binary":
             if size != 2:
                 fail("average", "None or 'micro' for a matrix larger than 2 x 2", average)
-            return counts[1]
+            return counts[positive_position(labels, pos_label)]
         if average == "micro":
             return counts.sum()
         return counts

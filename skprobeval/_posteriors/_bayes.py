@@ -27,7 +27,13 @@ from .._core import (
     renamed_keyword,
     warn_future,
 )
-from .._counting import ConfusionCounts, ConfusionMatrix, joint_codes, matrix_items
+from .._counting import (
+    ConfusionCounts,
+    ConfusionMatrix,
+    joint_codes,
+    matrix_items,
+    positive_position,
+)
 from .._metrics import (
     SHARE_OF_RIGHT,
     MetricSpec,
@@ -558,6 +564,8 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
              "several runs or test sets of one system go to compare_counts)", "an array",
              error=TypeError)
     if isinstance(y_true, ConfusionMatrix):
+        if average == "binary" and y_true.labels.shape[0] == 2:
+            positive_position(y_true.labels, pos_label)   # the 2 x 2 rule of every entry point
         y_true, y_pred, sample_weight = _matrix_as_items(y_true, y_pred, sample_weight)
     if isinstance(y_true, ConfusionCounts):
         if y_pred is not None:
