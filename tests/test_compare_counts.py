@@ -525,10 +525,14 @@ def test_repeated_cross_validation_as_runs():
 def test_two_by_two_matrices_share_one_positive_label():
     cm = pd.DataFrame([[40, 10], [2, 48]], index=["cat", "dog"], columns=["cat", "dog"])
     reordered = cm.loc[["dog", "cat"], ["dog", "cat"]]
+    # Labels without pos_label (1 by default) name no positive class: refused, never the
+    # first matrix's last label.
+    with pytest.raises(ValueError, match=r"`pos_label` must be one of the labels "
+                                         r"\['cat', 'dog'\]; got 1"):
+        compare_counts({"one": cm, "two": reordered}, metric="precision")
     report = compare_counts({"one": cm, "two": reordered}, metric="precision", n_draws=500,
-                            random_state=0)
-    # The same table in another order: the same positive label (the first matrix's second,
-    # "dog"), the same figures.
+                            random_state=0, pos_label="dog")
+    # The same table in another order: the same positive label, the same figures.
     assert report.summary.loc["one", "point"] == report.summary.loc["two", "point"]
     assert report.pairs["prob_first_better"].iloc[0] == pytest.approx(0.5, abs=1e-12)
     cat = compare_counts({"one": cm, "two": reordered}, metric="precision", labels=["cat"],

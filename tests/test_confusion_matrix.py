@@ -133,7 +133,8 @@ def test_one_vs_rest_counts_are_those_of_the_items(rng):
     assert total.counts(average="micro") == ConfusionCounts.from_predictions(
         y_true, y_pred, average="micro")
     binary = ConfusionMatrix([[5, 1], [2, 4]], labels=["no", "yes"])
-    assert binary.counts(average="binary") == ConfusionCounts(tp=4, fp=1, fn=2, tn=5)
+    assert binary.counts(average="binary", pos_label="yes") == ConfusionCounts(tp=4, fp=1,
+                                                                               fn=2, tn=5)
 
 
 def test_value_object(rng):
@@ -263,9 +264,9 @@ BAD = [
     (lambda: metric_posterior(ConfusionMatrix(np.zeros((2, 2))), metric="f1"), ValueError,
      "`y_true` must be a ConfusionMatrix that counts some items; got a matrix of zeros"),
     (lambda: metric_posterior(ConfusionMatrix([[1, 0], [0, 1]], labels=[0, 2]), metric="f1"),
-     ValueError, r"`pos_label` must be one of the labels present \[0, 2\]"),
+     ValueError, r"`pos_label` must be one of the labels \[0, 2\]; got 1"),
     (lambda: metric_posterior(ConfusionMatrix(np.eye(3)), metric="f1"), ValueError,
-     "Target is multiclass"),
+     r"`average` must be 'micro', 'macro', 'weighted' or None for multiclass targets"),
     (lambda: compare_counts({"a": ConfusionMatrix([[1]]), "b": ConfusionMatrix([[2]])}),
      ValueError, r"`counts\['a'\]` must be a K x K confusion matrix with K >= 2"),
 ]
@@ -334,3 +335,56 @@ def test_parts_add_up_to_the_whole(case, data):
         np.testing.assert_allclose(
             whole.to_array(), confusion_matrix(true, pred, labels=whole.labels,
                                                sample_weight=weight), rtol=1e-12)
+
+
+# One positive-label rule for 2 x 2 matrices: pos_label (1 by default, as scikit-learn),
+# refused with the labels named when they do not hold it, in every entry point.
+LETTERS = ConfusionMatrix([[50, 10], [5, 35]], labels=["a", "b"])
+LETTERS_B = ConfusionMatrix([[45, 15], [8, 32]], labels=["a", "b"])
+NO_POSITIVE = r"`pos_label` must be one of the labels \['a', 'b'\]; got 1\."
+
+
+@pytest.mark.parametrize("call", [
+    lambda: metric_posterior(LETTERS, metric="precision"),
+    lambda: compare_counts({"x": LETTERS, "y": LETTERS_B}, metric="precision"),
+    lambda: LETTERS.counts(average="binary"),
+    lambda: ConfusionCounts.from_confusion_matrix(LETTERS.matrix, labels=LETTERS.labels,
+                                                  average="binary"),
+], ids=["metric_posterior", "compare_counts", "counts", "from_confusion_matrix"])
+def test_two_by_two_without_pos_label_is_refused_everywhere(call):
+    with pytest.raises(ValueError, match=NO_POSITIVE):
+        call()
+
+
+@pytest.mark.parametrize("positive", ["a", "b"])
+def test_two_by_two_pos_label_picks_the_same_table_everywhere(positive):
+    # Reference: the matrix read by hand; row `positive` true, column `positive` predicted.
+    i = ["a", "b"].index(positive)
+    tp, fn = LETTERS.matrix[i, i], LETTERS.matrix[i, 1 - i]
+    fp, tn = LETTERS.matrix[1 - i, i], LETTERS.matrix[1 - i, 1 - i]
+    expected = ConfusionCounts(tp=tp, fp=fp, fn=fn, tn=tn)
+    assert LETTERS.counts(average="binary", pos_label=positive) == expected
+    assert ConfusionCounts.from_confusion_matrix(
+        LETTERS.matrix, labels=LETTERS.labels, average="binary", pos_label=positive) == expected
+    posterior = metric_posterior(LETTERS, metric="precision", pos_label=positive)
+    assert (posterior.a, posterior.b) == (tp + 0.5, fp + 0.5)
+    report = compare_counts({"x": LETTERS, "y": LETTERS_B}, metric="precision",
+                            pos_label=positive, random_state=0)
+    row = report.summary.loc["x"]
+    assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (tp, fp, fn, tn)
+    assert row["point"] == pytest.approx(tp / (tp + fp), rel=1e-12)
+    named = compare_counts({"x": LETTERS, "y": LETTERS_B}, metric="precision",
+                           labels=[positive], random_state=0)
+    assert named.summary.loc["x", "point"] == row["point"]
+
+
+def test_two_by_two_of_zero_and_one_takes_one_as_before():
+    # Unlabelled matrices are labelled 0, 1: pos_label=1 is the second row, as
+    # confusion_matrix(...).ravel() reads tn, fp, fn, tp.
+    matrix = ConfusionMatrix([[50, 10], [5, 35]])
+    expected = ConfusionCounts(tp=35, fp=10, fn=5, tn=50)
+    assert matrix.counts(average="binary") == expected
+    report = compare_counts({"x": matrix, "y": [[45, 15], [8, 32]]}, metric="precision",
+                            random_state=0)
+    assert report.summary.loc["x", "tp"] == 35.0
+    assert metric_posterior(matrix, metric="precision").a == 35.5

@@ -323,8 +323,12 @@ def test_narrow_integer_dtypes(dtype, seed):
 
 
 def test_string_pos_label_on_integer_labels_is_rejected():
-    with pytest.raises(ValueError, match="`pos_label` must be a label of the data's kind"):
+    # Two labels: the message names them, as joint_codes' does.
+    with pytest.raises(ValueError, match=r"`pos_label` must be one of the labels \[0, 1\]; "
+                                         "got '1'"):
         ConfusionCounts.from_predictions([0, 1, 1], [0, 1, 0], pos_label="1")
+    with pytest.raises(ValueError, match="`pos_label` must be a label of the data's kind"):
+        ConfusionCounts.from_predictions([1, 1, 1], [1, 1, 1], pos_label="1")
 
 
 def test_cell_order_is_tp_fp_fn_tn_and_not_scikit_learns_ravel():

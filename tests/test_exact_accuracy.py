@@ -1338,6 +1338,8 @@ BETA_METRICS = {
     "precision": (("tp",), ("fp",)), "recall": (("tp",), ("fn",)),
     "specificity": (("tn",), ("fp",)), "npv": (("tn",), ("fn",)),
     "accuracy": (("tp", "tn"), ("fp", "fn")), "error": (("fp", "fn"), ("tp", "tn")),
+    "one_vs_rest_accuracy": (("tp", "tn"), ("fp", "fn")),
+    "one_vs_rest_error": (("fp", "fn"), ("tp", "tn")),
     "fallout": (("fp",), ("tn",)), "silence": (("fn",), ("tp",)),
     "noise": (("fp",), ("tp",)), "overlap": (("tp",), ("fp", "fn")),
     "generality": (("tp", "fn"), ("fp", "tn")),
@@ -1408,7 +1410,8 @@ def _beta_comparisons(metric):
     cells_a, cells_b = BETA_METRICS[metric]
     # The share of all items right (or wrong, or predicted positive) takes λ a side: λ/2
     # from each pooled cell.
-    share = 0.5 if metric in ("accuracy", "error", "selection_rate") else 1.0
+    share = 0.5 if metric in ("accuracy", "error", "one_vs_rest_accuracy", "one_vs_rest_error",
+                              "selection_rate") else 1.0
     params = []
     for (table_a, table_b), lam in entries:
         params.append([sum(t[_CELL[c]] + share * lam for c in cells) for t in (table_a, table_b)

@@ -208,8 +208,8 @@ def test_a_dataframe_pilot_is_read_by_its_labels_not_its_column_order():
 
     ordered = pd.DataFrame([[5, 50], [40, 3]], index=["a", "b"], columns=["a", "b"])
     shuffled = ordered[["b", "a"]]
-    assert (plan(metric="precision", width=0.1, pilot=shuffled).population
-            == plan(metric="precision", width=0.1, pilot=ordered).population)
+    assert (plan(metric="precision", width=0.1, pilot=shuffled, pos_label="b").population
+            == plan(metric="precision", width=0.1, pilot=ordered, pos_label="b").population)
     with pytest.raises(ValueError, match="`pilot` must be a K x K DataFrame whose columns"):
         plan(metric="precision", width=0.1,
              pilot=pd.DataFrame([[1, 2], [3, 4]], index=["a", "b"], columns=["a", "c"]))
@@ -228,3 +228,22 @@ def test_plans_compare_by_identity_and_name_their_type():
     assert result == result and result != plan(metric="recall", width=0.1, expected=0.9,
                                               prevalence=0.2)
     assert isinstance(hash(result), int) and result.to_dict()["type"] == "TestSizePlan"
+
+
+def test_two_by_two_pilot_takes_pos_label_as_every_entry_point_does():
+    import pandas as pd
+
+    pilot = ConfusionMatrix([[80, 20], [10, 90]], labels=["neg", "pos"])
+    with pytest.raises(ValueError, match=r"`pos_label` must be one of the labels "
+                                         r"\['neg', 'pos'\]; got 1"):
+        plan(metric="precision", width=0.1, pilot=pilot)
+    # The same table with its labels swapped and pos_label naming the same class: the
+    # same plan; unlabelled, the second row (label 1).
+    named = plan(metric="precision", width=0.1, pilot=pilot, pos_label="pos")
+    swapped = pd.DataFrame([[90, 10], [20, 80]], index=["pos", "neg"], columns=["pos", "neg"])
+    assert plan(metric="precision", width=0.1, pilot=swapped,
+                          pos_label="pos").n_items == named.n_items
+    assert plan(metric="precision", width=0.1,
+                          pilot=[[80, 20], [10, 90]]).n_items == named.n_items
+    other = plan(metric="precision", width=0.1, pilot=pilot, pos_label="neg")
+    assert other.n_items != named.n_items

@@ -46,4 +46,5 @@ def test_exact_in_one_place_is_exact_in_the_other(metric, seed):
 
 def test_direction_is_recorded_once():
     losses = {name for name in available_metrics() if not get_metric(name).higher_is_better}
-    assert losses == {"fallout", "error", "silence", "noise", "e_measure"}
+    assert losses == {"fallout", "error", "one_vs_rest_error", "silence", "noise",
+                      "e_measure"}

@@ -13,6 +13,7 @@ from ._counts import (
     joint_codes,
     label_masks,
     paired_items,
+    positive_position,
 )
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
@@ -39,6 +40,7 @@ __all__ = [
     "matrix_items",
     "paired_items",
     "plain_labels",
+    "positive_position",
     "prediction_systems",
     "resolve_columns",
     "square_table",

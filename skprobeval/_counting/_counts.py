@@ -204,9 +204,7 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
     multilabel = checked[0][2]
     weight = check_sample_weight(sample_weight, truth.shape[0])
     if multilabel:
-        if average == "binary":
-            fail("average", "'micro', 'macro', 'weighted' or None for multilabel targets "
-                 "('binary' compares one positive class)", average)
+        _refuse_binary_multilabel(average)
         dense = [_dense_indicator(y) for y in [truth, *preds]]
         n_labels = dense[0].shape[1]
         columns = np.arange(n_labels)
@@ -242,10 +240,7 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
     codes = [codes_all[i * n:(i + 1) * n] for i in range(len(arrays))]
     if average == "binary":
         if classes.shape[0] > 2:
-            fail("average", "'micro', 'macro', 'weighted' or None for multiclass targets "
-                 "('binary' compares one positive class)", average,
-                 shown=f"'binary' with {classes.shape[0]} labels "
-                       f"{plain_labels(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
+            _refuse_binary_multiclass(classes)
         found = _label_in(pos_label, classes)
         if not found and classes.shape[0] == 2:
             fail("pos_label", f"one of the labels {plain_labels(classes)}", pos_label)
@@ -287,11 +282,31 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
 
 
 def _refuse_binary_multilabel(average):
+    """The one refusal of ``average="binary"`` for multilabel targets, in every route."""
     if average == "binary":
-        raise ValueError(
-            "Target is multilabel-indicator but `average`='binary'; "
-            "choose `average` None or 'micro'."
-        )
+        fail("average", "'micro', 'macro', 'weighted' or None for multilabel targets "
+             "('binary' compares one positive class)", average)
+
+
+def _refuse_binary_multiclass(classes):
+    """The one refusal of ``average="binary"`` for more than two labels, in every route."""
+    fail("average", "'micro', 'macro', 'weighted' or None for multiclass targets "
+         "('binary' compares one positive class)", "binary",
+         shown=f"'binary' with {classes.shape[0]} labels "
+               f"{plain_labels(classes[:6])}{' ...' if classes.shape[0] > 6 else ''}")
+
+
+def positive_position(labels, pos_label):
+    """Where `pos_label` is among the two labels of a 2 x 2 table: the one rule of every
+    entry point that takes a 2 x 2 matrix with labels (scikit-learn's ``pos_label=1``).
+
+    Never the last label by default: labels without `pos_label` (``['a', 'b']``) are
+    refused, naming both."""
+    plain = plain_labels(np.asarray(labels))
+    for position, label in enumerate(plain):
+        if _label_in(pos_label, [label]):
+            return position
+    fail("pos_label", f"one of the labels {plain}", pos_label)
 
 
 def _frozen(array):
@@ -522,18 +537,15 @@ class ConfusionCounts:
     def _binary(cls, tally, pos_label):
         present_labels = tally.classes[tally.present]
         if present_labels.shape[0] > 2:
-            raise ValueError(
-                f"Target is multiclass ({present_labels.shape[0]} labels) but "
-                "`average`='binary'; choose `average` None, 'micro' (or, in the "
-                "metric functions, 'macro' or 'weighted')."
-            )
+            _refuse_binary_multiclass(present_labels)
+        is_member = _label_in(pos_label, present_labels)
+        if not is_member and present_labels.shape[0] == 2:
+            # The message of every route (joint_codes), whatever the label's kind.
+            fail("pos_label", f"one of the labels {plain_labels(present_labels)}", pos_label)
         if present_labels.shape[0] and _label_kind(np.asarray([pos_label])) != _label_kind(
                 present_labels):
             fail("pos_label", f"a label of the data's kind ({_label_kind(present_labels)})",
                  pos_label)
-        is_member = _label_in(pos_label, present_labels)
-        if not is_member and present_labels.shape[0] == 2:
-            fail("pos_label", f"one of the labels present {present_labels.tolist()!r}", pos_label)
         if is_member:
             chosen = np.asarray([pos_label], dtype=present_labels.dtype)
         elif present_labels.shape[0] and _label_kind(np.asarray([pos_label])) != _label_kind(
@@ -573,7 +585,7 @@ class ConfusionCounts:
         return cls._from_margins(tp, true, pred, total, columns)
 
     @classmethod
-    def from_confusion_matrix(cls, matrix, *, labels=None, average=None):
+    def from_confusion_matrix(cls, matrix, *, labels=None, average=None, pos_label=1):
         """Counts from a K x K confusion matrix (rows true, columns predicted).
 
         Parameters
@@ -585,8 +597,13 @@ class ConfusionCounts:
             Names of the rows and columns; defaults to ``0..K-1``.
         average : {"binary", "micro"} or None, default=None
             ``None``: one one-vs-rest table per label.  ``"binary"``: the
-            table of the last label (K = 2 only, as ``matrix.ravel()`` reads
-            ``tn, fp, fn, tp``).  ``"micro"``: the per-label tables pooled.
+            table of `pos_label` (K = 2 only).  ``"micro"``: the per-label
+            tables pooled.
+        pos_label : int, float, bool or str, default=1
+            The positive label of ``average="binary"``, as in scikit-learn:
+            with the default labels ``0, 1`` the second row, as
+            ``matrix.ravel()`` reads ``tn, fp, fn, tp``.  Labels without it
+            (``["no", "yes"]``) are refused, never read as the last label.
 
         Returns
         -------
@@ -599,6 +616,9 @@ class ConfusionCounts:
         ConfusionCounts(tp=12, fp=28, fn=18, tn=42)
         >>> ConfusionCounts.from_confusion_matrix([[5, 1], [2, 4]], labels=["no", "yes"])
         ConfusionCounts(labels=['no', 'yes'], tp=[5, 4], fp=[2, 1], fn=[1, 2], tn=[4, 5])
+        >>> ConfusionCounts.from_confusion_matrix([[5, 1], [2, 4]], labels=["no", "yes"],
+        ...                                       average="binary", pos_label="yes")
+        ConfusionCounts(tp=4, fp=1, fn=2, tn=5)
         """
         average = _check_average(average)
         table = check_count_array(matrix, "matrix")
@@ -620,7 +640,7 @@ class ConfusionCounts:
         if average == "binary":
             if size != 2:
                 fail("average", "None or 'micro' for a matrix larger than 2 x 2", average)
-            return counts[1]
+            return counts[positive_position(labels, pos_label)]
         if average == "micro":
             return counts.sum()
         return counts

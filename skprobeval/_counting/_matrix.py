@@ -71,6 +71,13 @@ class ConfusionMatrix:
 
     Notes
     -----
+    The positive label of a 2 x 2 matrix (``average="binary"``) is
+    `pos_label`, 1 by default as in scikit-learn, in every entry point:
+    `metric_posterior`, `compare_counts`, `counts` and
+    `ConfusionCounts.from_confusion_matrix`.  Labels that do not hold it
+    (``["a", "b"]``) are refused with an error naming `pos_label` and the
+    labels; the last label is never taken silently.
+
     Two matrices are equal when they count the same labels and hold the
     same count for every pair of true and predicted labels, whatever the
     order of their labels (as two dicts are equal whatever the order of
@@ -251,15 +258,18 @@ class ConfusionMatrix:
         """
         return np.array(self.matrix)
 
-    def counts(self, average=None):
+    def counts(self, average=None, *, pos_label=1):
         """The one-vs-rest tables of the labels (`ConfusionCounts.from_confusion_matrix`).
 
         Parameters
         ----------
         average : {"binary", "micro"} or None, default=None
             ``None``: one table per label, in the order of `labels`.
-            ``"micro"``: those tables pooled.  ``"binary"``: the table of the
-            second label (K = 2 only).
+            ``"micro"``: those tables pooled.  ``"binary"``: the table of
+            `pos_label` (K = 2 only).
+        pos_label : int, float, bool or str, default=1
+            The positive label of ``average="binary"``; labels without it
+            are refused (the 2 x 2 rule above).
 
         Returns
         -------
@@ -271,11 +281,11 @@ class ConfusionMatrix:
         >>> matrix = ConfusionMatrix([[5, 1], [2, 4]], labels=["no", "yes"])
         >>> matrix.counts()
         ConfusionCounts(labels=['no', 'yes'], tp=[5, 4], fp=[2, 1], fn=[1, 2], tn=[4, 5])
-        >>> matrix.counts(average="binary")
+        >>> matrix.counts(average="binary", pos_label="yes")
         ConfusionCounts(tp=4, fp=1, fn=2, tn=5)
         """
         return ConfusionCounts.from_confusion_matrix(self.matrix, labels=self.labels,
-                                                     average=average)
+                                                     average=average, pos_label=pos_label)
 
     def __repr__(self):
         rows = [format_array(row, limit=_SHOWN) for row in self.matrix[:_SHOWN]]

@@ -16,6 +16,7 @@ from ._baseline import (
     random_precision_baseline,
     random_ranking_test,
 )
+from ._meaning import check_metric_target
 from ._point import (
     SHARE_OF_RIGHT,
     SIGNED_METRICS,
@@ -65,6 +66,7 @@ __all__ = [
     "averaged_value",
     "chance_baseline",
     "check_average",
+    "check_metric_target",
     "check_probabilities",
     "check_real_array",
     "check_same_length",

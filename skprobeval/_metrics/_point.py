@@ -23,6 +23,7 @@ from .._core import (
     check_sample_weight,
     fail,
     to_host,
+    warn_future,
     warn_user,
     weighted_mean,
 )
@@ -30,9 +31,11 @@ from .._counting import (
     ConfusionCounts,
     check_labels_argument,
     check_pair,
+    joint_codes,
     square_table,
     tally_labels,
 )
+from ._meaning import ONE_VS_REST, check_metric_target
 
 __all__ = [
     "MetricSpec",
@@ -279,6 +282,12 @@ _REGISTRY = {
         MetricSpec("accuracy", accuracy, (), _NO_ITEMS, True,
                    ("share", ("tp", "tn"), ("fp", "fn"))),
         MetricSpec("error", error, (), _NO_ITEMS, False, ("share", ("fp", "fn"), ("tp", "tn"))),
+        # The same formulas, named for what their averages are: pooled over labels, the
+        # one-vs-rest accuracy counts each item's true negatives once per label.
+        MetricSpec("one_vs_rest_accuracy", accuracy, (), _NO_ITEMS, True,
+                   ("share", ("tp", "tn"), ("fp", "fn"))),
+        MetricSpec("one_vs_rest_error", error, (), _NO_ITEMS, False,
+                   ("share", ("fp", "fn"), ("tp", "tn"))),
         MetricSpec("specificity", specificity, (), _NO_NEG, True, ("beta", ("tn",), ("fp",))),
         MetricSpec("fallout", fallout, (), _NO_NEG, False, ("beta", ("fp",), ("tn",))),
         MetricSpec("npv", npv, (), "there are no negative predictions (tn + fn = 0)", True,
@@ -315,6 +324,8 @@ _ALIASES = {
     "bookmaker": "informedness",
     "youden": "informedness",
     "matthews": "mcc",
+    "ovr_accuracy": "one_vs_rest_accuracy",
+    "ovr_error": "one_vs_rest_error",
 }
 
 
@@ -524,7 +535,12 @@ def metric_score(y_true, y_pred, *, metric, labels=None, pos_label=1, average="b
         The positive class when ``average="binary"``.
     average : {"binary", "micro", "macro", "weighted", "powers"} or None, default="binary"
         As in `sklearn.metrics.precision_score`; ``"powers"`` for informedness
-        and markedness only.
+        and markedness only.  Accuracy and error of single-label data with
+        ``"micro"`` are the share of items right (wrong), as
+        `sklearn.metrics.accuracy_score` (before 0.2: the pooled one-vs-rest
+        value, now ``"one_vs_rest_accuracy"``); the pairs `metric_posterior`
+        refuses (other averages of accuracy, label averages of balanced
+        accuracy, accuracy of multilabel data) are refused alike.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
@@ -553,8 +569,25 @@ def metric_score(y_true, y_pred, *, metric, labels=None, pos_label=1, average="b
     0.0
     """
     spec = get_metric(metric)
+    average = check_average(average, spec.name)
     beta = check_positive(beta, "beta")
     params = {"beta": beta} if "beta" in spec.params else {}
+    if average not in ("binary", None) and spec.name in ("accuracy", "error",
+                                                         "balanced_accuracy"):
+        # Their averages mean what scikit-learn's do, as in metric_posterior.
+        joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
+                            sample_weight=sample_weight, names=["y_true", "y_pred"])
+        every = joint.n_requested == joint.n_classes
+        check_metric_target(spec.name, average, kind=joint.kind, every_label=every,
+                            requested=joint.classes[:joint.n_requested])
+        if joint.kind == "multiclass" and joint.n_classes > 2 and spec.name in ONE_VS_REST:
+            warn_future(f"metric_score(metric={spec.name!r}, average='micro') of multiclass "
+                        "data changed in 0.2: it is now scikit-learn's share of items right "
+                        "(accuracy_score), as in metric_posterior and the reports; the pooled "
+                        "one-vs-rest value it gave before is "
+                        f"metric={ONE_VS_REST[spec.name]!r}. This warning goes in 0.3.")
+        return averaged_value(spec, joint.counts(1), average, params, kind=joint.kind,
+                              every_label=every, zero_division=check_zero_division(zero_division))
     return _score(spec, y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
                   sample_weight=sample_weight, zero_division=zero_division, params=params,
                   extra_averages=("powers",) if spec.name in POWERS_WEIGHTS else ())

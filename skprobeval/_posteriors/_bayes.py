@@ -27,8 +27,21 @@ from .._core import (
     renamed_keyword,
     warn_future,
 )
-from .._counting import ConfusionCounts, ConfusionMatrix, joint_codes, matrix_items, plain_labels
-from .._metrics import SHARE_OF_RIGHT, MetricSpec, get_metric, label_weights
+from .._counting import (
+    ConfusionCounts,
+    ConfusionMatrix,
+    joint_codes,
+    matrix_items,
+    positive_position,
+)
+from .._metrics import (
+    SHARE_OF_RIGHT,
+    MetricSpec,
+    check_average,
+    check_metric_target,
+    get_metric,
+    label_weights,
+)
 from ._joint import (
     JointTable,
     add_f_score_prior,
@@ -360,33 +373,10 @@ def micro_multiclass(joint, counts, name, lam):
 
 
 def check_target_metric(joint, metric, average):
-    """Refuse metric and average pairs that scikit-learn defines otherwise.
-
-    scikit-learn's ``accuracy_score`` of single-label data is the share of
-    items right, which is this library's micro accuracy (with every label);
-    averages of one-vs-rest accuracies count true negatives and are refused.
-    Its ``balanced_accuracy_score`` of K classes is macro recall.  For
-    multilabel targets ``accuracy_score`` is subset accuracy (the pairwise
-    exact-match comparison), not a pooled one-vs-rest accuracy.
-    """
-    if joint.kind == "binary" or average is None:
-        return
-    if metric in ("accuracy", "error"):
-        if joint.kind == "multilabel":
-            fail("metric", "a per-label metric for multilabel targets: scikit-learn's "
-                 "accuracy_score of multilabel data is subset accuracy (the report's "
-                 "'right more often' table), pooled one-vs-rest accuracy is 1 - Hamming loss",
-                 metric)
-        if average != "micro":
-            fail("average", f"'micro' for metric {metric!r} of multiclass data (the share of "
-                 "items right, scikit-learn's accuracy_score); averages of one-vs-rest "
-                 "accuracies count true negatives", average)
-        if joint.n_requested != joint.n_classes:
-            fail("labels", f"None (every label) for metric {metric!r} with average='micro': it "
-                 "is the share of items right", plain_labels(joint.classes[:joint.n_requested]))
-    if metric == "balanced_accuracy" and joint.kind == "multiclass":
-        fail("metric", "'recall' with average='macro' for the balanced accuracy of more than "
-             "two classes (scikit-learn's balanced_accuracy_score is macro recall)", metric)
+    """`check_metric_target` for encoded labels: the one rule of every route."""
+    check_metric_target(metric, average, kind=joint.kind,
+                        every_label=joint.n_requested == joint.n_classes,
+                        requested=joint.classes[:joint.n_requested])
 
 
 def check_counts_metric(metric, average):
@@ -574,6 +564,8 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
              "several runs or test sets of one system go to compare_counts)", "an array",
              error=TypeError)
     if isinstance(y_true, ConfusionMatrix):
+        if average == "binary" and y_true.labels.shape[0] == 2:
+            positive_position(y_true.labels, pos_label)   # the 2 x 2 rule of every entry point
         y_true, y_pred, sample_weight = _matrix_as_items(y_true, y_pred, sample_weight)
     if isinstance(y_true, ConfusionCounts):
         if y_pred is not None:
@@ -604,6 +596,9 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
             fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric,
                  error=TypeError)
         average = _check_average(average)
+        if isinstance(metric, (str, MetricSpec)):
+            # The message of metric_score and the reports ("powers": two metrics only).
+            average = check_average(average, get_metric(metric).name)
         if groups is not None:
             joint = joint_codes(y_true, [y_pred], average=average, labels=labels,
                                 pos_label=pos_label, sample_weight=sample_weight,

@@ -12,6 +12,7 @@ runs model of ``_compare/_runs.py``.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -31,7 +32,7 @@ from .._core import (
     to_host,
     warn_user,
 )
-from .._counting import ConfusionCounts, ConfusionMatrix, plain_labels
+from .._counting import ConfusionCounts, ConfusionMatrix, plain_labels, positive_position
 from .._metrics import check_average, get_metric, metric_score, range_width
 from .._posteriors import check_counts_metric, metric_posterior
 from ._report import _TTEST_COLUMNS, ComparisonReport, _counts_posterior, with_ranking
@@ -212,8 +213,11 @@ def _run_posterior(table, spec, average, labels, lam, beta, n_draws, rng, positi
             kwargs["labels"] = table.labels
         posterior = metric_posterior(true, pred, metric=spec.name, prior=lam, beta=beta,
                                      n_draws=n_draws, random_state=rng, **kwargs)
-        point = metric_score(true, pred, metric=spec.name, beta=beta, zero_division=np.nan,
-                             **kwargs)
+        with warnings.catch_warnings():
+            # The notice of micro accuracy's new meaning is for metric_score's own callers.
+            warnings.simplefilter("ignore", FutureWarning)
+            point = metric_score(true, pred, metric=spec.name, beta=beta,
+                                 zero_division=np.nan, **kwargs)
         chance_kwargs = dict(kwargs, average="binary" if average == "binary" else "powers")
         chance_kwargs.pop("labels", None)
         chance = metric_posterior(true, pred, metric="informedness", prior=lam,
@@ -319,7 +323,7 @@ def _draws(posterior, n_draws, rng):
 @renamed_keyword("n_samples", "n_draws")
 def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, beta=1.0,
                    prior=0.5, rope=0.0, pooling="partial", confidence=0.95, n_draws=N_DRAWS,
-                   random_state=None, groups=None):
+                   random_state=None, groups=None, pos_label=1):
     """Compare and rank systems from their confusion counts alone.
 
     For a leaderboard, a paper's table, or any evaluation that kept the
@@ -366,7 +370,7 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
     average : {"binary", "micro", "macro", "weighted", "powers"}, default="binary"
         How the labels of per-label counts or K x K matrices are combined,
         as in `sklearn.metrics.f1_score`; ``"binary"`` for binary tables (a
-        2 x 2 matrix: its second label is the positive one).  The labels of
+        2 x 2 matrix: the table of `pos_label`).  The labels of
         a K x K matrix are drawn jointly (its Dirichlet); per-label counts
         do not determine the joint table, so their labels are drawn
         independently.
@@ -378,6 +382,10 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
         F-beta / E-measure weight (for ``metric="fbeta"`` or ``"e_measure"``).
     prior : float or {"jeffreys", "uniform"}, default=0.5
         Dirichlet concentration λ of every table's cells.
+    pos_label : int, float, bool or str, default=1
+        The positive label of 2 x 2 matrices with ``average="binary"``, as in
+        `metric_posterior` (``labels=[label]`` names it too).  Matrices whose
+        labels do not hold it (``["a", "b"]``) are refused, naming both.
     rope : float, default=0.0
         Region of practical equivalence of the comparisons: in [0, 1), or
         [0, 2) for informedness, markedness and MCC.
@@ -536,7 +544,9 @@ def compare_counts(counts, *, metric="accuracy", average="binary", labels=None, 
                      "average='binary'", chosen)
             positive = chosen[0]
         elif matrices:
-            positive = plain_labels(matrices[0].labels)[-1]
+            # The 2 x 2 rule of every entry point: never the last label by default.
+            positive = plain_labels(matrices[0].labels)[
+                positive_position(matrices[0].labels, pos_label)]
         labels = None if not matrices else [positive]
     wanted = _align(systems, labels)
     if average == "binary":

@@ -48,7 +48,7 @@ from .._core import (
     rounded,
     to_host,
 )
-from .._counting import ConfusionCounts, ConfusionMatrix, plain_labels
+from .._counting import ConfusionCounts, ConfusionMatrix, plain_labels, positive_position
 from .._metrics import check_average, get_metric, range_width
 from .._posteriors import metric_posterior
 
@@ -220,7 +220,7 @@ def _sampled_widths(n, share, p, route, lam, confidence, size, rng):
 # ---------------------------------------------------------------------------
 
 
-def _pilot_shares(pilot, lam, average):
+def _pilot_shares(pilot, lam, average, pos_label=1):
     """(kind, shares, labels) of the pilot: its posterior mean cell shares (each cell's
     count plus λ, normalised).  kind "binary": shares of (tp, fp, fn, tn); "matrix":
     the K x K shares, rows true."""
@@ -258,8 +258,10 @@ def _pilot_shares(pilot, lam, average):
         fail("pilot", "finite, non-negative counts", pilot,
              shown="negative or non-finite counts")
     if matrix.shape[0] == 2 and average == "binary":
-        # The second label is the positive one, as scikit-learn's 2 x 2 layout reads.
-        (tn, fp), (fn, tp) = matrix
+        # The table of pos_label (the second of labels 0, 1, as scikit-learn's layout
+        # reads), the rule of every entry point that takes a 2 x 2 matrix.
+        i = positive_position(labels, pos_label)
+        (tp, fn), (fp, tn) = matrix[[i, 1 - i]][:, [i, 1 - i]]
         cells = np.array([tp, fp, fn, tn])
         return "binary", (cells + lam) / (cells.sum() + 4 * lam), None
     return "matrix", (matrix + lam) / (matrix.sum() + matrix.size * lam), labels
@@ -608,7 +610,7 @@ class TestSizePlan(ResultMixin):
 def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=None,
                    confidence=0.95, average="binary", labels=None, assurance=0.8, prior=0.5,
                    beta=1.0, n_sims=400, n_draws=N_DRAWS, random_state=None,
-                   cluster_size=None, icc=None):
+                   cluster_size=None, icc=None, pos_label=1):
     """How many items must a test set have for the metric's interval to be `width` wide?
 
     The smallest n whose equal-tailed credible interval is at most `width`
@@ -635,7 +637,7 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
         A binary table (0-d `ConfusionCounts`) or a K x K confusion matrix
         (rows true labels): the population's cell shares are its posterior
         mean (each count plus `prior`, normalised).  A 2 x 2 matrix with
-        ``average="binary"`` takes its second label as the positive one.
+        ``average="binary"`` takes `pos_label` as the positive label.
     expected : float, default=None
         Instead of a pilot: the metric's expected value.
     prevalence : float, default=None
@@ -651,6 +653,9 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
         How a K x K pilot's labels are averaged (as `metric_posterior`).
     labels : array-like, default=None
         Labels of a K x K pilot to average over (default: all).
+    pos_label : int, float, bool or str, default=1
+        The positive label of a 2 x 2 pilot with ``average="binary"`` (the
+        second of labels 0, 1); pilots whose labels lack it are refused.
     assurance : float, default=0.8
         Probability, over test sets, that the interval is narrow enough.
     prior : float or {"jeffreys", "uniform"}, default=0.5
@@ -744,7 +749,7 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
         fail("pilot", "given, or else `expected` (one of the two)", pilot,
              shown="both" if pilot is not None else "neither")
     if pilot is not None:
-        kind, shares, pilot_labels = _pilot_shares(pilot, lam, average)
+        kind, shares, pilot_labels = _pilot_shares(pilot, lam, average, pos_label)
         if kind == "matrix":
             check_average(average, spec.name)
             if average in ("binary", None):
