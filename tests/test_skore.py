@@ -194,8 +194,12 @@ def test_mixed_and_misplaced_reports_are_refused(cancer):
         compare_cv_results({"skore": reports["nb"], "plain": np.zeros(3)})
     with pytest.raises(ValueError, match="estimator reports .*compare_cv_results"):
         compare_predictions(reports)
-    with pytest.raises(ValueError, match="at least two skore reports"):
+    with pytest.raises(ValueError, match="at least two skore reports in a list or dict"):
         compare_cv_results([reports["nb"]])
+    # One report alone: that model's own posterior.
+    alone = compare_cv_results(reports["nb"], **FAST)
+    assert list(alone.summary.index) == ["GaussianNB"]
+    assert alone.verdict().text.startswith("One system (GaussianNB): f1 ")
     with pytest.raises(TypeError, match="`scores` must be None with skore reports"):
         skore = _skore()
         estimator = skore.EstimatorReport(GaussianNB(), X_train=X[:300], y_train=y[:300],

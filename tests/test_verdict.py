@@ -149,7 +149,9 @@ def test_no_verdict_says_why():
     assert verdict.leader is None and "average=None" in verdict.text
     assert str(per_label).split("\n\n")[1].startswith("Verdict: One row per label")
     one = compare_predictions(y, {"s0": predictions["s0"]}, **FAST)
-    assert one.verdict().text.startswith("One system (s0): no pair to compare.")
+    row = one.summary.loc["s0"]
+    assert one.verdict().text == (f"One system (s0): f1 {row['point']:.3f} (95% interval "
+                                  f"{row['low']:.3f} to {row['high']:.3f}); no pair to compare.")
     X, yb = load_breast_cancer(return_X_y=True)
     scores = {"a": np.array([0.9, 0.8, np.nan, 0.85, 0.9]),
               "b": np.array([0.7, 0.75, 0.72, 0.71, 0.73])}

@@ -319,9 +319,14 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
 
     Parameters
     ----------
-    results : dict of str to dict or to array-like of shape (n_splits,)
+    results : dict of str to dict or to array-like of shape (n_splits,), or skore reports
         Per estimator (at least two), the result of `cross_validate`, or the
-        fold scores of ``cross_val_score`` (see above).
+        fold scores of ``cross_val_score`` (see above).  Or skore's
+        ``CrossValidationReport``: one, a list or dict of them, or a
+        ``ComparisonReport`` of them, read through their public methods (out-of-fold
+        predictions, probabilities or decision values for average precision, splits
+        and ``y``; the report is that of `compare_estimators` on the same splits;
+        their ``pos_label``, if set, where `pos_label` is left at 1).
     y : array-like of shape (n_samples,) or (n_samples, n_labels), default=None
         The labels the results were computed on (needed with predictions).
     X : array-like of shape (n_samples, n_features), default=None
@@ -462,10 +467,12 @@ def compare_cv_results(results, *, y=None, X=None, scoring=None, cv=None, test_f
     0.136
     """
     refuse_search_results(results)
+    single = False
     if is_skore(results):
         results, y, pos_label = skore_cv_results(results, y=y, average=average, labels=labels,
                                                  pos_label=pos_label)
-    if not isinstance(results, dict) or len(results) < 2:
+        single = len(results) == 1      # one skore report: its own posterior
+    if not isinstance(results, dict) or len(results) < 2 - single:
         fail("results", "a dict of at least two named cross-validation results "
              "({name: cross_validate(...)} or {name: cross_val_score(...)})", results,
              shown=f"{len(results)} result(s) for {list(results)}"
@@ -598,7 +605,10 @@ def compare_predictions(y_true, predictions=None, *, metric="f1", average="binar
     predictions : dict of str to array-like of the same shape as `y_true`, or list of str
         Each system's predicted labels, by name (at least one); with `data`,
         a list of column names (the names of the systems) or a dict of
-        system names to column names.
+        system names to column names.  Or skore's ``EstimatorReport``s on one
+        test set (a list, a dict, or a ``ComparisonReport`` of them; the
+        scores come with them): `y_true` is then None (or their ``y_test``),
+        and ``compare_predictions(comparison)`` will do.
     metric : str, default="f1"
         A registered metric name (see `available_metrics`).  ``prob_first_better``
         and the t-test read "the first has the higher value": for metrics

@@ -75,9 +75,10 @@ def _named_reports(obj, argument, wanted):
                  else "compare_cv_results (cross-validation)")
         fail(argument, f"skore {wanted.replace('_', '-')} reports (pass the others to "
              f"{other})", kinds)
-    if len(named) < 2:
-        fail(argument, "at least two skore reports (a ComparisonReport, or a list or dict "
-             "of reports)", list(named))
+    if len(named) < (1 if _kind(obj) is not None else 2):
+        # One report alone is one system's posterior; a list or dict compares systems.
+        fail(argument, "at least two skore reports in a list or dict (or one report, or a "
+             "ComparisonReport)", list(named))
     for name, report in named.items():
         task = str(report.ml_task)
         if "classification" not in task:

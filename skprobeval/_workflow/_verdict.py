@@ -266,8 +266,14 @@ def report_verdict(report, *, plan, assurance, n_sims, n_draws, random_state):
         return _no_verdict(report, "One row per label (average=None): no single verdict; "
                                    "each label's rows compare the systems on that label.")
     if len(names) < 2:
-        return _no_verdict(report, f"One system ({names[0] if names else 'none'}): no pair "
-                                   "to compare.")
+        if not names:
+            return _no_verdict(report, "No system: nothing to compare.")
+        row = report.summary.loc[names[0]]
+        point = row["point"] if np.isfinite(row.get("point", np.nan)) else row["mean"]
+        return _no_verdict(report, f"One system ({names[0]}): {report.metric_label} "
+                                   f"{_figure(point)} ({report.confidence:.0%} interval "
+                                   f"{_figure(row['low'])} to {_figure(row['high'])}); no "
+                                   "pair to compare.")
     ranking = report.ranking
     if ranking is None:
         return _no_verdict(report, "No verdict: a system has no finite score (see the "
