@@ -37,6 +37,7 @@ html_static_path = ["_static"]
 # unmodified from the npm package (`npm pack mathjax@3.2.2`, its es5/tex-svg.js and
 # LICENSE, Apache-2.0).  SVG output draws its own glyphs, so no font files are fetched.
 mathjax_path = "mathjax/tex-svg.js"
+html_css_files = ["custom.css"]
 
 intersphinx_mapping = {}
 
