@@ -31,7 +31,13 @@ default_role = "literal"
 nitpicky = False
 exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 templates_path = ["_templates"]
-html_static_path = []
+html_static_path = ["_static"]
+
+# Formulas render with no network: MathJax 3.2.2's single-file TeX-to-SVG component,
+# unmodified from the npm package (`npm pack mathjax@3.2.2`, its es5/tex-svg.js and
+# LICENSE, Apache-2.0).  SVG output draws its own glyphs, so no font files are fetched.
+mathjax_path = "mathjax/tex-svg.js"
+html_css_files = ["custom.css"]
 
 intersphinx_mapping = {}
 
