@@ -41,20 +41,26 @@ def _check_claims(report, verdict):
     assert verdict.leader_decided == (prob_best.max() > level)
     row = report.summary.loc[verdict.leader]
     assert (verdict.low, verdict.high) == (row["low"], row["high"])
-    pairs = report.pairs if len(report.pairs) else report.ttest
-    table = {(p.first, p.second): p for p in pairs.itertuples()}
+    # The pairs' probabilities: the ranking's pairwise table (the posterior of P(best)).
+    pairwise = report.ranking.pairwise
     for better, worse, prob in verdict.decided.itertuples(index=False):
-        if (better, worse) in table:
-            assert table[better, worse].prob_first_better == prob
-        else:
-            assert table[worse, better].prob_second_better == prob
-        assert prob > level
+        assert pairwise.loc[better, worse] == pytest.approx(prob) and prob > level
+        # Coherent: no system is best more often than it beats the leader.
+        assert prob_best[worse] <= 1 - prob + 1e-9
     for first, second, prob in verdict.equivalent.itertuples(index=False):
-        assert table[first, second].prob_equivalent == prob > level
+        assert prob == pytest.approx(1 - pairwise.loc[first, second]
+                                     - pairwise.loc[second, first])
+        assert prob > level
     for row in verdict.undecided.itertuples(index=False):
         assert max(row.prob_first_better, row.prob_second_better) <= level
+        assert row.prob_first_better == pytest.approx(pairwise.loc[row.first, row.second])
     # Every pair is in exactly one of the three tables.
-    assert len(verdict.decided) + len(verdict.equivalent) + len(verdict.undecided) == len(pairs)
+    n = len(prob_best)
+    assert len(verdict.decided) + len(verdict.equivalent) + len(verdict.undecided) == (
+        n * (n - 1) // 2)
+    assert prob_best[verdict.leader] <= min(
+        [1.0] + [p for b, w, p in verdict.decided.itertuples(index=False)
+                 if b == verdict.leader]) + 1e-9
     # The figures in the sentences are the table's.
     assert f"P(best) {verdict.prob_best:.3f}" in verdict.text
     assert str(verdict.leader) in verdict.text.split(" leads")[0]

@@ -262,8 +262,8 @@ class ComparisonReport(ResultMixin):
 
         Which system leads (largest P(best) in `ranking`) with its interval;
         which pairs are decided at the report's `confidence` (P > the
-        level, from the ``pairs`` table, or the t-tests for fold scores
-        alone) and which are practically equivalent within its `rope`; and,
+        level, from the ranking's ``pairwise``, the same posterior as
+        P(best)) and which are practically equivalent within its `rope`; and,
         where the leader's P(best) does not exceed the level, about how many
         more test items would likely decide it: `plan_more_items` on the
         ranking (``target`` the report's level).  Every form of the report

@@ -94,7 +94,8 @@ def _same_target(named, read, argument, y, y_name):
     for name, target in targets.items():
         if target.shape != first.shape or not np.array_equal(target, first):
             fail(argument, "reports on the same target (the same labels in the same order)",
-                 name, shown=f"{name!r}'s target differs from {first_name!r}'s")
+                 name, shown=f"different targets in {first_name!r} ({first.shape[0]} items) "
+                             f"and {name!r} ({target.shape[0]} items)")
     if y is not None:
         given = np.asarray(to_host(y, y_name))
         if given.shape != first.shape or not np.array_equal(given, first):

@@ -31,11 +31,15 @@ class ReportVerdict(ResultMixin):
     Returned by `ComparisonReport.verdict`; its `text` opens every form of
     the report (text, Markdown, HTML page, notebook view) and `to_dict` is
     the report's ``to_dict()["verdict"]``.  Every figure is read off the
-    report's own tables: the leader is the system of largest P(best) in
-    `ComparisonReport.ranking`, its interval the summary's, and the pairs'
-    probabilities those of the report's ``pairs`` table (the metric, paired
-    or, for `compare_counts`, independent), or of its ``ttest`` table for
-    fold scores alone.
+    report's own results, and the claims about systems off one posterior, the
+    ranking's (`ComparisonReport.ranking`), so that they cannot contradict
+    one another: the leader is the system of largest P(best), the pairs'
+    probabilities are the ranking's ``pairwise`` (P(row better by more than
+    the rope); the rest of a pair's probability is P(equivalent)), and the
+    leader's interval is the summary's.  A ranking partially pools close
+    systems (`rank_systems`), so its pairwise probabilities can differ
+    slightly from the report's ``pairs`` table, which compares each pair on
+    its own; for fold scores alone they are the t-tests'.
 
     Attributes
     ----------
@@ -55,8 +59,8 @@ class ReportVerdict(ResultMixin):
         Whether P(best) of the leader exceeds `confidence`.
     decided : pandas.DataFrame
         The pairs decided at the report's level: ``better``, ``worse`` and
-        ``prob`` (P(better's metric > worse's, by more than the rope) >
-        `confidence`).
+        ``prob`` (the ranking's P(better's metric > worse's, by more than
+        the rope) > `confidence`).
     equivalent : pandas.DataFrame
         The pairs practically equivalent (within the rope) at that level:
         ``first``, ``second``, ``prob`` (P(equivalent) > `confidence`; rope >
@@ -68,7 +72,8 @@ class ReportVerdict(ResultMixin):
         Where the leader is not decided and the estimate was made: about how
         many more test items would decide the ranking in `assurance` of the
         simulated futures (`plan_more_items` on the report's ranking; None
-        when no number up to its `max_items` does, or when not estimated).
+        when no number up to its `max_items` does, or when not estimated;
+        ``to_dict`` holds ``assurance`` and ``max_items`` too).
     plan : MoreItemsPlan or None
         That estimate whole (its curve, note and Monte Carlo errors).
     plan_note : str or None
@@ -96,7 +101,7 @@ class ReportVerdict(ResultMixin):
     >>> print(verdict)
     nb leads on f1: 0.952 (95% interval 0.933 to 0.965), P(best) 0.874, not decided at the
     95% level (tree has P(best) 0.126). No pair is decided at 95%: nb vs tree P(first
-    better) 0.879. How many more items would likely decide it: report.verdict(plan=True)
+    better) 0.874. How many more items would likely decide it: report.verdict(plan=True)
     (--plan on the command line).
     >>> report.verdict(plan=True).more_items
     5690
@@ -202,6 +207,7 @@ class ReportVerdict(ResultMixin):
                 "equivalent": records(self.equivalent),
                 "undecided": records(self.undecided), "more_items": self.more_items,
                 "assurance": None if self.plan is None else self.plan.assurance,
+                "max_items": None if self.plan is None else self.plan.max_items,
                 "plan_note": self.plan_note, "metric": self.metric,
                 "confidence": self.confidence, "rope": self.rope, "reason": self.reason}
 
@@ -219,13 +225,18 @@ def _figure(value):
     return "nan" if not np.isfinite(value) else f"{value:.3f}"
 
 
-def _pair_table(report):
-    """The table the pairs are read from, or None: ``pairs`` (the metric), else ``ttest``."""
-    for frame in (report.pairs, report.ttest):
-        if (frame is not None and len(frame) and "prob_first_better" in frame
-                and np.isfinite(frame["prob_first_better"].to_numpy(float)).any()):
-            return frame
-    return None
+def _pair_rows(ranking, order):
+    """``(first, second, P(first better), P(equivalent), P(second better))`` of every pair,
+    from the ranking's own posterior (`pairwise`: P(row better by more than the rope)),
+    each pair in the ranking's order (the more probably best first)."""
+    pairwise = ranking.pairwise
+    rows = []
+    for i, first in enumerate(order):
+        for second in order[i + 1:]:
+            better = float(pairwise.loc[first, second])
+            worse = float(pairwise.loc[second, first])
+            rows.append((first, second, better, max(0.0, 1.0 - better - worse), worse))
+    return rows
 
 
 def _no_verdict(report, reason):
@@ -285,28 +296,22 @@ def report_verdict(report, *, plan, assurance, n_sims, n_draws, random_state):
     point = float(row["point"]) if np.isfinite(row.get("point", np.nan)) else float(row["mean"])
     level, rope = report.confidence, report.rope
     decided, equivalent, undecided, pairs = [], [], [], []
-    table = _pair_table(report)
-    if table is not None:
-        for pair in table.itertuples(index=False):
-            first, second = pair.first, pair.second
-            better = float(pair.prob_first_better)
-            worse = float(pair.prob_second_better)
-            same = float(getattr(pair, "prob_equivalent", 0.0))
-            if better > level:
-                decided.append((first, second, better))
-                called = "first better"
-            elif worse > level:
-                decided.append((second, first, worse))
-                called = "second better"
-            elif rope > 0 and same > level:
-                equivalent.append((first, second, same))
-                called = "equivalent"
-            elif np.isfinite(better):
-                undecided.append((first, second, better, same, worse))
-                called = "undecided"
-            else:
-                continue
-            pairs.append((first, second, better, same, worse, called))
+    for first, second, better, same, worse in _pair_rows(ranking, list(order.index)):
+        if better > level:
+            decided.append((first, second, better))
+            called = "first better"
+        elif worse > level:
+            decided.append((second, first, worse))
+            called = "second better"
+        elif rope > 0 and same > level:
+            equivalent.append((first, second, same))
+            called = "equivalent"
+        elif np.isfinite(better):
+            undecided.append((first, second, better, same, worse))
+            called = "undecided"
+        else:
+            continue
+        pairs.append((first, second, better, same, worse, called))
     leader_decided = bool(prob_best[leader] > level)
     plan_result, more_items, plan_note = None, None, None
     if not leader_decided:
@@ -320,13 +325,11 @@ def report_verdict(report, *, plan, assurance, n_sims, n_draws, random_state):
                                               n_sims=n_sims, n_draws=n_draws,
                                               random_state=random_state)
                 more_items = plan_result.n_items
-            elif plan == "auto":
-                plan_note = ("How many more items would likely decide it: "
-                             "report.verdict(plan=True) (slow for label averages: each "
-                             "simulated future is ranked again).")
             else:
+                slow = "" if fast else (", slow for label averages: each simulated future "
+                                        "is ranked again")
                 plan_note = ("How many more items would likely decide it: "
-                             "report.verdict(plan=True) (--plan on the command line).")
+                             f"report.verdict(plan=True) (--plan on the command line{slow}).")
     verdict = ReportVerdict(
         leader, point, float(row["low"]), float(row["high"]), float(prob_best[leader]),
         runner_up, float(prob_best[runner_up]), leader_decided,
