@@ -34,6 +34,7 @@ from skprobeval import (
     JointCounts,
     PairedCounts,
     PosteriorMetricFrame,
+    ProxyPosterior,
     SampledPosterior,
 )
 from skprobeval._core import to_host
@@ -175,6 +176,10 @@ CASES = {
         sample_weight=T(WEIGHT)),
     # Posteriors of metrics.
     "metric_posterior": _label_pair(skprobeval.metric_posterior, metric="f1", **DRAWS),
+    # Gold labels on half the items (NaN on the rest) and a second labeller on all.
+    "metric_posterior (proxy)": lambda T: skprobeval.metric_posterior(
+        T(np.where(np.arange(Y.shape[0]) % 2 == 0, Y, np.nan)), T(PRED_A), proxy=T(PRED_B),
+        metric="f1", sample_weight=T(WEIGHT), **DRAWS),
     "fbeta_posterior": _label_pair(skprobeval.fbeta_posterior, **DRAWS),
     "precision_posterior": _label_pair(skprobeval.precision_posterior, **DRAWS),
     "recall_posterior": _label_pair(skprobeval.recall_posterior, **DRAWS),
@@ -188,6 +193,8 @@ CASES = {
     "SampledPosterior": lambda T: SampledPosterior(T(SCORE_A)),
     "ClusteredPosterior": lambda T: ClusteredPosterior(T(SCORE_A), n_clusters=2, n_items=4.0,
                                                        effective_n=3.0),
+    "ProxyPosterior": lambda T: ProxyPosterior(T(SCORE_A), n_items=10.0, n_labelled=4.0,
+                                               labelled_only=BetaPosterior(3.5, 2.5)),
     # Paired comparisons and rankings of systems.
     "compare_paired": lambda T: skprobeval.compare_paired(
         T(Y), T(PRED_A), T(PRED_B), sample_weight=T(WEIGHT)),

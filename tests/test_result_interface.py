@@ -105,6 +105,9 @@ BUILDERS = {
                                                         random_state=0),
     "RankingPosterior": lambda: sp.average_precision_posterior(Y_TRUE, SCORE, **FAST),
     "SampledPosterior": lambda: sp.SampledPosterior(np.random.default_rng(0).beta(3, 2, 300)),
+    "ProxyPosterior": lambda: sp.recall_posterior(
+        [1, 0, 1, np.nan, 0, 1, np.nan, 0], [1, 0, 0, 1, 0, 1, 1, 1],
+        proxy=[1, 0, 1, 1, 0, 1, 0, 0], n_draws=300, random_state=0),
     "ClusteredPosterior": lambda: sp.recall_posterior(
         [1, 0, 1, 1, 0, 1, 1, 0], [1, 0, 0, 1, 0, 1, 1, 1], groups=[0, 0, 1, 1, 2, 2, 3, 3],
         n_draws=300, random_state=0),

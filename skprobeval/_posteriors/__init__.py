@@ -85,6 +85,7 @@ from ._posterior_api import (
 )
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
+from ._proxy import ProxyPosterior
 
 __all__ = [
     "AffinePosterior",
@@ -92,6 +93,7 @@ __all__ = [
     "CalibrationCurve",
     "CalibrationErrorPosterior",
     "ClusterFields",
+    "ClusteredItems",
     "ClusteredPosterior",
     "CredibleInterval",
     "CurveBand",
@@ -103,18 +105,16 @@ __all__ = [
     "LOG_COARSE",
     "LossComparison",
     "MeanLossPosterior",
-    "ClusteredItems",
     "PosteriorCurve",
     "PosteriorSummary",
+    "ProxyPosterior",
     "RANKING_PRIOR",
     "SampledPosterior",
-    "ap_boundary_mass",
-    "auc_boundary_mass",
-    "ap_from_cumulative",
-    "ranking_own_shares",
-    "ranking_prior",
-    "auc_from_shares",
     "add_f_score_prior",
+    "ap_boundary_mass",
+    "ap_from_cumulative",
+    "auc_boundary_mass",
+    "auc_from_shares",
     "average_values",
     "break_sticks",
     "brier_score_posterior",
@@ -122,8 +122,8 @@ __all__ = [
     "check_counts_metric",
     "check_curve_input",
     "check_target_metric",
-    "compare_losses",
     "clustered_cumulative",
+    "compare_losses",
     "curve_clusters",
     "draw_cumulative",
     "exact_average_mean",
@@ -146,6 +146,8 @@ __all__ = [
     "posterior_report",
     "posterior_roc_curve",
     "precision_posterior",
+    "ranking_own_shares",
+    "ranking_prior",
     "recall_posterior",
     "sample_cells",
     "sampled_average",

@@ -25,6 +25,7 @@ from .._core import (
     check_random_state,
     fail,
     renamed_keyword,
+    to_host,
     warn_future,
 )
 from .._counting import (
@@ -56,6 +57,7 @@ from ._posterior import BetaPosterior, ClusteredPosterior, ExactMeanPosterior, S
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
+from ._proxy import missing_labels, proxy_posterior, refuse_missing
 
 __all__ = ["metric_posterior"]
 
@@ -409,6 +411,48 @@ def _finite(values, name):
     return values
 
 
+def _with_proxy(y_true, y_pred, proxy, *, metric, labels, pos_label, average, sample_weight,
+                prior, beta, n_draws, random_state, groups):
+    """`metric_posterior` of gold labels on some items and a second labeller on all."""
+    if isinstance(y_true, (ConfusionCounts, ConfusionMatrix)):
+        fail("proxy", "None when `y_true` is counted already (the proxy needs the items)",
+             "an array", error=TypeError)
+    if groups is not None:
+        fail("proxy", "None with `groups` (items in clusters with a second labeller are not "
+             "modelled yet)", "an array", error=TypeError)
+    if y_pred is None:
+        fail("y_pred", "the predicted labels", y_pred, error=TypeError)
+    if metric is None:
+        fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric, error=TypeError)
+    average = _check_average(average)
+    if isinstance(metric, (str, MetricSpec)):
+        average = check_average(average, get_metric(metric).name)
+    lam, beta = check_prior(prior), check_positive(beta, "beta")
+    n_draws = check_draws(n_draws)
+    function, params, name = metric_function(metric, beta)
+    values = to_host(y_true, "y_true")
+    values, missing = missing_labels(values)
+    if missing is None:
+        missing = np.zeros(np.shape(values)[0] if np.ndim(values) else 0, dtype=bool)
+    y_pred = to_host(y_pred, "y_pred")
+    proxy = to_host(proxy, "proxy")
+    if sample_weight is not None:
+        sample_weight = to_host(sample_weight, "sample_weight")
+
+    def labelled_only(gold, predicted, weight):
+        return metric_posterior(gold, predicted, metric=metric, labels=labels,
+                                pos_label=pos_label, average=average, sample_weight=weight,
+                                prior=lam, beta=beta, n_draws=n_draws,
+                                random_state=random_state)
+
+    posterior = proxy_posterior(values, y_pred, proxy, metric=metric, function=function,
+                                params=params, name=name, average=average, labels=labels,
+                                pos_label=pos_label, sample_weight=sample_weight, lam=lam,
+                                n_draws=n_draws, random_state=random_state, missing=missing,
+                                labelled_only=labelled_only)
+    return posterior
+
+
 def _matrix_as_items(matrix, y_pred, sample_weight):
     """The items a `ConfusionMatrix` counts: (y_true, y_pred, sample_weight).
 
@@ -437,7 +481,7 @@ def _matrix_as_items(matrix, y_pred, sample_weight):
 @renamed_keyword("n_samples", "n_draws")
 def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label=1,
                      average="binary", sample_weight=None, prior=0.5, beta=1.0, n_draws=N_DRAWS,
-                     random_state=None, groups=None):
+                     random_state=None, groups=None, proxy=None):
     """Posterior of any confusion-table metric, from labels or from confusion counts.
 
     All metrics are marginals of one posterior: the cell probabilities of
@@ -507,10 +551,22 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         on and its effective number of items.  Where every cluster holds one
         item it is exactly the posterior without `groups`.  `sample_weight`
         weighs items within their clusters; every cluster is one draw.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item (a stronger or older model,
+        an LLM judge, a crowd label), for items of which only some have a
+        gold label: `y_true` then holds a missing value (NaN, None, pandas'
+        NA, or a masked entry) for every unlabelled item.  The items'
+        (proxy, prediction) shares come from all of them, the gold label's
+        shares within each combination from the labelled ones, which must
+        be a random sample of their combination; the posterior is a
+        `ProxyPosterior` (sampled), which holds the labelled-only posterior
+        for comparison.  Single-label targets; not with `groups`.  Without
+        `proxy`, a missing gold label is an error.
 
     Returns
     -------
-    BetaPosterior, FBetaPosterior, DifferencePosterior, SampledPosterior or ClusteredPosterior
+    BetaPosterior, FBetaPosterior, DifferencePosterior, SampledPosterior, ClusteredPosterior, \
+    or ProxyPosterior
         Of the shape of the counts' cells.
 
     See Also
@@ -559,6 +615,11 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
     >>> bool((macro.samples == same.samples).all())
     True
     """
+    if proxy is not None:
+        return _with_proxy(y_true, y_pred, proxy, metric=metric, labels=labels,
+                           pos_label=pos_label, average=average, sample_weight=sample_weight,
+                           prior=prior, beta=beta, n_draws=n_draws, random_state=random_state,
+                           groups=groups)
     if groups is not None and isinstance(y_true, (ConfusionCounts, ConfusionMatrix)):
         fail("groups", "None when `y_true` is counted already (counts know no items; "
              "several runs or test sets of one system go to compare_counts)", "an array",
@@ -595,6 +656,7 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         if metric is None:
             fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric,
                  error=TypeError)
+        refuse_missing(y_true)
         average = _check_average(average)
         if isinstance(metric, (str, MetricSpec)):
             # The message of metric_score and the reports ("powers": two metrics only).

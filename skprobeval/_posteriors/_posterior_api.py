@@ -32,6 +32,7 @@ from ._joint import (
     label_prior,
     takes_f_score_prior,
 )
+from ._proxy import refuse_missing
 
 __all__ = [
     "fbeta_posterior",
@@ -44,7 +45,16 @@ __all__ = [
 
 
 def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average,
-                      sample_weight, beta, n_draws, random_state, groups=None):
+                      sample_weight, beta, n_draws, random_state, groups=None, proxy=None):
+    if proxy is not None:
+        from ._bayes import metric_posterior
+
+        return metric_posterior(y_true, y_pred, metric=name, labels=labels,
+                                pos_label=pos_label, average=average,
+                                sample_weight=sample_weight, prior=prior, beta=beta,
+                                n_draws=n_draws, random_state=random_state, groups=groups,
+                                proxy=proxy)
+    refuse_missing(y_true)
     lam = check_prior(prior)
     average = check_average(_check_average(average), name if name != "fbeta" else "fbeta")
     n_draws = check_draws(n_draws)
@@ -73,7 +83,7 @@ def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average
 @renamed_keyword("n_samples", "n_draws")
 def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                         average="binary", sample_weight=None, n_draws=N_DRAWS,
-                        random_state=None, groups=None):
+                        random_state=None, groups=None, proxy=None):
     """Posterior of precision, ``Beta(TP + λ, FP + λ)`` (Goutte & Gaussier 2005, eq. 8).
 
     With no positive prediction (TP + FP = 0) this is the prior, mean 1/2
@@ -124,6 +134,10 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
         `ClusteredPosterior` with its number of clusters and effective
         number of items (see `metric_posterior`); exactly the posterior
         without `groups` where every cluster holds one item.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: a `ProxyPosterior` (see `metric_posterior`).
 
     Returns
     -------
@@ -157,12 +171,14 @@ def precision_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     """
     return _from_predictions("precision", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups,
+                             proxy=proxy)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, average="binary",
-                     sample_weight=None, n_draws=N_DRAWS, random_state=None, groups=None):
+                     sample_weight=None, n_draws=N_DRAWS, random_state=None, groups=None,
+                     proxy=None):
     """Posterior of recall (sensitivity), ``Beta(TP + λ, FN + λ)``.
 
     With no positive item (TP + FN = 0) this is the prior.
@@ -212,6 +228,10 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
         `ClusteredPosterior` with its number of clusters and effective
         number of items (see `metric_posterior`); exactly the posterior
         without `groups` where every cluster holds one item.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: a `ProxyPosterior` (see `metric_posterior`).
 
     Returns
     -------
@@ -229,13 +249,14 @@ def recall_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1, ave
     """
     return _from_predictions("recall", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups,
+                             proxy=proxy)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_label=1,
                     average="binary", sample_weight=None, n_draws=N_DRAWS, random_state=None,
-                    groups=None):
+                    groups=None, proxy=None):
     """Exact posterior of F-beta (F1 for ``beta=1``).
 
     ``F1 = 2B / (1 + B)`` with ``B ~ Beta(TP + λ, FP + FN + 2λ)``, exactly;
@@ -289,6 +310,10 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
         `ClusteredPosterior` with its number of clusters and effective
         number of items (see `metric_posterior`); exactly the posterior
         without `groups` where every cluster holds one item.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: a `ProxyPosterior` (see `metric_posterior`).
 
     Returns
     -------
@@ -318,13 +343,14 @@ def fbeta_posterior(y_true, y_pred, *, beta=1.0, prior=0.5, labels=None, pos_lab
     name = "f1" if beta == 1.0 else "fbeta"
     return _from_predictions(name, y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=beta, n_draws=n_draws, random_state=random_state, groups=groups)
+                             beta=beta, n_draws=n_draws, random_state=random_state, groups=groups,
+                             proxy=proxy)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                            average="binary", sample_weight=None, n_draws=N_DRAWS,
-                           random_state=None, groups=None):
+                           random_state=None, groups=None, proxy=None):
     """Exact posterior of informedness (Youden's J, bookmaker) ``tpr - fpr``.
 
     ``tpr ~ Beta(TP + λ, FN + λ)`` and ``fpr ~ Beta(FP + λ, TN + λ)`` are
@@ -377,6 +403,10 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
         `ClusteredPosterior` with its number of clusters and effective
         number of items (see `metric_posterior`); exactly the posterior
         without `groups` where every cluster holds one item.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: a `ProxyPosterior` (see `metric_posterior`).
 
     Returns
     -------
@@ -394,13 +424,14 @@ def informedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=
     """
     return _from_predictions("informedness", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups,
+                             proxy=proxy)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
                          average="binary", sample_weight=None, n_draws=N_DRAWS,
-                         random_state=None, groups=None):
+                         random_state=None, groups=None, proxy=None):
     """Exact posterior of markedness ``ppv + npv - 1``.
 
     ``ppv ~ Beta(TP + λ, FP + λ)`` and ``1 - npv ~ Beta(FN + λ, TN + λ)``
@@ -451,6 +482,10 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
         `ClusteredPosterior` with its number of clusters and effective
         number of items (see `metric_posterior`); exactly the posterior
         without `groups` where every cluster holds one item.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: a `ProxyPosterior` (see `metric_posterior`).
 
     Returns
     -------
@@ -468,7 +503,8 @@ def markedness_posterior(y_true, y_pred, *, prior=0.5, labels=None, pos_label=1,
     """
     return _from_predictions("markedness", y_true, y_pred, prior=prior, labels=labels,
                              pos_label=pos_label, average=average, sample_weight=sample_weight,
-                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups)
+                             beta=1.0, n_draws=n_draws, random_state=random_state, groups=groups,
+                             proxy=proxy)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,221 @@
+"""Gold labels on some items and a second labeller (a proxy) on every item.
+
+References: the posterior is the double-sampling model (Tenenbein 1970) with
+Dirichlet priors -- the (proxy, prediction) shares from every item, the gold
+label's shares within each from the labelled items -- checked three ways:
+with every item labelled it is the labelled-only posterior (the Dirichlet's
+aggregation and neutrality); a proxy that knows nothing leaves it no narrower;
+and its draws are those of a direct NumPy two-stage Dirichlet sampler, within
+Monte Carlo error.  Coverage on simulated populations is in the slow tier.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from optional import needs
+from sklearn.metrics import f1_score
+
+from skprobeval import (
+    ProxyPosterior,
+    fbeta_posterior,
+    metric_posterior,
+    precision_posterior,
+    recall_posterior,
+)
+
+
+def _population(rng, n, agreement, prevalence=0.3, recall=0.8, specificity=0.9):
+    y = (rng.random(n) < prevalence).astype(int)
+    pred = np.where(y == 1, rng.random(n) < recall, rng.random(n) > specificity).astype(int)
+    proxy = np.where(rng.random(n) < agreement, y, 1 - y)
+    return y, pred, proxy
+
+
+def _width(posterior):
+    low, high = posterior.interval(0.95)
+    return float(high - low)
+
+
+def test_every_item_labelled_is_the_labelled_only_posterior():
+    rng = np.random.default_rng(0)
+    y, pred, proxy = _population(rng, 2_000, 0.9)
+    with_proxy = metric_posterior(y, pred, metric="f1", proxy=proxy, n_draws=40_000,
+                                  random_state=0)
+    exact = fbeta_posterior(y, pred)
+    assert isinstance(with_proxy, ProxyPosterior)
+    assert with_proxy.n_labelled == with_proxy.n_items == 2_000
+    assert abs(with_proxy.mean() - exact.mean()) < 4 * with_proxy.mc_error
+    assert with_proxy.std() == pytest.approx(exact.std(), rel=0.03)
+    for q in (0.025, 0.975):
+        assert with_proxy.ppf(q) == pytest.approx(exact.ppf(q), abs=0.002)
+
+
+def test_draws_are_the_two_stage_dirichlet():
+    # A direct NumPy sampler of the model: pi over (proxy, prediction) strata from all
+    # items, theta(gold | stratum) from the labelled ones, the cell prior λ / 2 split
+    # over the proxy's two values.
+    rng = np.random.default_rng(1)
+    y, pred, proxy = _population(rng, 1_500, 0.85)
+    gold = y.astype(float)
+    gold[300:] = np.nan
+    posterior = recall_posterior(gold, pred, proxy=proxy, n_draws=40_000, random_state=1)
+    lam = 0.5
+    strata = proxy * 2 + pred
+    all_items = np.bincount(strata, minlength=4)
+    labelled = np.zeros((2, 4))
+    np.add.at(labelled, (y[:300], strata[:300]), 1)
+    within = lam / 2
+    share = rng.dirichlet(all_items + 2 * within, 40_000)
+    theta1 = rng.beta(labelled[1] + within, labelled[0] + within, (40_000, 4))
+    positives = share * theta1                     # P(gold 1, stratum)
+    tp = positives[:, [1, 3]].sum(axis=1)          # predicted 1: strata (0, 1), (1, 1)
+    recall = tp / positives.sum(axis=1)
+    error = np.hypot(posterior.mc_error, recall.std() / np.sqrt(40_000))
+    assert abs(posterior.mean() - recall.mean()) < 4 * error
+    assert posterior.std() == pytest.approx(recall.std(), rel=0.03)
+
+
+def test_a_good_proxy_narrows_and_a_useless_one_does_not():
+    rng = np.random.default_rng(2)
+    y, pred, proxy = _population(rng, 4_000, 0.95)
+    gold = np.where(np.arange(4_000) < 400, y, np.nan)
+    good = metric_posterior(gold, pred, metric="accuracy", proxy=proxy, random_state=0)
+    assert _width(good) < 0.7 * _width(good.labelled_only)
+    noise = rng.integers(0, 2, 4_000)              # agrees with nothing
+    useless = metric_posterior(gold, pred, metric="accuracy", proxy=noise, random_state=0)
+    assert _width(useless) > 0.97 * _width(useless.labelled_only)
+
+
+@pytest.mark.parametrize("missing", ["nan", "none", "pandas", "masked"])
+def test_every_spelling_of_a_missing_label(missing):
+    rng = np.random.default_rng(3)
+    y, pred, proxy = _population(rng, 600, 0.9)
+    unlabelled = np.arange(600) >= 150
+    reference = precision_posterior(np.where(unlabelled, np.nan, y), pred, proxy=proxy,
+                                    random_state=0)
+    if missing == "nan":
+        gold = np.where(unlabelled, np.nan, y)
+    elif missing == "none":
+        gold = np.array([None if u else int(v) for u, v in zip(unlabelled, y)], dtype=object)
+    elif missing == "pandas":
+        pd = pytest.importorskip("pandas")
+        gold = pd.array([pd.NA if u else int(v) for u, v in zip(unlabelled, y)], dtype="Int64")
+    else:
+        gold = np.ma.masked_array(y, mask=unlabelled)
+    posterior = precision_posterior(gold, pred, proxy=proxy, random_state=0)
+    assert posterior.n_labelled == 150
+    np.testing.assert_array_equal(posterior.samples, reference.samples)
+
+
+def test_multiclass_averages_and_string_labels():
+    rng = np.random.default_rng(4)
+    classes = np.array(["cat", "dog", "owl", "fox", "elk"])
+    y = rng.integers(0, 5, 3_000)
+    pred = np.where(rng.random(3_000) < 0.8, y, rng.integers(0, 5, 3_000))
+    proxy = np.where(rng.random(3_000) < 0.9, y, rng.integers(0, 5, 3_000))
+    gold = classes[y].astype(object)
+    gold[500:] = None
+    for average in ("macro", "micro", "weighted"):
+        posterior = metric_posterior(gold, classes[pred], metric="f1", average=average,
+                                     proxy=classes[proxy], random_state=0)
+        truth = f1_score(classes[y], classes[pred], average=average)
+        low, high = posterior.interval(0.99)
+        assert low < truth < high
+        assert _width(posterior) < _width(posterior.labelled_only)
+    per_label = metric_posterior(gold, classes[pred], metric="recall", average=None,
+                                 proxy=classes[proxy], random_state=0)
+    assert per_label.shape == (5,)
+    accuracy = metric_posterior(gold, classes[pred], metric="accuracy", average="micro",
+                                proxy=classes[proxy], random_state=0)
+    assert abs(accuracy.mean() - np.mean(y == pred)) < 0.03
+
+
+def test_result_reports_what_the_proxy_added():
+    rng = np.random.default_rng(5)
+    y, pred, proxy = _population(rng, 1_000, 0.9)
+    gold = np.where(np.arange(1_000) < 100, y, np.nan)
+    posterior = fbeta_posterior(gold, pred, proxy=proxy, random_state=0)
+    content = posterior.to_dict()
+    assert content["n_labelled"] == 100 and content["n_items"] == 1_000
+    assert content["labelled_only_width_95"] == pytest.approx(_width(posterior.labelled_only))
+    assert "n_labelled=100.0" in repr(posterior)
+
+
+# -- bad input -------------------------------------------------------------------------
+
+
+def test_missing_gold_labels_without_proxy_name_the_count():
+    gold = np.array([1.0, 0.0, np.nan, 1.0, np.nan])
+    with pytest.raises(ValueError, match=r"`y_true` must be a gold label on every item, or "
+                                         r"proxy=.*; got 2 missing value\(s\) of 5"):
+        metric_posterior(gold, [1, 0, 1, 1, 0], metric="f1")
+    with pytest.raises(ValueError, match=r"got 1 missing value\(s\) of 3"):
+        recall_posterior(np.array([1, None, 0], dtype=object), [1, 0, 0])
+
+
+def test_bad_proxies():
+    y = np.array([1, 0, 1, 0, 1, 0, 1, 0])
+    gold = np.where(np.arange(8) < 4, y, np.nan)
+    pred = np.array([1, 0, 0, 0, 1, 1, 1, 0])
+    with pytest.raises(ValueError, match=r"`proxy` must be the second labeller's label of "
+                                         r"every item, shape \(8,\)"):
+        metric_posterior(gold, pred, metric="f1", proxy=[1, 0])
+    with pytest.raises(ValueError, match=r"`proxy` must be labels among those of y_true and "
+                                         r"y_pred .*; got labels \[2\]"):
+        metric_posterior(gold, pred, metric="f1", proxy=[1, 0, 1, 0, 1, 0, 2, 0])
+    with pytest.raises(ValueError, match="`proxy` must be a label on every item"):
+        metric_posterior(gold, pred, metric="f1", proxy=[1, 0, 1, 0, 1, np.nan, 1, 0])
+    with pytest.raises(ValueError, match="`y_true` must be at least one gold label"):
+        metric_posterior(np.full(8, np.nan), pred, metric="f1", proxy=y)
+    with pytest.raises(ValueError, match="gold labels in at least two strata"):
+        metric_posterior(np.where(np.arange(8) < 1, y, np.nan), pred, metric="f1", proxy=y)
+    with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
+        metric_posterior(gold, pred, metric="f1", proxy=y, groups=np.arange(8) // 2)
+    from skprobeval import ConfusionCounts
+
+    with pytest.raises(TypeError, match="`proxy` must be None when `y_true` is counted"):
+        metric_posterior(ConfusionCounts(3, 1, 1, 3), metric="f1", proxy=y)
+
+
+def test_a_combination_without_gold_labels_warns():
+    rng = np.random.default_rng(6)
+    y, pred, proxy = _population(rng, 400, 0.9)
+    gold = y.astype(float)
+    gold[(proxy == 1) & (pred == 0)] = np.nan      # that stratum never labelled
+    gold[200:] = np.nan
+    with pytest.warns(UserWarning, match="combination\\(s\\) hold items but no gold label"):
+        metric_posterior(gold, pred, metric="recall", proxy=proxy, random_state=0)
+
+
+# -- coverage (slow) -------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@needs("scipy")
+@pytest.mark.parametrize("agreement", [0.8, 0.95])
+def test_coverage_on_simulated_populations(agreement):
+    # 95% intervals of accuracy and F1 from 100 gold labels among 1 000 items, over
+    # 300 simulated test sets; the population values are exact.
+    rng = np.random.default_rng(11)
+    tp, fn, tn, fp = 0.3 * 0.8, 0.3 * 0.2, 0.7 * 0.9, 0.7 * 0.1
+    truth = {"accuracy": tp + tn, "f1": 2 * tp / (2 * tp + fp + fn)}
+    covered = {name: 0 for name in truth}
+    ratio = []
+    for rep in range(300):
+        y, pred, proxy = _population(rng, 1_000, agreement)
+        gold = np.where(np.arange(1_000) < 100, y, np.nan)
+        for name, value in truth.items():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                posterior = metric_posterior(gold, pred, metric=name, proxy=proxy,
+                                             n_draws=2_000, random_state=rep)
+            low, high = posterior.interval(0.95)
+            covered[name] += low <= value <= high
+            if name == "accuracy":
+                ratio.append(_width(posterior) / _width(posterior.labelled_only))
+    for name in truth:
+        # 0.92 less two standard errors of 300 test sets.
+        assert covered[name] / 300 >= 0.92 - 2 * np.sqrt(0.92 * 0.08 / 300), (name, covered)
+    # The width against the labelled-only interval: about 0.87 at agreement 0.8, 0.6 at 0.95.
+    assert np.mean(ratio) < (0.92 if agreement == 0.8 else 0.7)
