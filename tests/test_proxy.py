@@ -162,7 +162,7 @@ def test_bad_proxies():
                                          r"every item, shape \(8,\)"):
         metric_posterior(gold, pred, metric="f1", proxy=[1, 0])
     with pytest.raises(ValueError, match=r"`proxy` must be labels among those of y_true and "
-                                         r"y_pred .*; got labels \[2\]"):
+                                         r"the predictions .*; got labels \[2\]"):
         metric_posterior(gold, pred, metric="f1", proxy=[1, 0, 1, 0, 1, 0, 2, 0])
     with pytest.raises(ValueError, match="`proxy` must be a label on every item"):
         metric_posterior(gold, pred, metric="f1", proxy=[1, 0, 1, 0, 1, np.nan, 1, 0])
@@ -219,3 +219,57 @@ def test_coverage_on_simulated_populations(agreement):
         assert covered[name] / 300 >= 0.92 - 2 * np.sqrt(0.92 * 0.08 / 300), (name, covered)
     # The width against the labelled-only interval: about 0.87 at agreement 0.8, 0.6 at 0.95.
     assert np.mean(ratio) < (0.92 if agreement == 0.8 else 0.7)
+
+
+# -- paired comparisons ----------------------------------------------------------------
+
+
+def test_paired_comparison_of_every_item_labelled_is_the_paired_comparison():
+    from skprobeval import compare_paired_metric
+
+    rng = np.random.default_rng(7)
+    y, a, proxy = _population(rng, 800, 0.9)
+    b = np.where(rng.random(800) < 0.85, y, 1 - y)
+    plain = compare_paired_metric(y, a, b, metric="f1", n_draws=40_000, random_state=0)
+    with_proxy = compare_paired_metric(y, a, b, metric="f1", proxy=proxy, n_draws=40_000,
+                                       random_state=1)
+    error = np.hypot(plain.mc_error, with_proxy.mc_error)
+    assert abs(plain.prob_first_better - with_proxy.prob_first_better) < 4 * error
+    assert with_proxy.interval(0.9).low == pytest.approx(plain.interval(0.9).low, abs=0.004)
+
+
+def test_paired_comparison_with_a_proxy_is_narrower_and_refuses_clusters():
+    from skprobeval import compare_paired_metric
+
+    rng = np.random.default_rng(8)
+    y, a, proxy = _population(rng, 4_000, 0.95)
+    b = np.where(rng.random(4_000) < 0.8, y, 1 - y)
+    gold = np.where(np.arange(4_000) < 400, y, np.nan)
+    result = compare_paired_metric(gold, a, b, metric="accuracy", proxy=proxy, random_state=0)
+    alone = compare_paired_metric(y[:400], a[:400], b[:400], metric="accuracy", random_state=0)
+    width = np.subtract(*result.interval(0.95)[::-1])
+    assert width < 0.8 * np.subtract(*alone.interval(0.95)[::-1])
+    assert result.method == "sampled"
+    with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
+        compare_paired_metric(gold, a, b, proxy=proxy, groups=np.arange(4_000) // 4)
+    with pytest.raises(ValueError, match="`y_true` must be a gold label on every item"):
+        compare_paired_metric(gold, a, b)
+
+
+@pytest.mark.slow
+def test_paired_nulls_with_a_proxy():
+    # Two systems equal in the population (each right with probability 0.85, apart):
+    # the share of test sets where P(first better) > 0.95, about 5% when calibrated.
+    from skprobeval import compare_paired_metric
+
+    rng = np.random.default_rng(12)
+    above = 0
+    for rep in range(300):
+        y, _, proxy = _population(rng, 2_000, 0.9)
+        a = np.where(rng.random(2_000) < 0.85, y, 1 - y)
+        b = np.where(rng.random(2_000) < 0.85, y, 1 - y)
+        gold = np.where(np.arange(2_000) < 200, y, np.nan)
+        result = compare_paired_metric(gold, a, b, metric="accuracy", proxy=proxy,
+                                       n_draws=2_000, random_state=rep)
+        above += result.prob_first_better > 0.95
+    assert 0.01 <= above / 300 <= 0.08, above

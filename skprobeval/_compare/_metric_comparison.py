@@ -36,6 +36,7 @@ from .._core import (
     renamed_attribute,
     renamed_keyword,
     rounded,
+    to_host,
 )
 from .._counting import ConfusionCounts, PairedCounts, joint_codes
 from .._metrics import SHARE_OF_RIGHT, check_average, get_metric, label_weights, range_width
@@ -52,6 +53,7 @@ from .._posteriors import (
     check_target_metric,
     exact_posterior,
     f_score_mass,
+    refuse_missing,
 )
 from ._paired import PairedComparison
 
@@ -461,7 +463,8 @@ def _draws_posterior(draws):
 @renamed_keyword("n_samples", "n_draws")
 def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="binary",
                           labels=None, prior=0.5, rope=0.0, beta=1.0, pos_label=1,
-                          n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None):
+                          n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None,
+                          proxy=None):
     """Paired comparison of a metric (F1, macro F1, ...) of two systems on the same items.
 
     Every item falls into one cell of the table (true label, prediction of
@@ -530,6 +533,13 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
         (accuracy included), and the result carries `n_clusters` and
         `effective_n`.  Where every cluster holds one item, the result
         without `groups`.  `sample_weight` weighs items within clusters.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: the (gold, A, B) table is then drawn from the items'
+        (proxy, A, B) shares and the gold label's shares within each from
+        the labelled items (see `metric_posterior`); sampled, for every
+        metric.  Single-label targets; not with `groups`.
 
     Returns
     -------
@@ -573,6 +583,19 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
     beta = check_positive(beta, "beta")
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
+    if proxy is not None:
+        if groups is not None:
+            fail("proxy", "None with `groups` (items in clusters with a second labeller are "
+                 "not modelled yet)", "an array", error=TypeError)
+        from ._proxy_paired import paired_metric_with_proxy
+
+        return paired_metric_with_proxy(
+            to_host(y_true, "y_true"), to_host(y_pred_a, "y_pred_a"),
+            to_host(y_pred_b, "y_pred_b"), to_host(proxy, "proxy"), spec=spec,
+            average=average, labels=labels, lam=lam, rope=rope, beta=beta,
+            pos_label=pos_label, sample_weight=to_host(sample_weight, "sample_weight"),
+            n_draws=n_draws, rng=rng)
+    refuse_missing(y_true)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
                         names=["y_true", "y_pred_a", "y_pred_b"], groups=groups)

@@ -85,7 +85,14 @@ from ._posterior_api import (
 )
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
-from ._proxy import ProxyPosterior
+from ._proxy import (
+    ProxyPosterior,
+    ProxyTable,
+    label_counts,
+    read_proxy,
+    refuse_missing,
+    table_metric,
+)
 
 __all__ = [
     "AffinePosterior",
@@ -108,6 +115,7 @@ __all__ = [
     "PosteriorCurve",
     "PosteriorSummary",
     "ProxyPosterior",
+    "ProxyTable",
     "RANKING_PRIOR",
     "SampledPosterior",
     "add_f_score_prior",
@@ -133,6 +141,7 @@ __all__ = [
     "informedness_posterior",
     "label_cells",
     "label_concentration",
+    "label_counts",
     "label_prior",
     "log_loss_posterior",
     "markedness_posterior",
@@ -148,10 +157,13 @@ __all__ = [
     "precision_posterior",
     "ranking_own_shares",
     "ranking_prior",
+    "read_proxy",
     "recall_posterior",
+    "refuse_missing",
     "sample_cells",
     "sampled_average",
     "share_chunks",
     "sparse_prior",
+    "table_metric",
     "takes_f_score_prior",
 ]

@@ -57,7 +57,7 @@ from ._posterior import BetaPosterior, ClusteredPosterior, ExactMeanPosterior, S
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
-from ._proxy import missing_labels, proxy_posterior, refuse_missing
+from ._proxy import proxy_posterior, refuse_missing
 
 __all__ = ["metric_posterior"]
 
@@ -431,9 +431,6 @@ def _with_proxy(y_true, y_pred, proxy, *, metric, labels, pos_label, average, sa
     n_draws = check_draws(n_draws)
     function, params, name = metric_function(metric, beta)
     values = to_host(y_true, "y_true")
-    values, missing = missing_labels(values)
-    if missing is None:
-        missing = np.zeros(np.shape(values)[0] if np.ndim(values) else 0, dtype=bool)
     y_pred = to_host(y_pred, "y_pred")
     proxy = to_host(proxy, "proxy")
     if sample_weight is not None:
@@ -448,7 +445,7 @@ def _with_proxy(y_true, y_pred, proxy, *, metric, labels, pos_label, average, sa
     posterior = proxy_posterior(values, y_pred, proxy, metric=metric, function=function,
                                 params=params, name=name, average=average, labels=labels,
                                 pos_label=pos_label, sample_weight=sample_weight, lam=lam,
-                                n_draws=n_draws, random_state=random_state, missing=missing,
+                                n_draws=n_draws, random_state=random_state,
                                 labelled_only=labelled_only)
     return posterior
 

@@ -34,7 +34,8 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["ProxyPosterior", "missing_labels", "proxy_posterior", "refuse_missing"]
+__all__ = ["ProxyPosterior", "ProxyTable", "label_counts", "missing_labels", "proxy_posterior",
+           "read_proxy", "refuse_missing", "table_metric"]
 
 # Values drawn at once: draws x strata x labels.
 _CHUNK_VALUES = 2_000_000
@@ -167,22 +168,96 @@ def _labelled(values, mask):
     return kept
 
 
-def proxy_posterior(y_true, y_pred, proxy, *, metric, function, params, name, average,
-                    labels, pos_label, sample_weight, lam, n_draws, random_state, missing,
-                    labelled_only):
-    """The `ProxyPosterior` of `metric` (see the module's docstring).
+class ProxyTable:
+    """The double-sampling posterior of the (gold, prediction, ...) table of one or more
+    systems, from gold labels on some items and a proxy on every item.
 
-    `y_true` holds the gold labels with `missing` marking the unlabelled
-    items; `labelled_only(y_true, y_pred, sample_weight)` is the posterior of
-    the labelled items alone.
+    Built by `read_proxy`.  ``joint`` holds the codes (gold, every system, the
+    proxy; the gold code of an unlabelled item is meaningless), ``labelled``
+    marks the items with a gold label, ``weight`` the items' weights.
     """
-    n = y_true.shape[0]
+
+    def __init__(self, joint, labelled, weight, n_systems, lam, prior=None):
+        self.joint, self.labelled, self.weight = joint, labelled, weight
+        self.n_systems = n_systems
+        size = self.size = joint.classes.shape[0]
+        codes = joint.codes
+        gold, preds, proxy = codes[0], codes[1:1 + n_systems], codes[1 + n_systems]
+        # Stratum of an item: (proxy, prediction of each system), proxy most significant.
+        strata = proxy.astype(np.int64)
+        for pred in preds:
+            strata = strata * size + pred
+        self.n_strata = n_strata = size ** (n_systems + 1)
+        all_items = np.bincount(strata, weights=weight, minlength=n_strata)
+        in_strata = np.bincount(gold[labelled] * n_strata + strata[labelled],
+                                weights=weight[labelled],
+                                minlength=size * n_strata).reshape(size, n_strata)
+        occupied = all_items > 0
+        sampled = in_strata.sum(axis=0) > 0
+        self.single_stratum = np.count_nonzero(sampled) < 2 and np.count_nonzero(occupied) > 1
+        self.bare = int(np.count_nonzero(occupied & ~sampled))
+        # The (gold, predictions) cell prior, split evenly over the proxy's values:
+        # with every item labelled, the posterior of the (gold, predictions) table.
+        cells = prior if prior is not None else _cell_prior(size, n_systems, lam)
+        within = np.tile(cells.reshape(size, -1) / size, (1, size))     # (gold, stratum)
+        self.theta_alpha = in_strata + within
+        self.pi_alpha = all_items + within.sum(axis=0)
+        self.n_items = float(weight.sum())
+        self.n_labelled = float(weight[labelled].sum())
+
+    def mean_table(self):
+        """Posterior mean of the (gold, predictions...) shares, shape (K, K, ...)."""
+        share = self.pi_alpha / self.pi_alpha.sum()
+        theta = self.theta_alpha / self.theta_alpha.sum(axis=0, keepdims=True)
+        size, m = self.size, self.n_systems
+        return (theta * share).reshape((size, size) + (size,) * m).sum(axis=1)
+
+    def draws(self, n_draws, rng):
+        """Chunks of draws of the (gold, predictions...) shares, shape (draws, K, K, ...)."""
+        size, m, n_strata = self.size, self.n_systems, self.n_strata
+        chunk = max(1, _CHUNK_VALUES // (n_strata * size))
+        for start in range(0, n_draws, chunk):
+            count = min(chunk, n_draws - start)
+            share = rng.standard_gamma(self.pi_alpha, size=(count, n_strata))
+            share /= share.sum(axis=1, keepdims=True)
+            theta = rng.standard_gamma(self.theta_alpha, size=(count, size, n_strata))
+            total = theta.sum(axis=1, keepdims=True)
+            np.divide(theta, total, out=theta, where=total > 0)
+            # p(gold, preds) = sum over proxies of pi_(proxy, preds) theta_(proxy, preds)(gold).
+            theta *= share[:, None, :]
+            yield theta.reshape((count, size, size) + (size,) * m).sum(axis=2)
+
+
+def _cell_prior(size, n_systems, lam):
+    """The library's cell prior of the (gold, predictions) table of one or two systems."""
+    d = label_concentration(size, lam)
+    if n_systems == 1:
+        prior = np.full((size, size), d / (size - 1) if size > 1 else 0.0)
+        np.fill_diagonal(prior, d)
+        return prior
+    off = d / (2 * max(size - 1, 1))
+    t, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size), indexing="ij")
+    return np.where((a == t) & (b == t), d / 2,
+                    np.where((a == t) | (b == t) | (a == b), off, 0.0))
+
+
+def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_weight, lam,
+               pred_names, max_cells=1 << 16):
+    """Validate gold labels with missing values, predictions and a proxy; `ProxyTable`.
+
+    Returns ``(table, gold, labelled)``: the table, the labelled gold values (of
+    their own type) and the mask of labelled items.
+    """
+    values, missing = missing_labels(y_true)
+    n = np.shape(values)[0] if np.ndim(values) else 0
+    if missing is None:
+        missing = np.zeros(n, dtype=bool)
+    preds = [np.asarray(p) for p in y_preds]
     proxy = np.asarray(proxy)
     if proxy.ndim != 1 or proxy.shape[0] != n:
         fail("proxy", f"the second labeller's label of every item, shape ({n},)", proxy,
              shown=f"shape {proxy.shape}")
-    pred = np.asarray(y_pred)
-    if pred.ndim != 1:
+    if any(p.ndim != 1 for p in preds) or values.ndim != 1:
         fail("proxy", "None for multilabel targets (a second labeller of one label per item "
              "is supported)", proxy, error=TypeError, shown="a proxy")
     _, proxy_missing = missing_labels(proxy)
@@ -193,15 +268,15 @@ def proxy_posterior(y_true, y_pred, proxy, *, metric, function, params, name, av
     if not labelled.any():
         fail("y_true", "at least one gold label (the proxy is calibrated on the labelled "
              "items)", y_true, shown=f"{n} missing values and no label")
-    gold = _labelled(y_true, missing)
-    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
-    # The label set: the labelled gold labels and the predictions; the proxy's labels
-    # must be among them (it guesses the gold label).
+    gold = _labelled(values, missing)
+    names = ["y_true", *pred_names]
     # The labelled items' own checks (a binary average of two labels, pos_label among them).
-    joint_codes(gold, [pred[labelled]], average=average, labels=labels, pos_label=pos_label,
-                names=["y_true", "y_pred"])
-    everything = joint_codes(np.concatenate([gold, pred]), [np.concatenate([gold, pred])],
-                             average="macro" if average == "binary" else average,
+    joint_codes(gold, [p[labelled] for p in preds], average=average, labels=labels,
+                pos_label=pos_label, names=names)
+    # The proxy guesses the gold label: its labels must be the gold labels' or the
+    # predictions'.
+    seen = np.concatenate([gold, *preds])
+    everything = joint_codes(seen, [seen], average="macro" if average == "binary" else average,
                              labels=labels, names=["y_true", "y_pred"])
     try:
         inside = np.isin(proxy, everything.classes)
@@ -209,80 +284,68 @@ def proxy_posterior(y_true, y_pred, proxy, *, metric, function, params, name, av
         inside = np.zeros(n, dtype=bool)
     if not inside.all():
         outside = proxy[~inside][:5].tolist()
-        fail("proxy", f"labels among those of y_true and y_pred "
+        fail("proxy", f"labels among those of y_true and the predictions "
              f"{everything.classes[:10].tolist()}", proxy, shown=f"labels {outside}")
-    filled = np.asarray(y_true, dtype=object).copy()
-    filled[missing] = proxy[missing]
-    filled[labelled] = gold.astype(object)
-    filled = np.asarray(filled.tolist())
-    joint = joint_codes(filled, [pred, proxy], average=average, labels=labels,
-                        pos_label=pos_label, sample_weight=weight,
-                        names=["y_true", "y_pred", "proxy"])
-    if joint.kind == "multilabel":
-        fail("proxy", "None for multilabel targets", proxy, error=TypeError, shown="a proxy")
+    if values.dtype.kind == "O" or not missing.any():
+        filled = np.asarray(values, dtype=object).copy()
+        filled[missing] = proxy[missing]
+        filled[labelled] = gold.astype(object)
+        filled = np.asarray(filled.tolist())
+    else:
+        filled = np.where(missing, proxy, np.where(missing, 0, values)).astype(gold.dtype)
+    joint = joint_codes(filled, [*preds, proxy], average=average, labels=labels,
+                        pos_label=pos_label, sample_weight=sample_weight,
+                        names=[*names, "proxy"])
     size = joint.classes.shape[0]
-    g, y, q = joint.codes
-    w = np.ones(n) if joint.weight is None else joint.weight
-    strata = q * size + y
-    n_strata = size * size
-    all_items = np.bincount(strata, weights=w, minlength=n_strata)
-    in_strata = np.bincount(g[labelled] * n_strata + strata[labelled], weights=w[labelled],
-                            minlength=size * n_strata).reshape(size, n_strata)
-    occupied = all_items > 0
-    sampled = in_strata.sum(axis=0) > 0
-    if np.count_nonzero(sampled) < 2 and np.count_nonzero(occupied) > 1:
+    if size ** (len(preds) + 2) > max_cells:
+        fail("proxy", f"None for {size} labels and {len(preds)} system(s): the table of "
+             f"(gold, proxy, predictions) has {size ** (len(preds) + 2)} cells, more than "
+             f"{max_cells}", proxy, error=TypeError, shown="a proxy")
+    weight = np.ones(n) if joint.weight is None else np.asarray(joint.weight, dtype=float)
+    table = ProxyTable(joint, labelled, weight, len(preds), lam)
+    if table.single_stratum:
         fail("y_true", "gold labels in at least two strata of (proxy, prediction) where the "
              "items fall in several (the gold labels are read within each stratum)", y_true,
              shown="every labelled item in one stratum")
-    bare = occupied & ~sampled
-    if bare.any():
-        warn_user(f"{int(bare.sum())} (proxy, prediction) combination(s) hold items but no "
+    if table.bare:
+        warn_user(f"{table.bare} (proxy, prediction) combination(s) hold items but no "
                   "gold label: the gold label there is the prior's guess (wide).  Label a "
                   "few items of each combination.")
-    # The (gold, prediction) cell prior, split evenly over the proxy's values.
-    d = label_concentration(size, lam)
-    cell_prior = np.full((size, size), d / (size - 1) if size > 1 else 0.0)
-    np.fill_diagonal(cell_prior, d)
-    within = np.tile(cell_prior / size, (1, size))         # (gold, stratum): b_gs
-    theta_alpha = in_strata + within
-    pi_alpha = all_items + within.sum(axis=0)
+    return table, gold, labelled
+
+
+def proxy_posterior(y_true, y_pred, proxy, *, metric, function, params, name, average,
+                    labels, pos_label, sample_weight, lam, n_draws, random_state,
+                    labelled_only):
+    """The `ProxyPosterior` of `metric` (see the module's docstring);
+    `labelled_only(gold, y_pred, sample_weight)` is the posterior of the labelled
+    items alone."""
+    table, gold, labelled = read_proxy(y_true, [y_pred], proxy, average=average,
+                                       labels=labels, pos_label=pos_label,
+                                       sample_weight=sample_weight, lam=lam,
+                                       pred_names=["y_pred"])
+    joint = table.joint
     rng = check_random_state(random_state)
-    chunk = max(1, _CHUNK_VALUES // (n_strata * size))
     every = joint.kind == "multiclass" and joint.n_requested == joint.n_classes
     requested = joint.n_requested if joint.kind == "multiclass" else 1
     weights = None
     if average in ("weighted", "powers"):
-        mean_table = _mean_table(pi_alpha, theta_alpha, size)
-        weights = label_weights(_label_counts(mean_table * w.sum(), requested), average, name)
-    parts = []
-    for start in range(0, n_draws, chunk):
-        draws = min(chunk, n_draws - start)
-        share = rng.standard_gamma(pi_alpha, size=(draws, n_strata))
-        share /= share.sum(axis=1, keepdims=True)
-        theta = rng.standard_gamma(theta_alpha, size=(draws, size, n_strata))
-        theta /= theta.sum(axis=1, keepdims=True)
-        # p(gold, pred) = sum over proxies of pi_(proxy, pred) theta_(proxy, pred)(gold).
-        table = (theta * share[:, None, :]).reshape(draws, size, size, size).sum(axis=2)
-        parts.append(_table_metric(table, joint.kind, function, params, name, average,
-                                   weights, requested, every))
+        counts = label_counts(table.mean_table() * table.n_items, requested)
+        weights = label_weights(counts, average, name)
+    parts = [table_metric(draws, joint.kind, function, params, name, average, weights,
+                          requested, every) for draws in table.draws(n_draws, rng)]
     samples = np.concatenate(parts)
     bad = ~np.isfinite(samples)
     if bad.any():
         fail("metric", "a function of the four cells that is finite on every posterior draw",
              name or metric, shown=f"{int(bad.sum())} non-finite value(s)")
-    sample_weight_labelled = None if sample_weight is None else weight[labelled]
-    alone = labelled_only(gold, pred[labelled], sample_weight_labelled)
-    return ProxyPosterior(samples, n_items=float(w.sum()), n_labelled=float(w[labelled].sum()),
+    weight = None if sample_weight is None else table.weight[labelled]
+    alone = labelled_only(gold, np.asarray(y_pred)[labelled], weight)
+    return ProxyPosterior(samples, n_items=table.n_items, n_labelled=table.n_labelled,
                           labelled_only=alone)
 
 
-def _mean_table(pi_alpha, theta_alpha, size):
-    share = pi_alpha / pi_alpha.sum()
-    theta = theta_alpha / theta_alpha.sum(axis=0, keepdims=True)
-    return (theta * share).reshape(size, size, size).sum(axis=1)
-
-
-def _label_counts(table, requested):
+def label_counts(table, requested):
     """One-vs-rest cells of the first `requested` labels of a (gold, prediction) table."""
     tp = np.diagonal(table)
     fp = table.sum(axis=0) - tp
@@ -292,7 +355,7 @@ def _label_counts(table, requested):
     return ConfusionCounts(tp[cut], fp[cut], fn[cut], tn[cut])
 
 
-def _table_metric(table, kind, function, params, name, average, weights, requested, every):
+def table_metric(table, kind, function, params, name, average, weights, requested, every):
     """The metric of draws of (gold, prediction) tables, shape (draws, K, K)."""
     with np.errstate(all="ignore"):
         if kind == "binary":
