@@ -56,6 +56,7 @@ from .._posteriors import (
     refuse_missing,
 )
 from ._paired import PairedComparison
+from ._proxy_paired import proxy_differences
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
 
@@ -587,14 +588,12 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
         if groups is not None:
             fail("proxy", "None with `groups` (items in clusters with a second labeller are "
                  "not modelled yet)", "an array", error=TypeError)
-        from ._proxy_paired import paired_metric_with_proxy
-
-        return paired_metric_with_proxy(
+        differences = proxy_differences(
             to_host(y_true, "y_true"), to_host(y_pred_a, "y_pred_a"),
             to_host(y_pred_b, "y_pred_b"), to_host(proxy, "proxy"), spec=spec,
-            average=average, labels=labels, lam=lam, rope=rope, beta=beta,
-            pos_label=pos_label, sample_weight=to_host(sample_weight, "sample_weight"),
-            n_draws=n_draws, rng=rng)
+            average=average, labels=labels, lam=lam, beta=beta, pos_label=pos_label,
+            sample_weight=to_host(sample_weight, "sample_weight"), n_draws=n_draws, rng=rng)
+        return sampled_comparison(spec.name, differences, rope, n_draws, keep_difference=True)
     refuse_missing(y_true)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,

@@ -14,14 +14,12 @@ from __future__ import annotations
 from .._metrics import label_weights
 from .._posteriors import check_target_metric, label_counts, read_proxy, table_metric
 
-__all__ = ["paired_metric_with_proxy"]
+__all__ = ["proxy_differences"]
 
 
-def paired_metric_with_proxy(y_true, y_pred_a, y_pred_b, proxy, *, spec, average, labels, lam,
-                             rope, beta, pos_label, sample_weight, n_draws, rng):
-    """The `MetricComparison` of `spec` of two systems with gold labels on some items."""
-    from ._metric_comparison import sampled_comparison
-
+def proxy_differences(y_true, y_pred_a, y_pred_b, proxy, *, spec, average, labels, lam,
+                      beta, pos_label, sample_weight, n_draws, rng):
+    """Chunks of draws of the difference of `spec` (A minus B), gold labels on some items."""
     table, _, _ = read_proxy(y_true, [y_pred_a, y_pred_b], proxy, average=average,
                              labels=labels, pos_label=pos_label, sample_weight=sample_weight,
                              lam=lam, pred_names=["y_pred_a", "y_pred_b"])
@@ -45,4 +43,4 @@ def paired_metric_with_proxy(y_true, y_pred_a, y_pred_b, proxy, *, spec, average
                                   spec.name, average, weights[1], requested, every)
             yield first - second
 
-    return sampled_comparison(spec.name, differences(), rope, n_draws, keep_difference=True)
+    return differences()
