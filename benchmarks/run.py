@@ -36,6 +36,8 @@ GOALS = {
     ("posteriors", "HDI loop"): "faster than an HDI loop",
     ("posteriors", "beta.interval, vectorised"): FEW_LINES,
     ("posteriors", "2b/(1+b)"): FEW_LINES,
+    ("posteriors", "informedness hdi"): ">= 0.67x (markedness at most 1.5x informedness)",
+    ("posteriors", "informedness interval"): ">= 0.67x (markedness at most 1.5x informedness)",
     ("posteriors", "beta.ppf, 4 levels"): ">= 0.0167x (at most 60x four Beta quantiles)",
     ("posteriors", "precision Beta, same"): ">= 0.033x (at most 30x the Beta's time)",
     ("posteriors", "numpy Monte Carlo"): "> 1x (exact faster than Monte Carlo)",
