@@ -562,6 +562,15 @@ def test_markedness_hdi_with_zero_cells_is_informedness_of_the_transpose():
     np.testing.assert_allclose(markedness.cdf(high) - markedness.cdf(low), 0.95, atol=1e-9)
 
 
+def test_sampled_posterior_error_of_wide_draws_in_blocks():
+    # The Monte Carlo error's standard deviations are taken a block of columns at
+    # a time (2**22 values: here two blocks of 41 943 and 8 057 columns); they must
+    # be numpy's of all the columns at once, to the last bit.
+    draws = np.random.default_rng(0).beta(2.5, 7.5, size=(100, 50_000))
+    expected = draws.std(axis=0, ddof=1) / math.sqrt(100)
+    np.testing.assert_array_equal(SampledPosterior(draws).mc_error, expected)
+
+
 def test_difference_extreme_counts():
     # Both terms symmetric (a == b): the difference is symmetric and, at 1e12, normal up
     # to O(1/n).

@@ -660,3 +660,13 @@ class DifferencePosterior(_Posterior):
         first = BetaPosterior._rvs_flat(None, {"a": p["a1"], "b": p["b1"]}, rng)
         second = BetaPosterior._rvs_flat(None, {"a": p["a2"], "b": p["b2"]}, rng)
         return first - second
+
+    def _rvs_shaped(self, shape, rng):
+        # The parameters at their own shape, broadcast by the generator: the draws
+        # of `_rvs_flat`, without `_params` at the draws' shape (its quadrature
+        # nodes, 29 numbers a draw: 1.4 GB for 10 000 draws of 300 tables).
+        p = self._params(self.shape, with_rule=False)
+        first = BetaPosterior(p["a1"].reshape(self.shape), p["b1"].reshape(self.shape))
+        second = BetaPosterior(p["a2"].reshape(self.shape), p["b2"].reshape(self.shape))
+        draws = first._rvs_shaped(shape, rng)
+        return np.subtract(draws, second._rvs_shaped(shape, rng), out=draws)
