@@ -453,8 +453,9 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
     first, equivalent, second, error, draws = _sampled_independent(
         spec, params, counts_a, counts_b, lam, 0.0, n_draws, rng)
     if np.all(same):
-        return result("exact", zero, zero, zero, zero, 0, _draws_posterior(draws))
-    return result("sampled", first, equivalent, second, error, n_draws, _draws_posterior(draws))
+        return result("exact", zero, zero, zero, zero, 0, _draws_posterior(draws, own=True))
+    return result("sampled", first, equivalent, second, error, n_draws,
+                  _draws_posterior(draws, own=True))
 
 
 def _difference_posterior(first, second, rng):
@@ -477,18 +478,19 @@ def _difference_posterior(first, second, rng):
         rows[...] = first.rvs((size,) + shape, random_state=rng)
         rows -= second.rvs((size,) + shape, random_state=rng)
         start += size
-    return _draws_posterior(draws)
+    return _draws_posterior(draws, own=True)
 
 
-def _draws_posterior(draws):
+def _draws_posterior(draws, own=False):
     """`SampledPosterior` of difference draws ``(n, ...)``, draws with an undefined
-    (NaN) value dropped; None when none is defined.  A float64 array with every
-    draw defined becomes the posterior's own (not copied)."""
+    (NaN) value dropped; None when none is defined.  With `own` (draws made for
+    it, held by nobody else) a float64 array with every draw defined becomes the
+    posterior's own, read-only, not copied."""
     draws = np.asarray(draws, dtype=float)
     keep = np.all(np.isfinite(draws.reshape(draws.shape[0], -1)), axis=1)
     if keep.sum() < 2:
         return None
-    if keep.all() and draws.ndim <= 2 and draws.flags.c_contiguous:
+    if own and keep.all() and draws.ndim <= 2 and draws.flags.c_contiguous:
         return SampledPosterior._adopt(draws)
     return SampledPosterior(draws[keep])
 
