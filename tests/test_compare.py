@@ -471,6 +471,64 @@ def test_independent_sampled_is_seeded_and_reports_error(seed):
     assert first.mc_error == pytest.approx(math.sqrt(p * (1 - p) / 20_000), rel=1e-12)
 
 
+def _tables_with_zero_cells(rng, n_tables):
+    """Per-label tables with counts in 0..30, a fifth of them with TP = FP = 0 (a
+    near-atom of informedness at 0: both Betas' first parameter is 1/2)."""
+    cells = rng.integers(0, 31, size=(4, n_tables))
+    cells[:2, ::5] = 0
+    return ConfusionCounts(*cells)
+
+
+def test_independent_in_chunks_of_tables_gives_the_one_call_values(seed, monkeypatch):
+    # The nested quadrature of many tables runs in chunks of tables: each table's
+    # probability must be the one of a single chunk (the split at a near-atom is
+    # decided over all the tables, as in one call), up to the rounding of the
+    # weighted sum over the nodes (a BLAS product, whose rounding depends on where a
+    # column falls in its blocks: 4e-16 here).  The difference's draws fit one
+    # chunk here: they are one `rvs` call of each posterior (the draws of every
+    # seeded comparison of up to 419 tables).
+    from skprobeval import metric_posterior
+    from skprobeval._compare import _metric_comparison as module
+
+    rng = np.random.default_rng(seed)
+    a, b = _tables_with_zero_cells(rng, 40), _tables_with_zero_cells(rng, 40)
+    whole = compare_independent(a, b, metric="informedness", random_state=seed)
+    monkeypatch.setattr(module, "_TABLES_PER_CHUNK", 7)
+    chunked = compare_independent(a, b, metric="informedness", random_state=seed)
+    np.testing.assert_allclose(chunked.prob_first_better, whole.prob_first_better, rtol=0,
+                               atol=2e-15)
+    generator = np.random.default_rng(seed)
+    expected = (metric_posterior(a, metric="informedness").rvs((10_000, 40), generator)
+                - metric_posterior(b, metric="informedness").rvs((10_000, 40), generator))
+    np.testing.assert_array_equal(whole.difference.samples, expected)
+
+
+@pytest.mark.parametrize("metric", ["informedness", "mcc"])
+def test_independent_draws_in_chunks_of_draws(metric, seed, monkeypatch):
+    # A budget of 6 000 values a chunk (the draws of 40 tables in 150 chunks for
+    # informedness' difference, of the MCC sampler in 38 chunks of 267 draws):
+    # another random stream, the same posterior within its Monte Carlo error.
+    from skprobeval._compare import _metric_comparison as module
+
+    rng = np.random.default_rng(seed)
+    a, b = _tables_with_zero_cells(rng, 40), _tables_with_zero_cells(rng, 40)
+    whole = compare_independent(a, b, metric=metric, random_state=seed)
+    monkeypatch.setattr(module, "_VARIATES_PER_CHUNK", 6_000)
+    chunked = compare_independent(a, b, metric=metric, random_state=seed)
+    assert chunked.difference.samples.shape == whole.difference.samples.shape == (10_000, 40)
+    assert not np.array_equal(chunked.difference.samples, whole.difference.samples)
+    # Two independent samples of 10 000 draws: their means differ by at most 5
+    # standard errors of the difference.
+    gap = np.abs(chunked.difference.mean() - whole.difference.mean())
+    assert np.all(gap <= 5 * np.sqrt(2) * whole.difference.mc_error + 1e-12)
+    if metric == "mcc":
+        error = np.sqrt(whole.mc_error ** 2 + chunked.mc_error ** 2)
+        assert np.all(np.abs(chunked.prob_first_better - whole.prob_first_better)
+                      <= 5 * error + 1e-12)
+    else:
+        np.testing.assert_array_equal(chunked.prob_first_better, whole.prob_first_better)
+
+
 @needs("mpmath")
 def test_probability_helper_agrees_with_mpmath_integral():
     # Provenance: mpmath.quad (tanh-sinh, 20 digits) of pdf_1(x) cdf_2(x).

@@ -511,6 +511,66 @@ def test_difference_chance_probability_and_hdi():
     assert low < informed.mode() < high
 
 
+# Tables with a zero cell, from a draw of 2 000 tables with counts uniform in 0..1000
+# (seeds 10 and 11 of numpy's default_rng): an inner Beta with a parameter 1/2 against
+# hundreds.  Each one took the highest-density interval about a second, a hundred
+# times what the other tables cost together.
+ZERO_CELL_TABLES = [(443, 1, 0, 915), (85, 986, 26, 0), (1, 658, 85, 0), (796, 834, 53, 0)]
+
+
+@pytest.mark.parametrize("table", ZERO_CELL_TABLES, ids=str)
+def test_difference_density_slope_with_a_zero_cell(table):
+    # The density's slope (the Jacobian of the highest-density solver) against a
+    # central difference of the density itself (which `quad` checks elsewhere).  The
+    # inner density's own slope is not integrable at its spike: its sum on the nodes
+    # came out 1e6 to 1e8 times too large.
+    from skprobeval import ConfusionCounts, metric_posterior
+
+    for metric in ("informedness", "markedness"):
+        posterior = metric_posterior(ConfusionCounts(*table), metric=metric)
+        sd = float(posterior.std())
+        x = float(posterior.mean()) + sd * np.array([-1.0, -0.3, 0.4, 1.2])
+        params = posterior._params((4,))
+        slope = posterior._parts(params, x, (3,))[3]
+        step = 1e-5 * sd
+        central = (posterior.pdf(x + step) - posterior.pdf(x - step)) / (2 * step)
+        np.testing.assert_allclose(slope, central, rtol=1e-3, atol=1e-3 * np.max(np.abs(
+            central)), err_msg=f"{metric} {table}")
+
+
+def test_markedness_hdi_with_zero_cells_is_informedness_of_the_transpose():
+    # Markedness is informedness of the transposed table (FP and FN swapped): both
+    # routes must give one interval.  And the two-end Newton solve, which these
+    # tables reach since the density's slope is right, against the generic
+    # tail-mass solver (nested quantile solves) to 1e-9 of the standard deviation.
+    from skprobeval import ConfusionCounts, metric_posterior
+    from skprobeval._posteriors._posterior import _Posterior
+
+    tp, fp, fn, tn = (np.array(cells) for cells in zip(*ZERO_CELL_TABLES))
+    markedness = metric_posterior(ConfusionCounts(tp, fp, fn, tn), metric="markedness")
+    informedness = metric_posterior(ConfusionCounts(tp, fn, fp, tn), metric="informedness")
+    for kind in ("hdi", "interval"):
+        np.testing.assert_allclose(np.asarray(getattr(markedness, kind)(0.95)),
+                                   np.asarray(getattr(informedness, kind)(0.95)),
+                                   rtol=0, atol=1e-10)
+    low, high = markedness.hdi(0.95)
+    params = markedness._params(markedness.shape)
+    generic_low, generic_high = _Posterior._hdi_flat(markedness, params, 0.95)
+    sd = markedness.std()
+    np.testing.assert_allclose(low, generic_low, rtol=0, atol=1e-9 * np.min(sd))
+    np.testing.assert_allclose(high, generic_high, rtol=0, atol=1e-9 * np.min(sd))
+    np.testing.assert_allclose(markedness.cdf(high) - markedness.cdf(low), 0.95, atol=1e-9)
+
+
+def test_sampled_posterior_error_of_wide_draws_in_blocks():
+    # The Monte Carlo error's standard deviations are taken a block of columns at
+    # a time (2**22 values: here two blocks of 41 943 and 8 057 columns); they must
+    # be numpy's of all the columns at once, to the last bit.
+    draws = np.random.default_rng(0).beta(2.5, 7.5, size=(100, 50_000))
+    expected = draws.std(axis=0, ddof=1) / math.sqrt(100)
+    np.testing.assert_array_equal(SampledPosterior(draws).mc_error, expected)
+
+
 def test_difference_extreme_counts():
     # Both terms symmetric (a == b): the difference is symmetric and, at 1e12, normal up
     # to O(1/n).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -175,6 +176,8 @@ _NESTED_Z = np.arange(-7.5, 7.5 + _NESTED_STEP / 2, _NESTED_STEP)
 _NESTED_WEIGHTS = np.exp(-0.5 * _NESTED_Z * _NESTED_Z)
 _NESTED_WEIGHTS /= _NESTED_WEIGHTS.sum()
 _NESTED_LOWER = _NESTED_Z <= 0
+# Tables per chunk of the nested quadrature (about 40 MB of temporaries).
+_TABLES_PER_CHUNK = 512
 
 
 def _prob_greater(first, second):
@@ -219,7 +222,7 @@ def _same_parameters(first, second):
     return same
 
 
-def _nested(outer, inner, kind):
+def _nested(outer, inner, kind, split=None):
     """E_O[inner.cdf(M_O)] (kind "cdf") or E_O[inner.sf(M_O)], O ~ outer.
 
     The normal-score rule assumes the integrand smooth over the outer's mass.
@@ -227,9 +230,13 @@ def _nested(outer, inner, kind):
     same end holds a near-atom at 0 (both terms near 0, or both near 1), where
     its cdf steps: the expectation is then split at 0, each side on its own
     rule (``E[h 1{M < 0}] + E[h
-    1{M >= 0}]``), so that no node straddles the step.
+    1{M >= 0}]``), so that no node straddles the step.  Every element is
+    split where one is (`split`: decided by the caller for all the elements
+    of which these are a chunk; by default from these).
     """
-    if not (isinstance(inner, DifferencePosterior) and np.any(_atom_at_zero(inner))):
+    if split is None:
+        split = isinstance(inner, DifferencePosterior) and bool(np.any(_atom_at_zero(inner)))
+    if not split:
         return _nested_piece(outer, inner, kind, 0.0, 1.0)
     below = np.asarray(outer.cdf(0.0), dtype=float)
     return (_nested_piece(outer, inner, kind, 0.0, below)
@@ -272,18 +279,31 @@ def _prob_posterior_greater(first, second):
     out = np.empty(first.shape)
     for index, flip in ((np.flatnonzero(outer_first), False),
                         (np.flatnonzero(~outer_first), True)):
-        if index.size:
-            if flip:
-                out[index] = _nested(second[index], first[index], "sf")
-            else:
-                out[index] = _nested(first[index], second[index], "cdf")
+        if not index.size:
+            continue
+        outer, inner, kind = (second, first, "sf") if flip else (first, second, "cdf")
+        # In chunks of tables (the quadrature's arrays are 61 nodes by the
+        # tables, the quantile solves' several times that), each table's value
+        # as in one call over all of them, up to the rounding of the BLAS sum
+        # over the nodes (which depends on a column's place in its blocks).
+        split = isinstance(inner, DifferencePosterior) and bool(
+            np.any(_atom_at_zero(inner[index])))
+        for start in range(0, index.size, _TABLES_PER_CHUNK):
+            chunk = index[start:start + _TABLES_PER_CHUNK]
+            out[chunk] = _nested(outer[chunk], inner[chunk], kind, split)
     return out
 
 
-# Draws per chunk of the independent sampler, whatever the number of labels: a
-# budget of 2**16 draws (not `CHUNK_VARIATES` variates), because the chunk sizes
-# order the random stream and seeded comparisons must not change.
+# Draws per chunk of the independent sampler: at most 2**16 (the budget it
+# always had), and at most `_VARIATES_PER_CHUNK` Dirichlet variates of one system
+# (4 a table), so that the memory of a chunk is bounded whatever the number of
+# tables.  The chunk sizes order the random stream: seeded comparisons of up to
+# 16 tables are those of the single budget at any number of draws, up to 104
+# tables at the default 10 000 draws; beyond, the chunks (hence the draws)
+# depend on the number of tables, deterministically.
 _DRAWS_PER_CHUNK = 1 << 16
+# Values per chunk of the comparisons' draws (32 MiB of float64).
+_VARIATES_PER_CHUNK = 1 << 22
 
 
 def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, rng):
@@ -293,23 +313,27 @@ def _sampled_independent(spec, params, counts_a, counts_b, lam, rope, n_draws, r
     above = np.zeros(counts_a.shape)
     below = np.zeros(counts_a.shape)
     defined = np.zeros(counts_a.shape)
-    draws = []
-    for size in draw_chunks(n_draws, 1, variates=_DRAWS_PER_CHUNK):
+    draws = np.empty((n_draws,) + counts_a.shape)
+    start = 0
+    cells = max(cells_a.size, _VARIATES_PER_CHUNK // _DRAWS_PER_CHUNK)
+    for size in draw_chunks(n_draws, cells, variates=_VARIATES_PER_CHUNK):
         da = dirichlet(cells_a, size, rng)
         db = dirichlet(cells_b, size, rng)
+        diff = draws[start:start + size]
         with np.errstate(all="ignore"):
-            diff = (spec.function(*np.moveaxis(da, -1, 0), **params)
-                    - spec.function(*np.moveaxis(db, -1, 0), **params))
+            np.subtract(spec.function(*np.moveaxis(da, -1, 0), **params),
+                        spec.function(*np.moveaxis(db, -1, 0), **params), out=diff)
+        del da, db
         above += (diff > rope).sum(axis=0)
         below += (diff < -rope).sum(axis=0)
         defined += (~np.isnan(diff)).sum(axis=0)
-        draws.append(diff)
+        start += size
     with np.errstate(invalid="ignore"):
         first, second = above / defined, below / defined
     equivalent = np.clip(1.0 - first - second, 0.0, 1.0)
     probs = np.stack([first, equivalent, second])
     error = np.sqrt(probs * (1.0 - probs) / np.maximum(defined, 1)).max(axis=0)
-    return first, equivalent, second, error, np.concatenate(draws)
+    return first, equivalent, second, error, draws
 
 
 @renamed_keyword("n_samples", "n_draws")
@@ -432,27 +456,45 @@ def compare_independent(counts_a, counts_b, *, metric="f1", prior=0.5, beta=1.0,
     first, equivalent, second, error, draws = _sampled_independent(
         spec, params, counts_a, counts_b, lam, 0.0, n_draws, rng)
     if np.all(same):
-        return result("exact", zero, zero, zero, zero, 0, _draws_posterior(draws))
-    return result("sampled", first, equivalent, second, error, n_draws, _draws_posterior(draws))
+        return result("exact", zero, zero, zero, zero, 0, _draws_posterior(draws, own=True))
+    return result("sampled", first, equivalent, second, error, n_draws,
+                  _draws_posterior(draws, own=True))
 
 
 def _difference_posterior(first, second, rng):
     """Posterior of ``first - second`` for independent posteriors: exact for two
-    Betas, else from `N_DRAWS` draws of each."""
+    Betas, else from `N_DRAWS` draws of each.
+
+    The draws come in chunks of at most `_VARIATES_PER_CHUNK` values (the
+    first posterior's, then the second's, chunk after chunk), written into
+    one array: the memory is that array and one chunk's temporaries.  Up to
+    419 tables the first chunk holds every draw, the draws of one call of
+    each posterior's ``rvs``.
+    """
     if isinstance(first, BetaPosterior) and isinstance(second, BetaPosterior):
         return DifferencePosterior(first, second)
-    size = (N_DRAWS,) + tuple(np.broadcast_shapes(first.shape, second.shape))
-    return _draws_posterior(first.rvs(size, random_state=rng)
-                            - second.rvs(size, random_state=rng))
+    shape = tuple(np.broadcast_shapes(first.shape, second.shape))
+    draws = np.empty((N_DRAWS,) + shape)
+    start = 0
+    for size in draw_chunks(N_DRAWS, math.prod(shape), variates=_VARIATES_PER_CHUNK):
+        rows = draws[start:start + size]
+        rows[...] = first.rvs((size,) + shape, random_state=rng)
+        rows -= second.rvs((size,) + shape, random_state=rng)
+        start += size
+    return _draws_posterior(draws, own=True)
 
 
-def _draws_posterior(draws):
+def _draws_posterior(draws, own=False):
     """`SampledPosterior` of difference draws ``(n, ...)``, draws with an undefined
-    (NaN) value dropped; None when none is defined."""
+    (NaN) value dropped; None when none is defined.  With `own` (draws made for
+    it, held by nobody else) a float64 array with every draw defined becomes the
+    posterior's own, read-only, not copied."""
     draws = np.asarray(draws, dtype=float)
     keep = np.all(np.isfinite(draws.reshape(draws.shape[0], -1)), axis=1)
     if keep.sum() < 2:
         return None
+    if own and keep.all() and draws.ndim <= 2 and draws.flags.c_contiguous:
+        return SampledPosterior._adopt(draws)
     return SampledPosterior(draws[keep])
 
 

@@ -21,7 +21,7 @@ from ._posterior import take_params
 _NEAR_NORMAL = 10.0
 
 
-def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
+def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal, curved=None):
     """Quantiles by safeguarded Halley steps on ``post._parts`` (cdf or sf, pdf, pdf').
 
     ``scale`` is about the posterior's standard deviation: every tolerance is
@@ -34,15 +34,18 @@ def _solve_quantile(post, p, q, upper, guess, lo, hi, scale, near_normal):
     error near 1e-12 of it.  Elsewhere Newton steps go on down to 1e-8 of
     the scale.  Bisections there split the exponent near 0: a quantile of a
     density spike at 0 can lie below 1e-300, or below the smallest float.
+    ``curved`` (default `near_normal`) marks the elements whose density slope
+    is reliable: they take Halley steps whatever their tolerances.
     """
     scale = np.maximum(scale, 1e-300)
+    curved = near_normal if curved is None else curved
 
     def func(x, active):
         part = take_params(p, active)
         cdf, sf, density, slope = post._parts(part, x, (1, 2, 3) if upper else (0, 2, 3))
         value = (q[active] - sf) if upper else (cdf - q[active])
         # Newton steps where parameters below 1 make the density's slope unreliable.
-        return value, density, np.where(near_normal[active], slope, 0.0)
+        return value, density, np.where(curved[active], slope, 0.0)
 
     accept_rel = np.where(near_normal, 1e-4, 1e-8)
     accept = accept_rel * scale
