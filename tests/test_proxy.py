@@ -273,3 +273,48 @@ def test_paired_nulls_with_a_proxy():
                                        n_draws=2_000, random_state=rep)
         above += result.prob_first_better > 0.95
     assert 0.01 <= above / 300 <= 0.08, above
+
+
+# -- many labels ------------------------------------------------------------------------
+
+
+def _classes(rng, n, n_classes, right, agreement):
+    y = rng.integers(0, n_classes, n)
+    pred = np.where(rng.random(n) < right, y, (y + rng.integers(1, n_classes, n)) % n_classes)
+    proxy = np.where(rng.random(n) < agreement, y,
+                     (y + rng.integers(1, n_classes, n)) % n_classes)
+    return y, pred, proxy
+
+
+def test_strata_without_gold_labels_follow_the_pooled_relations():
+    # Ten labels make 100 (proxy, prediction) strata; with 100 gold labels most hold
+    # none.  Their gold label follows how it relates to the stratum's labels elsewhere
+    # (the proxy's label where the two disagree), not the prediction: no optimism.
+    rng = np.random.default_rng(9)
+    y, pred, proxy = _classes(rng, 3_000, 10, 0.8, 0.95)
+    gold = np.where(np.arange(3_000) < 100, y, np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        posterior = metric_posterior(gold, pred, metric="accuracy", average="micro",
+                                     proxy=proxy, random_state=0)
+    assert abs(posterior.mean() - np.mean(y == pred)) < 2.5 * posterior.std()
+    assert _width(posterior) < 0.75 * _width(posterior.labelled_only)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("labelled", [50, 200])
+def test_multiclass_coverage_on_simulated_populations(labelled):
+    # Five balanced classes, the system right with probability 0.8 (macro F1 0.8 in the
+    # population), a proxy right with 0.9, ten times as many unlabelled items.
+    rng = np.random.default_rng(13)
+    covered = 0
+    for rep in range(300):
+        y, pred, proxy = _classes(rng, 11 * labelled, 5, 0.8, 0.9)
+        gold = np.where(np.arange(11 * labelled) < labelled, y, np.nan)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            posterior = metric_posterior(gold, pred, metric="f1", average="macro",
+                                         proxy=proxy, n_draws=2_000, random_state=rep)
+        low, high = posterior.interval(0.95)
+        covered += low <= 0.8 <= high
+    assert covered / 300 >= 0.92 - 2 * np.sqrt(0.92 * 0.08 / 300), covered

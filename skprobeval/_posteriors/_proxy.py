@@ -22,6 +22,13 @@ Dirichlet's aggregation and neutrality, with every item labelled the
 posterior is exactly the labelled-only one: the proxy adds nothing then, and
 adds the more, the more items it alone covers and the better it predicts the
 gold label.
+
+With three labels or more the strata multiply (K^2 for one system) and most
+hold a few gold labels or none.  There the gold label's prior within a
+stratum follows how the gold label relates to the stratum's labels -- equal
+to the proxy's, to the prediction's, or another -- in all strata of the same
+pattern (`PooledRates`): one item's worth, at rates drawn afresh from their
+own posterior in every draw.
 """
 
 from __future__ import annotations
@@ -34,7 +41,8 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["ProxyPosterior", "ProxyTable", "label_counts", "missing_labels", "proxy_posterior",
+__all__ = ["PooledRates", "ProxyPosterior", "ProxyTable", "label_counts", "missing_labels",
+           "proxy_posterior",
            "read_proxy", "refuse_missing", "table_metric"]
 
 # Values drawn at once: draws x strata x labels.
@@ -200,8 +208,16 @@ class ProxyTable:
         # with every item labelled, the posterior of the (gold, predictions) table.
         cells = prior if prior is not None else _cell_prior(size, n_systems, lam)
         within = np.tile(cells.reshape(size, -1) / size, (1, size))     # (gold, stratum)
-        self.theta_alpha = in_strata + within
         self.pi_alpha = all_items + within.sum(axis=0)
+        self.in_strata = in_strata
+        self._pooled = None
+        if size > 2:
+            # Many labels make many strata, most with few gold labels or none: there the
+            # gold label follows how it relates to the stratum's labels elsewhere, at
+            # rates drawn afresh in every draw (`PooledRates`).
+            self._pooled = PooledRates(in_strata, size, n_systems)
+            within = self._pooled.prior(self._pooled.mean_rates())
+        self.theta_alpha = in_strata + within
         self.n_items = float(weight.sum())
         self.n_labelled = float(weight[labelled].sum())
 
@@ -220,12 +236,86 @@ class ProxyTable:
             count = min(chunk, n_draws - start)
             share = rng.standard_gamma(self.pi_alpha, size=(count, n_strata))
             share /= share.sum(axis=1, keepdims=True)
-            theta = rng.standard_gamma(self.theta_alpha, size=(count, size, n_strata))
+            if self._pooled is None:
+                theta = rng.standard_gamma(self.theta_alpha, size=(count, size, n_strata))
+            else:
+                rates = self._pooled.draw_rates(count, rng)
+                theta = rng.standard_gamma(self.in_strata + self._pooled.prior(rates))
             total = theta.sum(axis=1, keepdims=True)
             np.divide(theta, total, out=theta, where=total > 0)
             # p(gold, preds) = sum over proxies of pi_(proxy, preds) theta_(proxy, preds)(gold).
             theta *= share[:, None, :]
             yield theta.reshape((count, size, size) + (size,) * m).sum(axis=2)
+
+
+# Prior mass of the gold label's shares within one stratum of three or more labels.
+POOLED_MASS = 1.0
+
+
+def _relations(size, n_systems):
+    """For every (gold, stratum): the stratum's pattern (which of its labels -- proxy,
+    predictions -- are equal) and the gold label's relation to them (the first of them
+    it equals, or one past the last for none), each as a small integer."""
+    n_strata = size ** (n_systems + 1)
+    digits = np.empty((n_systems + 1, n_strata), dtype=np.int64)
+    rest = np.arange(n_strata)
+    for k in range(n_systems, -1, -1):
+        digits[k], rest = rest % size, rest // size
+    # The pattern: each label's first position among the stratum's labels.
+    first = np.stack([np.argmax(digits == digits[k], axis=0) for k in range(n_systems + 1)])
+    pattern = np.zeros(n_strata, dtype=np.int64)
+    for k in range(n_systems + 1):
+        pattern = pattern * (n_systems + 1) + first[k]
+    gold = np.arange(size)[:, None]
+    equal = gold[:, :, None] == digits.T[None, :, :]          # (gold, stratum, position)
+    relation = np.where(equal.any(axis=2), np.argmax(equal, axis=2), n_systems + 1)
+    distinct = np.array([np.unique(digits[:, s]).shape[0] for s in range(n_strata)])
+    return pattern, relation, distinct
+
+
+class PooledRates:
+    """How the gold label relates to a stratum's labels, pooled over strata of one pattern.
+
+    A stratum's labels (the proxy's, each prediction's) form a pattern (which of them
+    are equal); the gold label equals one of them, or another label.  The labelled
+    items of all strata of a pattern give that pattern's rates of those relations, a
+    Dirichlet posterior (half an item a relation); a stratum's prior is `POOLED_MASS`
+    items spread at the rates, drawn afresh in every posterior draw so that the rates'
+    own uncertainty carries into the table (a plug-in rate would count the labelled
+    items twice).
+    """
+
+    def __init__(self, in_strata, size, n_systems):
+        pattern, relation, distinct = _relations(size, n_systems)
+        self.n_relations = n_relations = n_systems + 2
+        self.n_patterns = (n_systems + 1) ** (n_systems + 1)
+        self.keys = pattern[None, :] * n_relations + relation
+        n_keys = self.n_patterns * n_relations
+        seen = np.bincount(self.keys.ravel(), weights=in_strata.ravel(), minlength=n_keys)
+        # Only the relations a pattern allows: its distinct labels and, below K of
+        # them, another label.
+        allowed = np.bincount(self.keys.ravel(), minlength=n_keys) > 0
+        self.alpha = np.where(allowed, seen + 0.5, 0.0)
+        # A relation holding several labels ("another") shares its part among them.
+        others = np.maximum(size - distinct, 1)[None, :]
+        self.per_label = np.where(relation == n_systems + 1, 1.0 / others, 1.0)
+
+    def _normalise(self, rates):
+        grouped = rates.reshape(rates.shape[:-1] + (self.n_patterns, self.n_relations))
+        total = grouped.sum(axis=-1, keepdims=True)
+        return np.divide(grouped, total, out=np.zeros_like(grouped),
+                         where=total > 0).reshape(rates.shape)
+
+    def mean_rates(self):
+        return self._normalise(self.alpha)
+
+    def draw_rates(self, count, rng):
+        return self._normalise(rng.standard_gamma(self.alpha, size=(count, self.alpha.size)))
+
+    def prior(self, rates):
+        """Prior concentrations (gold, stratum) of every stratum, for one set of rates
+        (shape (keys,)) or a draw of them (shape (draws, keys))."""
+        return POOLED_MASS * rates[..., self.keys] * self.per_label
 
 
 def _cell_prior(size, n_systems, lam):
