@@ -318,3 +318,16 @@ def test_multiclass_coverage_on_simulated_populations(labelled):
         low, high = posterior.interval(0.95)
         covered += low <= 0.8 <= high
     assert covered / 300 >= 0.92 - 2 * np.sqrt(0.92 * 0.08 / 300), covered
+
+
+def test_the_user_guide_page_runs():
+    # The worked example of the user guide's page on a second labeller.
+    import doctest
+    import pathlib
+
+    pytest.importorskip("sklearn")
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "proxy.rst"
+    with warnings.catch_warnings():
+        result = doctest.testfile(str(page), module_relative=False,
+                                  optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 15 and result.failed == 0
