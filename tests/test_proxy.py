@@ -331,3 +331,33 @@ def test_the_user_guide_page_runs():
         result = doctest.testfile(str(page), module_relative=False,
                                   optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted >= 15 and result.failed == 0
+
+
+# -- rankings ---------------------------------------------------------------------------
+
+
+def test_ranking_with_a_proxy():
+    from skprobeval import rank_systems
+
+    rng = np.random.default_rng(10)
+    y, _, proxy = _population(rng, 3_000, 0.95)
+    predictions = {name: np.where(rng.random(3_000) < rate, y, 1 - y)
+                   for name, rate in (("a", 0.86), ("b", 0.84), ("c", 0.78))}
+    everything = rank_systems(y, predictions, metric="f1", n_draws=20_000, random_state=0)
+    labelled_all = rank_systems(y, predictions, metric="f1", proxy=proxy, n_draws=20_000,
+                                random_state=0)
+    # Every item labelled: the ranking of the labelled items (within Monte Carlo error).
+    for name in predictions:
+        assert abs(everything.prob_best[name] - labelled_all.prob_best[name]) < 0.02
+    gold = np.where(np.arange(3_000) < 300, y, np.nan)
+    few = rank_systems(gold, predictions, metric="f1", proxy=proxy, random_state=0)
+    alone = rank_systems(y[:300], {k: v[:300] for k, v in predictions.items()}, metric="f1",
+                         random_state=0)
+    assert few.prob_best["a"] > alone.prob_best["a"]
+    assert few.prob_best.idxmax() == "a"
+    with pytest.raises(ValueError, match="`y_true` must be a gold label on every item"):
+        rank_systems(gold, predictions, metric="f1")
+    with pytest.raises(TypeError, match="`proxy` must be None with a JointCounts, with "
+                                        "`groups`"):
+        rank_systems(gold, predictions, metric="f1", proxy=proxy,
+                     groups=np.arange(3_000) // 3)

@@ -57,7 +57,7 @@ from .._posteriors import (
     refuse_missing,
 )
 from ._paired import PairedComparison
-from ._proxy_paired import proxy_differences
+from ._proxy_systems import proxy_differences
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
 

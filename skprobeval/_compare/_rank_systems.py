@@ -57,9 +57,11 @@ from .._posteriors import (
     f_score_mass,
     label_cells,
     ranking_prior,
+    refuse_missing,
 )
 from ._joint_systems import JointSystems, check_ranking_groups
 from ._pooling import pool_in_range
+from ._proxy_systems import proxy_metric_draws
 from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own, score_chunks
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
 from ._ranking_source import RankingSource
@@ -443,7 +445,8 @@ def _not_the_counts(name, value, default, own):
 @renamed_keyword("n_samples", "n_draws")
 def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary", labels=None,
                  pos_label=1, beta=1.0, prior=None, rope=0.0, pooling="partial",
-                 n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None):
+                 n_draws=N_DRAWS, random_state=None, sample_weight=None, groups=None,
+                 proxy=None):
     """Rank several systems evaluated on the same items, from one joint posterior.
 
     Every posterior draw is one Dirichlet draw of the joint table (true
@@ -523,6 +526,14 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         is exactly the one without `groups`.  `sample_weight` weighs items
         within their clusters; every cluster is one draw.  Not for
         ``"average_precision"`` and ``"roc_auc"``, nor a `JointCounts`.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: the joint table is then drawn from the items' (proxy,
+        predictions) shares and the gold label's shares within each from the
+        labelled items (see `metric_posterior`).  NumPy or pandas labels of a
+        single-label target; not with `groups`, nor for ``"average_precision"``
+        and ``"roc_auc"``.  The ranking is not planned (`plan_more_items`).
 
     Returns
     -------
@@ -678,7 +689,21 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
                  shown="Dask collections")
         draws, lam = _score_metric_draws(metric, y_true, values, names, pos_label,
                                          sample_weight, prior, n_draws, rng)
+    elif proxy is not None:
+        if counted or groups is not None or is_dask(y_true, *values):
+            fail("proxy", "None with a JointCounts, with `groups` or with Dask labels (the "
+                 "second labeller's items are read from NumPy or pandas labels)", "an array",
+                 error=TypeError)
+        _, chunks = proxy_metric_draws(
+            to_host(y_true, "y_true"), [to_host(v, name) for v, name in
+                                        zip(values, label_names[1:])],
+            to_host(proxy, "proxy"), spec=spec, average=average, labels=labels, lam=lam,
+            beta=beta, pos_label=pos_label, n_draws=n_draws, rng=rng,
+            sample_weight=to_host(sample_weight, "sample_weight"),
+            pred_names=label_names[1:])
+        draws = np.concatenate(list(chunks))
     else:
+        refuse_missing(y_true)
         if counted:
             # The distinct combinations, their counts as weights, as Dask input reaches here.
             arrays, weight = [y_true.y_true, *y_true.y_pred.T], y_true.counts
@@ -709,7 +734,7 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         draws = pool_in_range(draws, 1.0 - width, 1.0, rng, higher)
     ranking = ranking_from_draws(draws, names, metric=name, average=average, prior=lam,
                                  rope=rope, higher_is_better=higher, pooling=pooling)
-    if metric in _RANKING_METRICS:
+    if metric in _RANKING_METRICS or proxy is not None:
         return ranking
     if joint.clusters is not None and not joint.clusters.singletons:
         ranking = replace(ranking, n_clusters=joint.clusters.n_clusters)

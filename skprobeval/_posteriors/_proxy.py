@@ -319,16 +319,27 @@ class PooledRates:
 
 
 def _cell_prior(size, n_systems, lam):
-    """The library's cell prior of the (gold, predictions) table of one or two systems."""
+    """The cell prior of the (gold, predictions) table: the library's for one and for two
+    systems; for more, total mass 4λ spread over the gold labels evenly and, given the
+    gold label, each system right or wrong by a fair coin, independently (the one-system
+    prior's form)."""
     d = label_concentration(size, lam)
     if n_systems == 1:
         prior = np.full((size, size), d / (size - 1) if size > 1 else 0.0)
         np.fill_diagonal(prior, d)
         return prior
-    off = d / (2 * max(size - 1, 1))
-    t, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size), indexing="ij")
-    return np.where((a == t) & (b == t), d / 2,
-                    np.where((a == t) | (b == t) | (a == b), off, 0.0))
+    if n_systems == 2:
+        off = d / (2 * max(size - 1, 1))
+        t, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size),
+                              indexing="ij")
+        return np.where((a == t) & (b == t), d / 2,
+                        np.where((a == t) | (b == t) | (a == b), off, 0.0))
+    given = np.full((size, size), 0.5 / max(size - 1, 1))
+    np.fill_diagonal(given, 0.5)
+    prior = np.full((size,), 4.0 * lam / size)
+    for _ in range(n_systems):
+        prior = prior[..., None] * given.reshape((size,) + (1,) * (prior.ndim - 1) + (size,))
+    return prior
 
 
 def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_weight, lam,
