@@ -20,16 +20,14 @@ import json
 import sys
 import warnings
 
+from ._cli_files import _parquet_error, _paths, _read_csv, _read_parquet, _UsageError
+
 __all__ = ["main"]
 
 _DATASETS = ("breast_cancer", "wine", "iris", "digits")
 _AVERAGE_CHOICES = ("auto", "binary", "micro", "macro", "weighted", "powers", "none")
 _TABLES = ("summary", "per_label", "pairwise", "pairwise_metric", "pairs", "ttest", "per_fold",
            "by_group", "group_gaps")
-
-
-class _UsageError(Exception):
-    """An error to report as one line on stderr with exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,6 +72,11 @@ def _build_parser():
                          help="cluster column (a patient, a document): items of one cluster "
                               "share their weight in every posterior draw (the Bayesian "
                               "bootstrap of the clusters); not a system")
+    compare.add_argument("--proxy", default=None, metavar="COLUMN",
+                         help="a second labeller's column (a stronger model, an LLM judge, a "
+                              "crowd label) with a label on every row: rows whose truth cell "
+                              "is empty are then unlabelled, and every posterior uses them "
+                              "through it; not a system")
     compare.add_argument("--metric", default="f1", help="metric name (default: f1)")
     compare.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
                          help="how labels are combined, as scikit-learn's f1_score(average=) "
@@ -357,176 +360,6 @@ def _write_plots(report, y, n_folds, directory, out):
 # ---------------------------------------------------------------------------
 
 
-_PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
-
-
-def _paths(patterns):
-    """The files the arguments name (globs expanded, sorted), and whether they are Parquet."""
-    import glob
-    import os
-
-    paths = []
-    for pattern in patterns:
-        if glob.has_magic(pattern):
-            found = sorted(glob.glob(pattern))
-            if not found:
-                raise _UsageError(f"cannot read {pattern!r}: no file matches")
-            paths.extend(found)
-        elif not os.path.exists(pattern):
-            raise _UsageError(f"cannot read {pattern!r}: no such file")
-        else:
-            paths.append(pattern)
-    for path in paths:
-        if os.path.isdir(path) and not any(
-                name.lower().endswith(_PARQUET_SUFFIXES)
-                for _, _, names in os.walk(path) for name in names):
-            raise _UsageError(f"cannot read {path!r}: a directory without Parquet files")
-    parquet = [os.path.isdir(p) or p.lower().endswith(_PARQUET_SUFFIXES) for p in paths]
-    if any(parquet) and not all(parquet):
-        raise _UsageError("files must be all CSV or all Parquet; got "
-                          f"{', '.join(repr(p) for p in paths[:4])}")
-    return paths, all(parquet)
-
-
-# File signatures of binary formats a CSV name may hide.
-_SIGNATURES = ((b"PK\x03\x04", "a zip archive"), (b"PAR1", "a Parquet file"),
-               (b"\x1f\x8b", "a gzip file"), (b"BZh", "a bzip2 file"),
-               (b"\xfd7zXZ", "an xz file"), (b"\x28\xb5\x2f\xfd", "a zstd file"))
-# Names pandas decompresses by itself.
-_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".zip", ".xz", ".zst", ".tar")
-
-
-def _check_text(path):
-    """A one-line error for a binary file given as CSV (no NUL bytes printed)."""
-    import os
-
-    if path.lower().endswith(_COMPRESSED_SUFFIXES) or not os.path.isfile(path):
-        return
-    with open(path, "rb") as handle:
-        head = handle.read(8192)
-    if b"\x00" not in head and not head.startswith(tuple(s for s, _ in _SIGNATURES)):
-        return
-    what = next((name for signature, name in _SIGNATURES if head.startswith(signature)),
-                "binary data")
-    hint = (": name it .parquet" if what == "a Parquet file" else
-            ": name it with its compression suffix (.csv.gz, .csv.zip, ...)"
-            if what != "binary data" else "")
-    raise _UsageError(f"{path!r} is not a text CSV file (it holds {what}){hint}")
-
-
-def _read_csv(paths):
-    import os
-
-    import pandas as pd
-
-    frames = []
-    for path in paths:
-        _check_text(path)
-        try:
-            header = pd.read_csv(path, header=None, nrows=1, dtype=str).iloc[0].tolist() \
-                if os.path.getsize(path) else []
-            # Blank names are left to pandas ("Unnamed: 0", ...), which keeps them apart.
-            named = [name for name in header if isinstance(name, str) and name.strip()]
-            repeated = sorted({name for name in named if named.count(name) > 1})
-            if repeated:
-                raise _UsageError(f"{path!r} repeats the column name(s) {repeated!r} in its "
-                                  "header: every column needs its own name")
-            frames.append(pd.read_csv(path))
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
-                IsADirectoryError) as error:
-            raise _UsageError(f"cannot read {path!r} as CSV: {error}".splitlines()[0]) \
-                from None
-    _check_same_columns({path: list(f.columns) for path, f in zip(paths, frames)})
-    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-
-
-def _check_same_columns(columns):
-    """One line naming the columns that some files lack.
-
-    ``columns`` maps each file to its column names; their order may differ (the
-    readers align columns by name).
-    """
-    sets = {path: set(names) for path, names in columns.items()}
-    every = list(dict.fromkeys(c for names in columns.values() for c in names))
-    differing = [c for c in every if any(c not in n for n in sets.values())]
-    if differing:
-        lacking = next(path for path, n in sets.items() if not n.issuperset(differing))
-        raise _UsageError(f"the files do not all have the same columns: {differing!r} "
-                          f"not in every file ({lacking!r} has {columns[lacking]!r})")
-
-
-def _parquet_schemas(paths):
-    """The schema of every Parquet file the paths name (directories walked as the
-    readers walk them), from the files' footers alone."""
-    import os
-
-    import pyarrow.dataset as ds
-    import pyarrow.parquet as pq
-
-    files = [file for path in paths for file in
-             (ds.dataset(path, format="parquet").files if os.path.isdir(path) else [path])]
-    return {file: pq.read_schema(file) for file in files}
-
-
-def _check_parquet_schemas(schemas):
-    """The same columns in every file, and no column that is text in one file and a
-    number in another: Dask would give it mixed labels while pandas casts one file to
-    the other's type, so the outcome would depend on the extras."""
-    import pyarrow.types as pat
-
-    def kind(dtype):
-        return ("string" if pat.is_string(dtype) or pat.is_large_string(dtype) else
-                "number" if pat.is_integer(dtype) or pat.is_floating(dtype) else None)
-
-    # A stored pandas index is no column.
-    columns = {file: [n for n in schema.names if not n.startswith("__index_level_")]
-               for file, schema in schemas.items()}
-    _check_same_columns(columns)
-    for name in next(iter(columns.values())):
-        kinds = {}
-        for file, schema in schemas.items():
-            dtype = schema.field(name).type
-            kinds.setdefault(kind(dtype), (file, dtype))
-        if "string" in kinds and "number" in kinds:
-            (a, a_type), (b, b_type) = kinds["number"], kinds["string"]
-            raise _UsageError(f"Mix of label input types (string and number) across the "
-                              f"files: column {name!r} is {a_type} in {a!r} and {b_type} in "
-                              f"{b!r}")
-
-
-def _read_parquet(paths):
-    """A Dask DataFrame when the dask extra is installed, else a pandas one."""
-    try:
-        import dask.dataframe as dd
-    except ImportError:
-        dd = None
-    try:
-        # Checked here, not left to the reader: Dask refuses files that differ and pandas
-        # fills the missing columns with NaN, so the message would depend on the extras.
-        _check_parquet_schemas(_parquet_schemas(paths))
-        if dd is not None:
-            return dd.read_parquet(paths if len(paths) > 1 else paths[0])
-        import pandas as pd
-
-        frames = [pd.read_parquet(path) for path in paths]
-        return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-    except ImportError as error:
-        raise _UsageError("reading Parquet needs pyarrow: pip install 'skprobeval[dask]'") \
-            from error
-    except (OSError, ValueError) as error:
-        raise _UsageError(_parquet_error(paths, error)) from None
-
-
-def _parquet_error(paths, error):
-    """One line naming the file and the reader's own reason (not Dask's wrapper)."""
-    cause = error
-    while cause.__cause__ is not None or cause.__context__ is not None:
-        cause = cause.__cause__ or cause.__context__
-    shown = paths[0] if len(paths) == 1 else f"{len(paths)} files"
-    reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
-    return f"cannot read {shown!r} as Parquet: {reason}"
-
-
 def _read_table(args):
     """The truth, each system's predictions, the item weights (None: one per row), the
     groups of --group (None without) and the clusters of --cluster (None without).
@@ -552,6 +385,13 @@ def _read_table(args):
     if len(set(groups)) != len(groups) or args.truth in groups:
         raise _UsageError(f"--group must name distinct columns other than the truth; "
                           f"got {groups!r}")
+    proxy = [] if getattr(args, "proxy", None) is None else [args.proxy]
+    if proxy and (proxy[0] not in columns or proxy[0] == args.truth
+                  or proxy[0] in groups or proxy[0] == args.cluster
+                  or proxy[0] in (args.systems or [])):
+        raise _UsageError(f"--proxy must name a column other than the truth, the groups, the "
+                          f"cluster and the systems; got {args.proxy!r} (columns: "
+                          f"{columns!r})")
     cluster = [] if args.cluster is None else [args.cluster]
     if cluster and cluster[0] not in columns:
         raise _UsageError(f"cluster column {args.cluster!r} not in {columns!r}")
@@ -560,7 +400,8 @@ def _read_table(args):
         raise _UsageError(f"--cluster must name a column other than the truth, the groups and "
                           f"the systems; got {args.cluster!r}")
     systems = args.systems or [c for c in columns
-                                if c != args.truth and c not in groups and c not in cluster]
+                                if c != args.truth and c not in groups and c not in cluster
+                                and c not in proxy]
     missing = [c for c in systems if c not in columns]
     if missing:
         raise _UsageError(f"system column(s) {missing!r} not in {columns!r}")
@@ -569,7 +410,10 @@ def _read_table(args):
     if len(set(systems)) != len(systems) or args.truth in systems or set(systems) & set(groups):
         raise _UsageError(f"--systems must name distinct columns other than the truth and "
                           f"the groups; got {systems!r}")
-    names = [args.truth, *systems, *groups, *cluster]
+    names = [args.truth, *systems, *groups, *cluster, *proxy]
+    if proxy and hasattr(frame, "compute"):
+        # Unlabelled rows (an empty truth cell) must stay rows: read the files whole.
+        frame = frame[names].compute()
     with warnings.catch_warnings():
         # The Parquet reader's own deprecation notices are not the user's business.
         warnings.filterwarnings("ignore", category=DeprecationWarning, module="dask")
@@ -583,13 +427,19 @@ def _read_table(args):
             raise _UsageError(_parquet_error(paths, error)) from None
     if arrays[0].shape[0] == 0:
         raise _UsageError(f"{shown!r} has no rows")
-    bad = [name for name, values in zip(names, arrays) if np.any(pd.isna(values))]
+    # With a proxy an empty truth cell is an unlabelled row; nowhere else is a cell empty.
+    bad = [name for i, (name, values) in enumerate(zip(names, arrays))
+           if not (i == 0 and proxy) and np.any(pd.isna(values))]
     if bad:
         raise _UsageError(f"missing values in column(s) {bad!r}")
+    if proxy and not np.any(~pd.isna(arrays[0])):
+        raise _UsageError(f"truth column {args.truth!r} has no label (--proxy needs gold "
+                          "labels on some rows)")
     n_systems, n_groups = len(systems), len(groups)
     return (arrays[0], dict(zip(systems, arrays[1:1 + n_systems])), weight,
             dict(zip(groups, arrays[1 + n_systems:1 + n_systems + n_groups])) or None,
-            arrays[-1] if cluster else None)
+            arrays[1 + n_systems + n_groups] if cluster else None,
+            arrays[-1] if proxy else None)
 
 
 def _pos_label(text, truth, option="--pos-label"):
@@ -654,9 +504,10 @@ def _compare(args, out):
     check_report_options(args.metric, args.beta, _prior(args.prior), args.confidence, args.n_draws)
     # The report's rope serves the share-right comparison too: [0, 1) whatever the metric.
     check_rope(args.rope)
-    truth, predictions, weight, groups, clusters = _read_table(args)
+    truth, predictions, weight, groups, clusters, proxy = _read_table(args)
+    labelled = truth if proxy is None else truth[~pd.isna(truth)]
     # Hash-based distinct labels: O(n), no conversion of every label to a string.
-    n_labels = len({label for values in (truth, *predictions.values())
+    n_labels = len({label for values in (labelled, *predictions.values())
                     for label in pd.unique(np.asarray(values).ravel()).tolist()})
     average = _average(args.average, n_labels, args.metric)
     if groups is not None and average != "binary":
@@ -664,14 +515,16 @@ def _compare(args, out):
                           f"{average}")
     if args.table in ("by_group", "group_gaps") and groups is None:
         raise _UsageError(f"--table {args.table} goes with --group")
+    if proxy is not None and (groups is not None or clusters is not None):
+        raise _UsageError("--proxy goes without --group and --cluster")
     report = compare_predictions(
         truth, predictions, metric=args.metric, average=average,
-        labels=_labels(args.labels, truth), beta=args.beta, prior=_prior(args.prior),
+        labels=_labels(args.labels, labelled), beta=args.beta, prior=_prior(args.prior),
         rope=args.rope, confidence=args.confidence,
-        pos_label=(_pos_label(args.pos_label, truth)
+        pos_label=(_pos_label(args.pos_label, labelled)
                    if average == "binary" and n_labels <= 2 else 1),
         sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
-        random_state=args.random_state, groups=clusters)
+        random_state=args.random_state, groups=clusters, proxy=proxy)
     if args.plan:
         report.verdict(plan=True, random_state=args.random_state)
     return _print_report(report, args, out)

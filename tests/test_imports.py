@@ -4,7 +4,8 @@ The package is a stack of stage subpackages: ``_core`` (checks, numerics,
 results, formatting, drawing) < ``_counting`` (labels to counts) <
 ``_metrics`` (point metrics, chance) < ``_posteriors`` < ``_compare`` <
 ``_workflow`` (scikit-learn glue, reports, thresholds) < ``_plot`` (Displays),
-with the public modules (``cli``, ``plotting``, ``__init__``) on top.  Every
+with the public modules (``cli`` and its file readers ``_cli_files``, ``plotting``,
+``__init__``) on top.  Every
 module's imports (top-level and inside functions, read from the source with
 `ast`) are checked: a module imports its own stage's modules directly and
 lower stages only through their ``__init__``, and only names without a leading
@@ -25,7 +26,7 @@ STAGES = {
     "_core": 0, "_counting": 1, "_metrics": 2, "_posteriors": 3, "_compare": 4,
     "_workflow": 5, "_plot": 6,
 }
-TOP = {"_version": -1, "plotting": 7, "cli": 8, "__main__": 9, "__init__": 9}
+TOP = {"_version": -1, "plotting": 7, "_cli_files": 8, "cli": 8, "__main__": 9, "__init__": 9}
 
 
 def _modules(package=None):

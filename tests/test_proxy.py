@@ -361,3 +361,66 @@ def test_ranking_with_a_proxy():
                                         "`groups`"):
         rank_systems(gold, predictions, metric="f1", proxy=proxy,
                      groups=np.arange(3_000) // 3)
+
+
+# -- reports and the command line -------------------------------------------------------
+
+
+def _three_systems(rng, n, labelled):
+    y, _, proxy = _population(rng, n, 0.95)
+    predictions = {name: np.where(rng.random(n) < rate, y, 1 - y)
+                   for name, rate in (("a", 0.86), ("b", 0.84), ("c", 0.78))}
+    gold = np.where(np.arange(n) < labelled, y, np.nan)
+    return y, gold, predictions, proxy
+
+
+def test_report_with_a_proxy():
+    from skprobeval import compare_predictions
+
+    rng = np.random.default_rng(14)
+    y, gold, predictions, proxy = _three_systems(rng, 3_000, 300)
+    report = compare_predictions(gold, predictions, proxy=proxy, n_draws=2_000)
+    summary = report.summary
+    assert list(summary.index) == ["a", "b", "c"]
+    assert (summary["n_labelled"] == 300).all()
+    # The counts and the point are the labelled items'.
+    assert summary.loc["a", ["tp", "fp", "fn", "tn"]].sum() == 300
+    assert summary.loc["a", "point"] == pytest.approx(f1_score(y[:300], predictions["a"][:300]))
+    # Each system's interval is its ProxyPosterior's.
+    posterior = report.posteriors["a"]
+    assert isinstance(posterior, ProxyPosterior)
+    assert (summary.loc["a", "low"], summary.loc["a", "high"]) == posterior.interval(0.95)
+    assert report.pairwise_metric.loc["a", "c"] > 0.99
+    assert report.ranking.prob_best.idxmax() == "a"
+    verdict = report.verdict()
+    assert verdict.point == pytest.approx(summary.loc["a", "mean"])
+    assert "with a second labeller" in verdict.text
+    assert "Gold labels on 300 of 3000 items" in report.note
+    with pytest.raises(TypeError, match="`groups` must be None with `proxy`"):
+        compare_predictions(gold, predictions, proxy=proxy, groups=np.arange(3_000) // 3)
+    with pytest.raises(ValueError, match="`average` must be an average over labels with"):
+        compare_predictions(gold, predictions, proxy=proxy, average=None)
+
+
+def test_command_line_proxy_column(tmp_path):
+    pd = pytest.importorskip("pandas")
+    from test_cli import run
+
+    rng = np.random.default_rng(15)
+    _, gold, predictions, proxy = _three_systems(rng, 1_500, 200)
+    frame = pd.DataFrame({"gold": pd.array([None if np.isnan(v) else int(v) for v in gold],
+                                           dtype="Int64"), **predictions, "judge": proxy})
+    path = tmp_path / "judged.csv"
+    frame.to_csv(path, index=False)
+    result = run("compare", path, "--truth", "gold", "--proxy", "judge", "--n-draws", "2000",
+                 "--format", "json")
+    assert result.returncode == 0, result.stderr
+    import json
+
+    payload = json.loads(result.stdout)
+    assert set(payload["summary"]) == {"a", "b", "c"}
+    assert payload["summary"]["a"]["n_labelled"] == 200
+    missing = run("compare", path, "--truth", "gold")
+    assert missing.returncode == 2 and "missing values in column(s) ['gold']" in missing.stderr
+    wrong = run("compare", path, "--truth", "gold", "--proxy", "gold")
+    assert wrong.returncode == 2 and "--proxy must name a column other than" in wrong.stderr

@@ -22,46 +22,22 @@ from sklearn.model_selection import check_cv, cross_validate
 from .._core import (
     N_DRAWS,
     as_array,
-    check_confidence,
-    check_draws,
-    check_positive,
-    check_prior,
     fail,
     renamed_keyword,
     to_host,
 )
 from .._counting import frame_matrix, joint_codes, resolve_columns
-from .._metrics import check_average, get_metric
 from ._cv_groups import check_group_splits, default_splitter, item_clusters
 from ._fold_predictions import predict_folds
 from ._fold_scores import compare_fold_scores, refuse_search_results, result_kind
+from ._options import _check_common, check_report_options
+from ._proxy_report import proxy_report
 from ._report import _counts_only_report, _repeats
 from ._report_builder import _Fold, _ReportBuilder, group_columns
 from ._skore import is_skore, skore_cv_results, skore_predictions
 
-__all__ = ["compare_cv_results", "compare_estimators", "compare_predictions"]
-
-
-# ---------------------------------------------------------------------------
-# Validation shared by the entry points
-# ---------------------------------------------------------------------------
-
-
-def check_report_options(metric, beta, prior, confidence, n_draws):
-    """The options of every report but the averaging (checked once labels are known)."""
-    spec = get_metric(metric)
-    beta = check_positive(beta, "beta")
-    lam = check_prior(prior)
-    confidence = check_confidence(confidence)
-    n_draws = check_draws(n_draws)
-    return spec, beta, lam, confidence, n_draws
-
-
-def _check_common(metric, average, beta, prior, confidence, n_draws):
-    spec, beta, lam, confidence, n_draws = check_report_options(metric, beta, prior, confidence,
-                                                            n_draws)
-    average = check_average(average, spec.name)
-    return spec, average, beta, lam, confidence, n_draws
+__all__ = ["check_report_options", "compare_cv_results", "compare_estimators",
+           "compare_predictions"]
 
 
 def _check_target(y, name="y"):
@@ -581,7 +557,7 @@ def _test_indices(name, result):
 def compare_predictions(y_true, predictions=None, *, metric="f1", average="binary", labels=None,
                         beta=1.0, prior=0.5, rope=0.0, confidence=0.95, pos_label=1,
                         sample_weight=None, scores=None, data=None, sensitive_features=None,
-                        n_draws=N_DRAWS, random_state=0, groups=None):
+                        n_draws=N_DRAWS, random_state=0, groups=None, proxy=None):
     """Posteriors and paired comparisons of several systems' predictions on one test set.
 
     The same report as `compare_estimators`, from predictions you hold:
@@ -684,6 +660,13 @@ def compare_predictions(y_true, predictions=None, *, metric="f1", average="binar
         is one draw.  With a Dask DataFrame, a column of it (counted with
         the labels in the same pass: each distinct combination of labels and
         cluster is one row weighted by its count).
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a missing
+        value for the items without a gold label: every posterior, pair and the
+        ranking is then drawn from both (see `metric_posterior`); the count
+        columns and ``point`` are the labelled items', beside ``n_labelled``.
+        NumPy or pandas arrays; not with `data`, `scores`, `groups`,
+        `sensitive_features` or ``average=None``.
 
     Returns
     -------
@@ -750,6 +733,13 @@ def compare_predictions(y_true, predictions=None, *, metric="f1", average="binar
                  shown="a value")
         y_true, predictions, scores, pos_label = skore_predictions(
             predictions, y_true=y_true, average=average, labels=labels, pos_label=pos_label)
+    if proxy is not None:
+        return proxy_report(y_true, predictions, proxy, metric=metric, average=average,
+                           labels=labels, beta=beta, prior=prior, rope=rope,
+                           confidence=confidence, pos_label=pos_label, n_draws=n_draws,
+                           random_state=random_state, sample_weight=sample_weight,
+                           refused={"scores": scores, "data": data, "groups": groups,
+                                    "sensitive_features": sensitive_features})
     if data is not None and isinstance(predictions, (list, tuple)):
         if len(set(map(str, predictions))) != len(predictions):
             fail("predictions", "distinct column names", predictions)

@@ -48,7 +48,8 @@ class ReportVerdict(ResultMixin):
         report has no verdict (`reason` says why).
     point, low, high : float
         The leader's point estimate and credible interval (NaN without a
-        leader).
+        leader); for a report with a second labeller (``proxy=``), whose
+        point is the labelled items' alone, its posterior mean.
     prob_best : float
         The leader's P(best) (NaN without a ranking).
     runner_up : str or None
@@ -257,6 +258,9 @@ def _plan_reason(report, ranking):
         return ("How many more items would decide it is not estimated for items in clusters "
                 "(more clusters, not more items, would; plan_test_size(cluster_size=, "
                 "icc=) plans a clustered test set).")
+    if "n_labelled" in report.summary:
+        return ("How many more gold labels would decide it is not estimated for a report "
+                "with a second labeller.")
     source = getattr(ranking, "_source", None)
     if source is None:
         return ("How many more items would decide it is not estimated for a ranking of "
@@ -293,7 +297,10 @@ def report_verdict(report, *, plan, assurance, n_sims, n_draws, random_state):
     order = prob_best.sort_values(ascending=False, kind="stable")
     leader, runner_up = order.index[0], order.index[1]
     row = report.summary.loc[leader]
-    point = float(row["point"]) if np.isfinite(row.get("point", np.nan)) else float(row["mean"])
+    # A report with a second labeller quotes its posterior mean (its point is the
+    # labelled items' alone).
+    point = (float(row["point"]) if np.isfinite(row.get("point", np.nan))
+             and "n_labelled" not in report.summary else float(row["mean"]))
     level, rope = report.confidence, report.rope
     decided, equivalent, undecided, pairs = [], [], [], []
     for first, second, better, same, worse in _pair_rows(ranking, list(order.index)):
