@@ -33,12 +33,14 @@ positives, which are unknown on the unlabelled items, so it needs a ratio
 estimator (a delta method over two means) that the package does not offer.
 
 Judged: the library's 95% interval covers at least 0.92 in every cell
-(within two Monte Carlo standard errors); paired nulls exceed 0.95 in 2% to
-7% of test sets (two standard errors allowed); at agreement 0.95 with ten
-times as many unlabelled items the interval is at most 0.65 times as wide as
-the labelled-only one; where ``ppi_py`` applies, at most 1.10 times as wide
-as its interval.  Every cell runs the full test sets: one costs about 0.15 s
-at 101 000 items and 0.08 s at 11 000 or fewer (one core).
+(within two Monte Carlo standard errors, 0.022 at 400 test sets); paired
+nulls exceed 0.95 in 2% to 7% of test sets (two standard errors allowed);
+at agreement 0.95 with ten times as many unlabelled items the interval is
+at most 0.65 times as wide as the labelled-only one; where ``ppi_py``
+applies and both intervals cover 0.92, at most 1.10 times as wide as its
+interval.  Every cell runs the full test sets: the 30 cells took 1027 s on
+one core (a test set about 0.15 s at 101 000 items, 0.08 s at 11 000 or
+fewer), so no cell needs fewer.
 """
 
 from __future__ import annotations
@@ -213,6 +215,7 @@ def run_proxy(cell, reps, n_draws, *, seed, coverage_row, levels, library):
 def verdict_rows(rows):
     """(checked, failures) of the section's promises."""
     checked, failures = 0, []
+    ppi = {(row["cell"], row["quantity"]): row for row in rows if row["method"] == PPI}
     for row in rows:
         if row["kind"] != "library":
             continue
@@ -225,14 +228,19 @@ def verdict_rows(rows):
                 failures.append(f"{where}: share of P > 0.95 = {share:.3f} outside "
                                 "[0.02, 0.07]")
             continue
-        if row["coverage_95"] < 0.92 - 2 * row["se_95"]:
+        floor = 0.92 - 2 * row["se_95"]
+        if row["coverage_95"] < floor:
             failures.append(f"{where}: coverage {row['coverage_95']:.3f} < 0.92")
         if row["agreement"] == WIDTH_AGREEMENT and row["unlabelled_ratio"] == WIDTH_RATIO and \
                 row["width_vs_labelled_only"] > WIDTH_LIMIT:
             failures.append(f"{where}: width {row['width_vs_labelled_only']:.3f} x the "
                             f"labelled items alone > {WIDTH_LIMIT}")
-        ppi = row.get("width_vs_ppi")
-        if ppi is not None and np.isfinite(ppi) and ppi > PPI_LIMIT:
-            failures.append(f"{where}: width {ppi:.3f} x prediction-powered inference's "
-                            f"> {PPI_LIMIT}")
+        # Against prediction-powered inference where both cover: an interval that
+        # misses the truth is no width to match.
+        other = ppi.get((row["cell"], row["quantity"]))
+        if other is not None and row["coverage_95"] >= floor and \
+                other["coverage_95"] >= 0.92 - 2 * other["se_95"] and \
+                row["width_vs_ppi"] > PPI_LIMIT:
+            failures.append(f"{where}: width {row['width_vs_ppi']:.3f} x prediction-powered "
+                            f"inference's > {PPI_LIMIT}")
     return checked, failures
