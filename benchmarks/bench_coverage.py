@@ -79,6 +79,12 @@ thresholds
     target in the population (in the coverage columns) and the population
     recall it keeps, beside the naive point choice and MAPIE's
     ``BinaryClassificationController`` when MAPIE is installed.
+proxy
+    gold labels on 50, 200 or 1 000 items and a second labeller's (the
+    proxy's) on ten or a hundred times as many more (`_coverage_proxy`):
+    agreement 0.7 to 0.98; accuracy, recall, precision, F1, macro F1 and
+    paired differences and nulls.  References: the labelled items alone and
+    prediction-powered inference (``ppi_py``) for accuracy when installed.
 comparisons
     paired, independent, `compare_scores`, the correlated t-test and the
     signed-rank test under the null (two equal systems: the share of
@@ -127,6 +133,7 @@ from benchmarks import _coverage_calibration as _calibration
 from benchmarks import _coverage_clusters as _clusters
 from benchmarks import _coverage_groups as _groups
 from benchmarks import _coverage_mixture as _mixture
+from benchmarks import _coverage_proxy as _proxy
 from benchmarks import _coverage_runs as _runs
 from benchmarks import _coverage_stopping as _stopping
 from benchmarks import _coverage_systems as _systems
@@ -912,6 +919,11 @@ def run_stopping(cell, reps, n_draws):
     return _stopping.run_stopping(cell, reps, n_draws, seed=_seed, library=LIBRARY)
 
 
+def run_proxy(cell, reps, n_draws):
+    return _proxy.run_proxy(cell, reps, n_draws, seed=_seed, coverage_row=_coverage_row,
+                            levels=LEVELS, library=LIBRARY)
+
+
 def run_thresholds(cell, reps, n_draws):
     return _thresholds.run_thresholds(cell, reps, n_draws, seed=_seed, levels=LEVELS,
                                       library=LIBRARY)
@@ -929,6 +941,7 @@ SECTIONS = {
     "runs": (_runs.run_cells, run_runs),
     "stopping": (_stopping.stopping_cells, run_stopping),
     "clusters": (_clusters.cluster_cells, run_clusters),
+    "proxy": (_proxy.proxy_cells, run_proxy),
 }
 # Sections whose rows are not intervals (no coverage, width or bootstrap columns).
 NOT_INTERVALS = ("comparisons", "systems", "stopping")
@@ -989,7 +1002,7 @@ def verdicts(rows):
     for (section, cell, quantity), group in groups.items():
         library = [r for r in group if r["kind"] == "library"]
         references = [r for r in group if r["kind"] == "reference"]
-        if section in ("systems", "stopping", "clusters"):
+        if section in ("systems", "stopping", "clusters", "proxy"):
             continue            # judged below (P(best) pooled; stopping: its targets)
         for lib in library:
             checked += 1
@@ -1035,6 +1048,11 @@ def verdicts(rows):
     # Clusters: the floors of 20 clusters and of 10, the width where nothing is clustered.
     extra_checked, extra = _clusters.verdict_rows([r for r in rows
                                                    if r["section"] == "clusters"])
+    checked += extra_checked
+    failures += extra
+    # Proxy: coverage in every cell, the paired nulls, the width against the labelled
+    # items alone and against prediction-powered inference.
+    extra_checked, extra = _proxy.verdict_rows([r for r in rows if r["section"] == "proxy"])
     checked += extra_checked
     failures += extra
     # P(best) is judged over the spreads a population draws, its cells' pairs pooled per
@@ -1103,8 +1121,9 @@ def print_report(rows, out=sys.stdout):
         elif section == "stopping":
             print(f"{row['cell']:<40} {row['quantity']:<14} {row['wrong_share']:>12.4f} "
                   f"{row['se']:>6.4f} {row['mean_stop']:>9.0f}", file=out)
-        elif row.get("quantity") == "paired null":
-            print(f"{row['cell']:<46} {'paired null: share of P > 0.95':<54} "
+        elif str(row.get("quantity")).startswith("paired null"):
+            label = f"{row['quantity']}: share of P > 0.95"
+            print(f"{row['cell']:<46} {label:<54} "
                   f"{row['method']:<40} {row['share_above_95']:>6.3f}", file=out)
         elif section == "comparisons":
             matched = ""
@@ -1218,7 +1237,7 @@ def write_docs(rows, directory):
     summary = candidate_summary(rows).round(3).reset_index()
     summary.to_csv(os.path.join(directory, "coverage_summary.csv"), index=False)
     frame = pd.DataFrame([r for r in rows if r["section"] not in NOT_INTERVALS
-                          and r["section"] != "clusters"])      # (cells of clusters, not n)
+                          and r["section"] not in ("clusters", "proxy")])   # (cells not of n)
     frame["n"] = frame["cell"].map(_n_of)
     panels = (("binary", "f1", "binary F1"), ("multiclass", "macro F1", "multiclass macro F1"),
               ("ranking", "ROC AUC", "ROC AUC"))

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from optional import missing
 from scipy import stats
 
 from benchmarks import _references as ref
@@ -54,7 +55,7 @@ def _check_quick_rows(quick_rows):
         elif row["section"] == "systems":
             assert 0.0 <= row["observed"] <= 1.0 and 0.0 <= row["predicted"] <= 1.0
             assert row["count"] > 0
-        elif row.get("quantity") == "paired null":
+        elif str(row.get("quantity")).startswith("paired null"):
             assert 0.0 <= row["share_above_95"] <= 1.0
         else:
             assert 0.0 <= row["coverage_95"] <= 1.0 and row["width_95"] >= 0.0
@@ -93,6 +94,22 @@ def _check_quick_rows(quick_rows):
                and row["kind"] == "library" and row.get("mean_size") == 1
                and "coverage_95" in row]
     assert len(singles) == 7 and all(row["same_as_without"] for row in singles)
+    # Proxy: the library beside the labelled items alone in every cell and quantity,
+    # prediction-powered inference for accuracy (and its paired difference) when ppi_py
+    # is installed, and the paired nulls of accuracy and F1.
+    proxy = [row for row in quick_rows if row["section"] == "proxy"]
+    by_method = {}
+    for row in proxy:
+        by_method.setdefault((row["cell"], row["quantity"]), set()).add(row["method"])
+    assert len(by_method) == 2 * 9
+    for (_, quantity), methods in by_method.items():
+        assert {"skprobeval", bc._proxy.LABELLED_ONLY} <= methods
+        assert (bc._proxy.PPI in methods) == (
+            quantity in ("accuracy", "accuracy difference") and not missing("ppi_py"))
+    for row in proxy:
+        if row["kind"] == "library" and "coverage_95" in row:
+            assert row["width_vs_labelled_only"] > 0.0
+            assert row["items"] == row["labelled"] * (1 + row["unlabelled_ratio"])
     strict = [row for row in quick_rows if "confidence=0.995" in row["method"]]
     assert len(strict) == 1 and math.isnan(strict[0]["coverage_90"])
     assert 0.0 <= strict[0]["recall_95"] <= strict[0]["oracle_recall"] + 0.1

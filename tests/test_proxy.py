@@ -131,6 +131,36 @@ def test_multiclass_averages_and_string_labels():
     assert abs(accuracy.mean() - np.mean(y == pred)) < 0.03
 
 
+def test_counted_combinations_are_every_item():
+    # Small integer labels are read from their distinct (labelled, gold, predictions,
+    # proxy) combinations, each weighted by its count; unit sample weights and string
+    # labels take every item.  The table, hence every draw, is the same.
+    from skprobeval import compare_paired_metric
+
+    rng = np.random.default_rng(7)
+    y, pred, proxy = _population(rng, 3_000, 0.85)
+    gold = y.astype(float)
+    gold[rng.random(3_000) < 0.7] = np.nan
+    fast = metric_posterior(gold, pred, metric="f1", proxy=proxy, n_draws=2_000,
+                            random_state=3)
+    every = metric_posterior(gold, pred, metric="f1", proxy=proxy, sample_weight=np.ones(3_000),
+                             n_draws=2_000, random_state=3)
+    assert fast.mean() == every.mean() and fast.interval() == every.interval()
+    k = rng.integers(0, 4, 3_000)
+    a, b, second = (np.where(rng.random(3_000) < share, k, rng.integers(0, 4, 3_000))
+                    for share in (0.8, 0.75, 0.9))
+    gold_k = np.where(np.isnan(gold), None, k.astype(str).astype(object))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # rare (proxy, A, B) combinations, unlabelled
+        results = [compare_paired_metric(g, x, z, metric="f1", average="macro", proxy=p,
+                                         n_draws=2_000, random_state=4)
+                   for g, x, z, p in ((np.where(np.isnan(gold), np.nan, k), a, b, second),
+                                      (gold_k, a.astype(str), b.astype(str),
+                                       second.astype(str)))]
+    assert results[0].prob_first_better == results[1].prob_first_better
+    assert results[0].difference.interval() == results[1].difference.interval()
+
+
 def test_result_reports_what_the_proxy_added():
     rng = np.random.default_rng(5)
     y, pred, proxy = _population(rng, 1_000, 0.9)

@@ -47,6 +47,10 @@ __all__ = ["PooledRates", "ProxyPosterior", "ProxyTable", "label_counts", "missi
 
 # Values drawn at once: draws x strata x labels.
 _CHUNK_VALUES = 2_000_000
+# Small integer labels: the table is read from the items' distinct (labelled, gold,
+# predictions, proxy) combinations, each weighted by its count, where they take at
+# most this many codes.  10^6 binary items, 10^3 labelled: read_proxy 70 -> 9 ms.
+_DISTINCT_CODES = 1 << 16
 
 
 class ProxyPosterior(SampledPosterior):
@@ -182,7 +186,9 @@ class ProxyTable:
 
     Built by `read_proxy`.  ``joint`` holds the codes (gold, every system, the
     proxy; the gold code of an unlabelled item is meaningless), ``labelled``
-    marks the items with a gold label, ``weight`` the items' weights.
+    marks the items with a gold label, ``weight`` the items' weights.  The
+    items may be the distinct combinations of the codes, weighted by their
+    counts: the table is the same.
     """
 
     def __init__(self, joint, labelled, weight, n_systems, lam, prior=None):
@@ -342,6 +348,48 @@ def _cell_prior(size, n_systems, lam):
     return prior
 
 
+def _distinct_items(gold, preds, proxy, labelled):
+    """The items' distinct (labelled, gold or proxy, predictions, proxy) combinations:
+    ``(labelled, filled, preds, proxy, counts)``, one entry per combination, the labels
+    of their arrays' types and the gold label where labelled, the proxy's elsewhere;
+    None unless every label is a small non-negative integer (or boolean).
+
+    One stratum code per item and a ``np.bincount`` of them, in place of encoding each
+    array's labels: every item's (predictions, proxy) counted at once, the labelled
+    items' (gold, stratum) apart and taken off.  The table counts the same items.
+    """
+    arrays = [*preds, proxy]
+    if gold.dtype.kind not in "iub" or any(a.dtype.kind not in "iub" or
+                                           a.shape != labelled.shape for a in arrays):
+        return None
+    low = min(int(a.min()) for a in (gold, *arrays))
+    base = max(int(a.max()) for a in (gold, *arrays)) + 1
+    n_strata = base ** len(arrays)
+    if low < 0 or 2 * base * n_strata > _DISTINCT_CODES:
+        return None
+    stratum = arrays[0].astype(np.intp)
+    for digit in arrays[1:]:
+        stratum *= base
+        np.add(stratum, digit, out=stratum, casting="unsafe")
+    every = np.bincount(stratum, minlength=n_strata)
+    in_labelled = np.bincount(gold.astype(np.intp) * n_strata + stratum[labelled],
+                              minlength=base * n_strata)
+    unlabelled = every - in_labelled.reshape(base, n_strata).sum(axis=0)
+    # Unlabelled entries first (gold digit: the proxy's), then the labelled ones.
+    alone = np.flatnonzero(unlabelled)
+    kept = np.flatnonzero(in_labelled)
+    strata = np.concatenate([alone, kept % n_strata])
+    digits, rest = [], strata
+    for a in arrays[::-1]:
+        digits.append((rest % base).astype(a.dtype))
+        rest = rest // base
+    *others, proxy_digit = digits[::-1]
+    filled = np.concatenate([proxy_digit[:alone.shape[0]], kept // n_strata]).astype(gold.dtype)
+    mask = np.arange(strata.shape[0]) >= alone.shape[0]
+    counts = np.concatenate([unlabelled[alone], in_labelled[kept]]).astype(float)
+    return mask, filled, others, proxy_digit, counts
+
+
 def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_weight, lam,
                pred_names, max_cells=1 << 16):
     """Validate gold labels with missing values, predictions and a proxy; `ProxyTable`.
@@ -374,36 +422,49 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
     # The labelled items' own checks (a binary average of two labels, pos_label among them).
     joint_codes(gold, [p[labelled] for p in preds], average=average, labels=labels,
                 pos_label=pos_label, names=names)
+    distinct = None
+    if sample_weight is None and values.dtype.kind != "O" and missing.any():
+        distinct = _distinct_items(gold, preds, proxy, labelled)
+    if distinct is None:
+        items_labelled, items_gold, items_preds, items_proxy = labelled, gold, preds, proxy
+        items_weight = sample_weight
+    else:
+        items_labelled, filled, items_preds, items_proxy, items_weight = distinct
+        items_gold = filled[items_labelled]
     # The proxy guesses the gold label: its labels must be the gold labels' or the
     # predictions'.
-    seen = np.concatenate([gold, *preds])
+    seen = np.concatenate([items_gold, *items_preds])
     everything = joint_codes(seen, [seen], average="macro" if average == "binary" else average,
                              labels=labels, names=["y_true", "y_pred"])
     try:
-        inside = np.isin(proxy, everything.classes)
+        inside = bool(np.isin(items_proxy, everything.classes).all())
     except TypeError:
-        inside = np.zeros(n, dtype=bool)
-    if not inside.all():
-        outside = proxy[~inside][:5].tolist()
+        inside = False
+    if not inside:
+        try:
+            outside = proxy[~np.isin(proxy, everything.classes)][:5].tolist()
+        except TypeError:
+            outside = proxy[:5].tolist()
         fail("proxy", f"labels among those of y_true and the predictions "
              f"{everything.classes[:10].tolist()}", proxy, shown=f"labels {outside}")
-    if values.dtype.kind == "O" or not missing.any():
+    if distinct is None and (values.dtype.kind == "O" or not missing.any()):
         filled = np.asarray(values, dtype=object).copy()
         filled[missing] = proxy[missing]
         filled[labelled] = gold.astype(object)
         filled = np.asarray(filled.tolist())
-    else:
+    elif distinct is None:
         filled = np.where(missing, proxy, np.where(missing, 0, values)).astype(gold.dtype)
-    joint = joint_codes(filled, [*preds, proxy], average=average, labels=labels,
-                        pos_label=pos_label, sample_weight=sample_weight,
+    joint = joint_codes(filled, [*items_preds, items_proxy], average=average, labels=labels,
+                        pos_label=pos_label, sample_weight=items_weight,
                         names=[*names, "proxy"])
     size = joint.classes.shape[0]
     if size ** (len(preds) + 2) > max_cells:
         fail("proxy", f"None for {size} labels and {len(preds)} system(s): the table of "
              f"(gold, proxy, predictions) has {size ** (len(preds) + 2)} cells, more than "
              f"{max_cells}", proxy, error=TypeError, shown="a proxy")
-    weight = np.ones(n) if joint.weight is None else np.asarray(joint.weight, dtype=float)
-    table = ProxyTable(joint, labelled, weight, len(preds), lam)
+    weight = (np.ones(items_labelled.shape[0]) if joint.weight is None
+              else np.asarray(joint.weight, dtype=float))
+    table = ProxyTable(joint, items_labelled, weight, len(preds), lam)
     if table.single_stratum:
         fail("y_true", "gold labels in at least two strata of (proxy, prediction) where the "
              "items fall in several (the gold labels are read within each stratum)", y_true,
