@@ -59,7 +59,7 @@ class ProxyPosterior(SampledPosterior):
     Built by `metric_posterior` (and the named posteriors) with ``proxy=``:
     draws of the (gold, prediction) table from the items' (proxy,
     prediction) shares and the gold labels' shares within them (see the
-    theory page "Fewer gold labels").  Every summary is a
+    theory page "A second labeller").  Every summary is a
     `SampledPosterior`'s.
 
     Parameters
