@@ -178,9 +178,10 @@ def test_result_reports_what_the_proxy_added():
 def test_missing_gold_labels_without_proxy_name_the_count():
     gold = np.array([1.0, 0.0, np.nan, 1.0, np.nan])
     with pytest.raises(ValueError, match=r"`y_true` must be a gold label on every item, or "
-                                         r"proxy=.*; got 2 missing value\(s\) of 5"):
+                                         r"proxy=.*; got 2 missing value\(s\) "
+                                         r"\(NaN, None or NA\) of 5"):
         metric_posterior(gold, [1, 0, 1, 1, 0], metric="f1")
-    with pytest.raises(ValueError, match=r"got 1 missing value\(s\) of 3"):
+    with pytest.raises(ValueError, match=r"got 1 missing value\(s\) \(NaN, None or NA\) of 3"):
         recall_posterior(np.array([1, None, 0], dtype=object), [1, 0, 0])
 
 

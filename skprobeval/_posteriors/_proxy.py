@@ -167,7 +167,8 @@ def refuse_missing(y_true):
     if missing is not None:
         fail("y_true", "a gold label on every item, or proxy= (a second labeller's labels on "
              "every item) for items without one", y_true,
-             shown=f"{int(missing.sum())} missing value(s) of {missing.shape[0]}")
+             shown=f"{int(missing.sum())} missing value(s) (NaN, None or NA) of "
+                   f"{missing.shape[0]}")
 
 
 def _labelled(values, mask):
