@@ -54,7 +54,6 @@ from .._posteriors import (
     check_target_metric,
     exact_posterior,
     f_score_mass,
-    refuse_missing,
 )
 from ._paired import PairedComparison
 from ._proxy_systems import proxy_differences
@@ -636,7 +635,6 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
             average=average, labels=labels, lam=lam, beta=beta, pos_label=pos_label,
             sample_weight=to_host(sample_weight, "sample_weight"), n_draws=n_draws, rng=rng)
         return sampled_comparison(spec.name, differences, rope, n_draws, keep_difference=True)
-    refuse_missing(y_true)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
                         names=["y_true", "y_pred_a", "y_pred_b"], groups=groups)

@@ -57,7 +57,6 @@ from .._posteriors import (
     f_score_mass,
     label_cells,
     ranking_prior,
-    refuse_missing,
 )
 from ._joint_systems import JointSystems, check_ranking_groups
 from ._pooling import pool_in_range
@@ -703,7 +702,6 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
             pred_names=label_names[1:])
         draws = np.concatenate(list(chunks))
     else:
-        refuse_missing(y_true)
         if counted:
             # The distinct combinations, their counts as weights, as Dask input reaches here.
             arrays, weight = [y_true.y_true, *y_true.y_pred.T], y_true.counts

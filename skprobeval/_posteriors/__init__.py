@@ -91,7 +91,6 @@ from ._proxy import (
     label_counts,
     missing_labels,
     read_proxy,
-    refuse_missing,
     table_metric,
 )
 
@@ -161,7 +160,6 @@ __all__ = [
     "ranking_prior",
     "read_proxy",
     "recall_posterior",
-    "refuse_missing",
     "sample_cells",
     "sampled_average",
     "share_chunks",

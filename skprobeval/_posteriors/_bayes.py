@@ -57,7 +57,7 @@ from ._posterior import BetaPosterior, ClusteredPosterior, ExactMeanPosterior, S
 from ._posterior_affine import AffinePosterior
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
-from ._proxy import proxy_posterior, refuse_missing
+from ._proxy import proxy_posterior
 
 __all__ = ["metric_posterior"]
 
@@ -653,7 +653,6 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         if metric is None:
             fail("metric", "a metric name or a callable f(tp, fp, fn, tn)", metric,
                  error=TypeError)
-        refuse_missing(y_true)
         average = _check_average(average)
         if isinstance(metric, (str, MetricSpec)):
             # The message of metric_score and the reports ("powers": two metrics only).

@@ -32,7 +32,6 @@ from ._joint import (
     label_prior,
     takes_f_score_prior,
 )
-from ._proxy import refuse_missing
 
 __all__ = [
     "fbeta_posterior",
@@ -54,7 +53,6 @@ def _from_predictions(name, y_true, y_pred, *, prior, labels, pos_label, average
                                 sample_weight=sample_weight, prior=prior, beta=beta,
                                 n_draws=n_draws, random_state=random_state, groups=groups,
                                 proxy=proxy)
-    refuse_missing(y_true)
     lam = check_prior(prior)
     average = check_average(_check_average(average), name if name != "fbeta" else "fbeta")
     n_draws = check_draws(n_draws)

@@ -43,7 +43,7 @@ from ._posterior import SampledPosterior, _out, rounded
 
 __all__ = ["PooledRates", "ProxyPosterior", "ProxyTable", "label_counts", "missing_labels",
            "proxy_posterior",
-           "read_proxy", "refuse_missing", "table_metric"]
+           "read_proxy", "table_metric"]
 
 # Values drawn at once: draws x strata x labels.
 _CHUNK_VALUES = 2_000_000
@@ -153,22 +153,6 @@ def missing_labels(y_true):
     else:
         return values, None
     return values, (mask if mask.any() else None)
-
-
-def refuse_missing(y_true):
-    """Refuse gold labels with missing values when no proxy covers them, naming the count
-    (arrays the library reads as NumPy arrays; others are checked when counted)."""
-    if not (isinstance(y_true, (np.ndarray, list, tuple)) or hasattr(y_true, "iloc")):
-        return
-    try:
-        _, missing = missing_labels(y_true)
-    except (TypeError, ValueError):
-        return
-    if missing is not None:
-        fail("y_true", "a gold label on every item, or proxy= (a second labeller's labels on "
-             "every item) for items without one", y_true,
-             shown=f"{int(missing.sum())} missing value(s) (NaN, None or NA) of "
-                   f"{missing.shape[0]}")
 
 
 def _labelled(values, mask):
