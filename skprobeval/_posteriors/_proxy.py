@@ -41,7 +41,8 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["PooledRates", "ProxyPosterior", "ProxyTable", "label_counts", "missing_labels",
+__all__ = ["PooledRates", "ProxyPosterior", "ProxyTable", "label_counts", "labelled_values",
+           "missing_labels",
            "proxy_posterior",
            "read_proxy", "table_metric"]
 
@@ -155,7 +156,7 @@ def missing_labels(y_true):
     return values, (mask if mask.any() else None)
 
 
-def _labelled(values, mask):
+def labelled_values(values, mask):
     """The labelled values as an array of their own type (ints stay ints)."""
     kept = values[~mask]
     if kept.dtype.kind == "O":
@@ -402,7 +403,7 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
     if not labelled.any():
         fail("y_true", "at least one gold label (the proxy is calibrated on the labelled "
              "items)", y_true, shown=f"{n} missing values and no label")
-    gold = _labelled(values, missing)
+    gold = labelled_values(values, missing)
     names = ["y_true", *pred_names]
     # The labelled items' own checks (a binary average of two labels, pos_label among them).
     joint_codes(gold, [p[labelled] for p in preds], average=average, labels=labels,
@@ -438,7 +439,7 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
         filled[labelled] = gold.astype(object)
         filled = np.asarray(filled.tolist())
     elif distinct is None:
-        filled = np.where(missing, proxy, np.where(missing, 0, values)).astype(gold.dtype)
+        filled = np.where(missing, proxy, values).astype(gold.dtype)
     joint = joint_codes(filled, [*items_preds, items_proxy], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=items_weight,
                         names=[*names, "proxy"])

@@ -16,7 +16,7 @@ from .._compare import compare_paired_metric, rank_systems
 from .._core import check_random_state, fail, to_host
 from .._counting import ConfusionCounts
 from .._metrics import metric_score
-from .._posteriors import metric_posterior, missing_labels
+from .._posteriors import labelled_values, metric_posterior, missing_labels
 from ._options import _check_common
 from ._report import _PAIR_COLUMNS, _TTEST_COLUMNS, SUMMARY_COLUMNS, ComparisonReport, with_ranking
 
@@ -59,12 +59,10 @@ def proxy_report(y_true, predictions, proxy, *, metric, average, labels, pos_lab
     predictions = {name: np.asarray(to_host(p, f"predictions[{name!r}]"))
                    for name, p in predictions.items()}
     plain, missing = missing_labels(values)
-    labelled = np.ones(np.shape(plain)[0], dtype=bool) if missing is None else ~missing
-    gold = plain[labelled]
-    if gold.dtype.kind == "O":
-        gold = np.asarray(gold.tolist())
-    elif gold.dtype.kind == "f" and np.all(gold == np.round(gold)):
-        gold = gold.astype(np.int64)
+    if missing is None:
+        missing = np.zeros(np.shape(plain)[0], dtype=bool)
+    labelled = ~missing
+    gold = labelled_values(plain, missing)
     names = list(predictions)
     rng = check_random_state(random_state)
     seeds = iter(rng.integers(2**63 - 1, size=4 * len(names) ** 2 + 8))
