@@ -455,3 +455,21 @@ def test_command_line_proxy_column(tmp_path):
     assert missing.returncode == 2 and "missing values in column(s) ['gold']" in missing.stderr
     wrong = run("compare", path, "--truth", "gold", "--proxy", "gold")
     assert wrong.returncode == 2 and "--proxy must name a column other than" in wrong.stderr
+
+
+def test_report_warns_once_about_combinations_without_gold_labels():
+    import warnings as _warnings
+
+    from skprobeval import compare_predictions
+
+    rng = np.random.default_rng(16)
+    y, pred, proxy = _classes(rng, 1_200, 6, 0.8, 0.9)
+    other = np.where(rng.random(1_200) < 0.7, y, (y + 1) % 6)
+    gold = np.where(np.arange(1_200) < 60, y, np.nan)
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        report = compare_predictions(gold, {"a": pred, "b": other}, proxy=proxy,
+                                     average="macro", n_draws=1_000)
+        report.verdict(plan=False)
+    bare = [w for w in caught if "hold items but no gold label" in str(w.message)]
+    assert len(bare) == 1 and str(bare[0].message).startswith("up to ")

@@ -86,6 +86,7 @@ from ._posterior_api import (
 from ._posterior_difference import DifferencePosterior
 from ._posterior_fbeta import FBetaPosterior
 from ._proxy import (
+    BARE_WARNING,
     ProxyPosterior,
     ProxyTable,
     label_counts,
@@ -96,6 +97,7 @@ from ._proxy import (
 )
 
 __all__ = [
+    "BARE_WARNING",
     "AffinePosterior",
     "BetaPosterior",
     "CalibrationCurve",

@@ -41,10 +41,14 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["PooledRates", "ProxyPosterior", "ProxyTable", "label_counts", "labelled_values",
-           "missing_labels",
-           "proxy_posterior",
-           "read_proxy", "table_metric"]
+__all__ = ["BARE_WARNING", "PooledRates", "ProxyPosterior", "ProxyTable", "label_counts",
+           "labelled_values", "missing_labels", "proxy_posterior", "read_proxy",
+           "table_metric"]
+
+# The warning about combinations without a gold label (after their number).
+BARE_WARNING = ("(proxy, prediction) combination(s) hold items but no gold label: the gold "
+                "label there rests on the prior (wide).  Label a few items of each "
+                "combination.")
 
 # Values drawn at once: draws x strata x labels.
 _CHUNK_VALUES = 2_000_000
@@ -456,9 +460,7 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
              "items fall in several (the gold labels are read within each stratum)", y_true,
              shown="every labelled item in one stratum")
     if table.bare:
-        warn_user(f"{table.bare} (proxy, prediction) combination(s) hold items but no "
-                  "gold label: the gold label there is the prior's guess (wide).  Label a "
-                  "few items of each combination.")
+        warn_user(f"{table.bare} {BARE_WARNING}")
     return table, gold, labelled
 
 

@@ -10,13 +10,15 @@ whose gold label is known.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._compare import compare_paired_metric, rank_systems
-from .._core import check_random_state, fail, to_host
+from .._core import check_random_state, fail, to_host, warn_user
 from .._counting import ConfusionCounts
 from .._metrics import metric_score
-from .._posteriors import labelled_values, metric_posterior, missing_labels
+from .._posteriors import BARE_WARNING, labelled_values, metric_posterior, missing_labels
 from ._options import _check_common
 from ._report import _PAIR_COLUMNS, _TTEST_COLUMNS, SUMMARY_COLUMNS, ComparisonReport, with_ranking
 
@@ -35,8 +37,26 @@ def _labelled_counts(gold, pred, *, average, labels, pos_label, weight):
                              for c in ("tp", "fp", "fn", "tn")))
 
 
-def proxy_report(y_true, predictions, proxy, *, metric, average, labels, pos_label, beta, prior,
-                 rope, confidence, n_draws, random_state, sample_weight, refused):
+def proxy_report(y_true, predictions, proxy, **options):
+    """The `ComparisonReport` of `predictions` (a dict of arrays) with a proxy (see
+    `_report_with_proxy`), warning once about combinations without a gold label
+    however many posteriors of the report meet them."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = _report_with_proxy(y_true, predictions, proxy, **options)
+    bare = [w for w in caught if BARE_WARNING in str(w.message)]
+    if bare:
+        counts = [int(str(w.message).split(" ", 1)[0]) for w in bare]
+        warn_user(f"up to {max(counts)} {BARE_WARNING}")
+    for w in caught:
+        if w not in bare:
+            warn_user(str(w.message), w.category)
+    return report
+
+
+def _report_with_proxy(y_true, predictions, proxy, *, metric, average, labels, pos_label, beta,
+                       prior, rope, confidence, n_draws, random_state, sample_weight,
+                       refused):
     """The `ComparisonReport` of `predictions` (a dict of arrays) with a proxy;
     `refused` names the arguments that must be None with one."""
     import pandas as pd
@@ -150,7 +170,12 @@ def proxy_report(y_true, predictions, proxy, *, metric, average, labels, pos_lab
     def ranking():
         if len(names) < 2:
             return None
-        return rank_systems(values, predictions, metric=spec.name, prior=lam, rope=rope,
-                            proxy=proxy, n_draws=n_draws, random_state=ranking_seed, **common)
+        with warnings.catch_warnings():
+            # The report warned once already about combinations without a gold label.
+            warnings.filterwarnings("ignore", message=r".*combination\(s\) hold items but no "
+                                    "gold label")
+            return rank_systems(values, predictions, metric=spec.name, prior=lam, rope=rope,
+                                proxy=proxy, n_draws=n_draws, random_state=ranking_seed,
+                                **common)
 
     return with_ranking(report, source=ranking)
