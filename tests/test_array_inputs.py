@@ -269,6 +269,9 @@ CASES = {
     "rank_across_datasets": lambda T: skprobeval.rank_across_datasets(
         T(TABLE), n_draws=100, n_chains=2, burn_in=10, thin=1, random_state=0),
     "rank_cv_results": lambda T: skprobeval.rank_cv_results(_cv_results(T), **DRAWS),
+    "plan_labels": lambda T: skprobeval.plan_labels(
+        T(PRED_A), T(PRED_B), labelled=T(np.where(np.arange(Y.shape[0]) % 2 == 0, Y, np.nan)),
+        budget=4, n_sims=10, n_draws=100, random_state=0),
     "plan_test_size": lambda T: skprobeval.plan_test_size(
         metric="f1", width=0.3, average="macro", n_sims=20, n_draws=100, random_state=0,
         pilot=T(np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]))),
@@ -356,6 +359,10 @@ LABELS_CASES = {
         "precision_posterior", "recall_posterior",
         "posterior_score")},
     "metric_score": _macro(skprobeval.metric_score, metric="f1"),
+    "plan_labels": lambda T: skprobeval.plan_labels(
+        T(PRED3), T(Y3[::-1]), labelled=T(np.where(np.arange(16) < 10, Y3, np.nan)),
+        metric="f1", average="macro", labels=T(LABELS), budget=3, n_sims=10, n_draws=100,
+        random_state=0),
     "plan_test_size": lambda T: skprobeval.plan_test_size(
         metric="f1", width=0.3, pilot=np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]),
         average="macro", labels=T(LABELS), n_sims=20, n_draws=100, random_state=0),
@@ -626,7 +633,8 @@ _ARRAY_PARAMETERS = {
 _RESULT_TYPES = {
     "AcrossDatasetsReport", "CVResultsRanking", "CalibrationCurve", "CalibrationErrorPosterior",
     "ChanceBaseline", "ComparisonReport", "CurveBand", "DatasetsComparison", "GroupDisparity",
-    "MeanLossPosterior", "MetricComparison", "PlackettLuceRanking", "PosteriorCurve",
+    "LabelPlan", "MeanLossPosterior", "MetricComparison", "PlackettLuceRanking",
+    "PosteriorCurve",
     "RankingPosterior", "ReportVerdict", "SystemRanking", "TestSizePlan", "ThresholdChoice",
     "ThresholdUtility",
     "PosteriorCalibrationDisplay", "PosteriorPrecisionRecallDisplay",

@@ -85,6 +85,9 @@ BUILDERS = {
                                                           sp.BetaPosterior(14.5, 56.5)),
     "FBetaPosterior": lambda: sp.metric_posterior(_counts(), metric="f1"),
     "GroupDisparity": lambda: _frame().difference(),
+    "LabelPlan": lambda: sp.plan_labels(Y_A, Y_B, labelled=np.where(
+        np.arange(len(Y_A)) % 2 == 0, Y_TRUE, np.nan), budget=3, n_sims=10, n_draws=100,
+        random_state=0),
     "LossComparison": lambda: sp.compare_losses([0.2, 0.1, 0.5, 0.3], [0.3, 0.2, 0.4, 0.6],
                                                 **FAST),
     "MeanLossPosterior": lambda: sp.mean_loss_posterior([0.2, 0.0, 1.3, 0.4, 0.1], **FAST),

@@ -12,6 +12,7 @@ from ._crossval import (
     compare_estimators,
     compare_predictions,
 )
+from ._plan_labels import LabelPlan, plan_labels
 from ._plan_more import (
     MoreItemsPlan,
     StoppingDecision,
@@ -37,6 +38,7 @@ from ._verdict import ReportVerdict
 __all__ = [
     "ComparisonReport",
     "CountsScorer",
+    "LabelPlan",
     "MoreItemsPlan",
     "PosteriorRefit",
     "ReportVerdict",
@@ -55,6 +57,7 @@ __all__ = [
     "confusion_count",
     "estimator_responses",
     "make_posterior_scorer",
+    "plan_labels",
     "plan_test_size",
     "plan_more_items",
     "posterior_score",
