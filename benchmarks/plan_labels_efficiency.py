@@ -7,16 +7,17 @@ the gold label with probability ``agreement``, else the other label), drawn
 afresh for every repetition.  Two ways to spend gold labels on it:
 
 * **at random**: ``n`` items labelled at random, then the proxy posterior
-  (``metric_posterior(..., proxy=)``);
+  (``metric_posterior(..., proxy=)``), and the first ``0.75 n`` of them alone;
 * **planned**: a random pilot of ``n / 4`` items, then ``plan_labels`` for
   ``0.75 n - n / 4`` more, so ``0.75 n`` gold labels in all, then the same
   posterior.
 
 Reported per cell (agreement 0.9 and 0.95; accuracy and F1; ``n`` = 200; 200
 pools a cell): the mean width of the 95% interval each way, their ratio, the
-labels the plan needs for random labelling's width (``0.75 n (w_planned /
-w_random)^2``, widths scaling as one over the root of the labels, as a share
-of ``n``) and the coverage of the population's value each way, with Monte
+labels the plan needs for random labelling's width at ``n``, as a share of
+``n`` (random labelling's width falls as ``labels^-b``, ``b`` read off its
+widths at ``0.75 n`` and ``n``, so the share is ``0.75 (w_planned /
+w_random)^(1/b)``) and the coverage of the population's value each way, with Monte
 Carlo standard errors.  Goal: the planned width at ``0.75 n`` at most the
 random one at ``n`` (the label share at most 0.75) while covering at least
 0.92.
@@ -65,7 +66,7 @@ def run_cell(n, agreement, metric, pools, seed=0, n_sims=50):
     n_items = n * (1 + RATIO)
     pilot, total = round(PILOT_SHARE * n), round(SHARE * n)
     truth = TRUTH[metric]
-    widths = {"random": [], "planned": []}
+    widths = {"random": [], "fewer": [], "planned": []}
     covered = {"random": [], "planned": []}
     methods = []
     for _ in range(pools):
@@ -76,6 +77,10 @@ def run_cell(n, agreement, metric, pools, seed=0, n_sims=50):
         low, high = _interval(gold, pred, proxy, metric, rng)
         widths["random"].append(high - low)
         covered["random"].append(low <= truth <= high)
+        fewer = np.full(n_items, np.nan)
+        fewer[order[:total]] = y[order[:total]]
+        low, high = _interval(fewer, pred, proxy, metric, rng)
+        widths["fewer"].append(high - low)
         gold = np.full(n_items, np.nan)
         gold[order[:pilot]] = y[order[:pilot]]
         plan = plan_labels(pred, proxy, metric=metric, budget=total - pilot, labelled=gold,
@@ -95,7 +100,11 @@ def run_cell(n, agreement, metric, pools, seed=0, n_sims=50):
            "width_ratio_se": ratio * np.sqrt(np.var(w["planned"] / w["planned"].mean()
                                                     - w["random"] / w["random"].mean(),
                                                     ddof=1) / pools),
-           "label_share": SHARE * ratio ** 2,
+           "width_random_fewer": w["fewer"].mean(),
+           # Random labelling's width falls as labels^-b (b from its widths at 0.75 n and
+           # n): it reaches the planned width with n (w_random / w_planned)^(1/b) labels.
+           "label_share": SHARE * ratio ** (np.log(1 / SHARE) / np.log(
+               w["fewer"].mean() / w["random"].mean())),
            "coverage_random": c["random"].mean(), "coverage_planned": c["planned"].mean(),
            "coverage_se": np.sqrt(0.95 * 0.05 / pools),
            "methods": {m: methods.count(m) for m in sorted(set(methods))}}
@@ -113,7 +122,8 @@ def main(quick=False):
         rows.append(row)
         print(f"n={n} agreement={agreement} {metric}: width random {row['width_random']:.4f}"
               f", planned at {SHARE:g}n {row['width_planned']:.4f} (ratio "
-              f"{row['width_ratio']:.3f} +- {row['width_ratio_se']:.3f}; label share "
+              f"{row['width_ratio']:.3f} +- {row['width_ratio_se']:.3f}; random at {SHARE:g}n "
+              f"{row['width_random_fewer']:.4f}; label share "
               f"{row['label_share']:.3f}); coverage random {row['coverage_random']:.3f}, "
               f"planned {row['coverage_planned']:.3f} (SE {row['coverage_se']:.3f}); "
               f"{row['methods']}", flush=True)

@@ -442,6 +442,15 @@ def _with_proxy(y_true, y_pred, proxy, *, metric, labels, pos_label, average, sa
                                 prior=lam, beta=beta, n_draws=n_draws,
                                 random_state=random_state)
 
+    if np.ndim(y_pred) == 2:
+        # A multilabel target: one double-sampling table per label.
+        from ._proxy_multilabel import multilabel_proxy_posterior
+
+        return multilabel_proxy_posterior(values, y_pred, proxy, function=function,
+                                          params=params, name=name, average=average,
+                                          labels=labels, sample_weight=sample_weight, lam=lam,
+                                          n_draws=n_draws, random_state=random_state,
+                                          labelled_only=labelled_only)
     posterior = proxy_posterior(values, y_pred, proxy, metric=metric, function=function,
                                 params=params, name=name, average=average, labels=labels,
                                 pos_label=pos_label, sample_weight=sample_weight, lam=lam,
