@@ -21,6 +21,7 @@ import sys
 import warnings
 
 from ._cli_files import _parquet_error, _paths, _read_csv, _read_parquet, _UsageError
+from ._cli_labels import add_plan_labels, plan_labels_command
 
 __all__ = ["main"]
 
@@ -182,6 +183,8 @@ def _build_parser():
                       help="output format")
     plan.add_argument("--output", default=None, metavar="FILE",
                       help="write the plan to FILE instead of printing it")
+
+    add_plan_labels(commands, _AVERAGE_CHOICES)
 
     random_ap = commands.add_parser("random-ap",
                                     help="exact expected AP of a random ranking")
@@ -360,7 +363,7 @@ def _write_plots(report, y, n_folds, directory, out):
 # ---------------------------------------------------------------------------
 
 
-def _read_table(args):
+def _read_table(args, *, need_gold=True):
     """The truth, each system's predictions, the item weights (None: one per row), the
     groups of --group (None without) and the clusters of --cluster (None without).
 
@@ -432,7 +435,7 @@ def _read_table(args):
            if not (i == 0 and proxy) and np.any(pd.isna(values))]
     if bad:
         raise _UsageError(f"missing values in column(s) {bad!r}")
-    if proxy and not np.any(~pd.isna(arrays[0])):
+    if proxy and need_gold and not np.any(~pd.isna(arrays[0])):
         raise _UsageError(f"truth column {args.truth!r} has no label (--proxy needs gold "
                           "labels on some rows)")
     n_systems, n_groups = len(systems), len(groups)
@@ -697,8 +700,14 @@ def _plan(args, out):
     return 0
 
 
+def _plan_labels(args, out):
+    return plan_labels_command(args, out, read_table=_read_table, average=_average,
+                               labels=_labels, pos_label=_pos_label, prior=_prior,
+                               check_output=_check_output, write_output=_write_output)
+
+
 _COMMANDS = {"demo": _demo, "compare": _compare, "counts": _counts, "plan": _plan,
-             "random-ap": _random_ap}
+             "plan-labels": _plan_labels, "random-ap": _random_ap}
 
 
 def main(argv=None):

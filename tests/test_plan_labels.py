@@ -242,3 +242,40 @@ def test_efficiency_benchmark_quick_mode():
     assert row["pools"] == 20
     assert 0 < row["width_planned"] and 0 < row["width_random"]
     assert row["label_share"] < 1.0
+
+
+def test_command_line(tmp_path, capsys):
+    import pandas as pd
+
+    from skprobeval.cli import main
+
+    y, pred, proxy = _pool(n=1_500, seed=16)
+    rng = np.random.default_rng(17)
+    other = np.where(rng.random(y.shape[0]) < 0.8, y, 1 - y)
+    gold = pd.array(y, dtype="Int64")
+    gold[100:] = pd.NA
+    path = tmp_path / "pool.csv"
+    pd.DataFrame({"id": [f"item{i}" for i in range(y.shape[0])], "gold": gold, "model": pred,
+                  "other": other, "judge": proxy}).to_csv(path, index=False)
+    common = [str(path), "--truth", "gold", "--proxy", "judge", "--n-sims", "20"]
+    assert main(["plan-labels", *common, "--systems", "model", "--budget", "60"]) == 0
+    text = capsys.readouterr().out
+    assert "1500 rows, 100 with a gold label" in text and "proxy model" in text
+    assert main(["plan-labels", *common, "--systems", "model", "other", "--budget", "40",
+                 "--format", "csv"]) == 0
+    rows = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))
+    assert rows.shape[0] == 40 and rows["gold"].isna().all()
+    assert list(rows.columns) == ["row", "id", "gold", "model", "other", "judge"]
+    assert (rows["id"] == [f"item{i}" for i in rows["row"]]).all()
+    # The rows are the plan's: the same call from Python.
+    plan = plan_labels({"model": pred, "other": other}, proxy, budget=40,
+                       labelled=np.where(np.arange(y.shape[0]) < 100, y, np.nan), n_sims=20,
+                       random_state=0)
+    np.testing.assert_array_equal(rows["row"], plan.items)
+    assert main(["plan-labels", *common, "--systems", "model", "--budget", "5",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["budget"] == 5
+    assert main(["plan-labels", *common, "--budget", "5"]) == 2      # id, model, other
+    assert "--systems" in capsys.readouterr().err
+    assert main(["plan-labels", *common, "--systems", "model", "--budget", "0"]) == 2
+    assert "budget" in capsys.readouterr().err

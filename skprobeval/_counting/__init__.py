@@ -14,6 +14,7 @@ from ._counts import (
     label_masks,
     paired_items,
     positive_position,
+    refuse_binary_multilabel,
 )
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
@@ -42,6 +43,7 @@ __all__ = [
     "plain_labels",
     "positive_position",
     "prediction_systems",
+    "refuse_binary_multilabel",
     "resolve_columns",
     "square_table",
     "tally_labels",

@@ -204,7 +204,7 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
     multilabel = checked[0][2]
     weight = check_sample_weight(sample_weight, truth.shape[0])
     if multilabel:
-        _refuse_binary_multilabel(average)
+        refuse_binary_multilabel(average)
         dense = [_dense_indicator(y) for y in [truth, *preds]]
         n_labels = dense[0].shape[1]
         columns = np.arange(n_labels)
@@ -281,7 +281,7 @@ def _joint_codes(y_true, y_preds, *, average, labels, pos_label, sample_weight, 
 # ---------------------------------------------------------------------------
 
 
-def _refuse_binary_multilabel(average):
+def refuse_binary_multilabel(average):
     """The one refusal of ``average="binary"`` for multilabel targets, in every route."""
     if average == "binary":
         fail("average", "'micro', 'macro', 'weighted' or None for multilabel targets "
@@ -488,7 +488,7 @@ class ConfusionCounts:
         y_true, y_pred, multilabel = check_pair(y_true, y_pred)
         weight = check_sample_weight(sample_weight, y_true.shape[0])
         if multilabel:
-            _refuse_binary_multilabel(average)
+            refuse_binary_multilabel(average)
             counts = cls._from_indicator(y_true, y_pred, weight, labels)
         else:
             tally = tally_labels(y_true, y_pred, weight)
@@ -524,7 +524,7 @@ class ConfusionCounts:
     def _from_dask(cls, y_true, y_pred, labels, pos_label, average, sample_weight):
         """Dask arrays: per-block counts summed in a tree (nothing n-sized is gathered)."""
         if np.ndim(y_true) == 2:
-            _refuse_binary_multilabel(average)
+            refuse_binary_multilabel(average)
             counts = cls._from_margins(*dask_indicator_sums(y_true, y_pred, sample_weight,
                                                             labels))
         else:

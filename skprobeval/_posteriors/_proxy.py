@@ -165,7 +165,7 @@ def labelled_values(values, mask):
     kept = values[~mask]
     if kept.dtype.kind == "O":
         kept = np.asarray(kept.tolist())
-    elif kept.dtype.kind == "f" and np.all(kept == np.round(kept)):
+    if kept.dtype.kind == "f" and np.all(kept == np.round(kept)):
         kept = kept.astype(np.int64)
     return kept
 

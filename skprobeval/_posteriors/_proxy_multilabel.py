@@ -22,8 +22,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from .._core import check_random_state, fail, warn_user
-from .._counting import ConfusionCounts
-from .._counting._counts import _refuse_binary_multilabel
+from .._counting import ConfusionCounts, refuse_binary_multilabel
 from .._metrics import label_weights
 from ._joint import average_values
 from ._proxy import BARE_WARNING, ProxyPosterior, ProxyTable
@@ -102,7 +101,7 @@ def multilabel_proxy_posterior(y_true, y_pred, proxy, *, function, params, name,
     if not labelled.any():
         fail("y_true", "at least one gold label (the proxy is calibrated on the labelled "
              "items)", y_true, shown=f"{n} missing rows and no label")
-    _refuse_binary_multilabel(average)
+    refuse_binary_multilabel(average)
     if average == "samples":
         fail("average", "'micro', 'macro', 'weighted' or None with `proxy` (the per-item "
              "average needs every item's gold labels)", average)

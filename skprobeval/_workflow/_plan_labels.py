@@ -405,7 +405,8 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
         difference of their metric (first minus second), which decides their
         comparison soonest.  Read the labels with both systems then
         (`compare_paired_metric`, `rank_systems`): the strata include both
-        predictions.
+        predictions.  A dict of one system names it in the allocation's
+        index (else ``y_pred``).
     proxy : array-like of shape (n_samples,)
         The second labeller's label of every item, among the labels of the
         predictions and gold labels.
@@ -595,7 +596,7 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
         rest = rest // size
     digits = digits[::-1]                                     # proxy, then each system
     index = pd.MultiIndex.from_arrays(
-        digits, names=["proxy", *(["y_pred"] if n_systems == 1 else names)])
+        digits, names=["proxy", *names])
     allocation = pd.DataFrame({"items": totals, "labelled": held, "to_label": after - held,
                                "rate": np.divide(after, totals, out=np.zeros(n_strata),
                                                  where=totals > 0),
@@ -608,4 +609,4 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
                                           name="expected_width"),
                      metric=spec.name, budget=budget, confidence=confidence, n_sims=n_sims,
                      n_items=int(known.shape[0]), n_labelled=int(known.sum()),
-                     _systems=names if n_systems == 2 else [])
+                     _systems=names)
