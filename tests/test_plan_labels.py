@@ -279,3 +279,10 @@ def test_command_line(tmp_path, capsys):
     assert "--systems" in capsys.readouterr().err
     assert main(["plan-labels", *common, "--systems", "model", "--budget", "0"]) == 2
     assert "budget" in capsys.readouterr().err
+
+
+def test_too_many_labels_for_the_table_are_refused():
+    rng = np.random.default_rng(18)
+    y = rng.integers(0, 20, size=2_000)
+    with pytest.raises(ValueError, match="`y_pred`.*cells"):
+        plan_labels([y, y[::-1]], y, average="macro", budget=10, **FAST)

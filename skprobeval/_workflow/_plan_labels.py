@@ -72,8 +72,12 @@ __all__ = ["LabelPlan", "plan_labels"]
 # Neyman's at t = 0, the proportional one at t = 1.
 _CANDIDATES = {"neyman": 0.0, "neyman, shrunk 1/4": 0.25, "neyman, shrunk 1/2": 0.5,
                "proportional": 1.0}
-# Step of the influence function's finite difference (a mixture weight).
+# Step of the influence function's finite difference (a mixture weight), and the cells
+# whose moved tables are evaluated at once.
 _STEP = 1e-6
+_CELLS_AT_ONCE = 256
+# The most cells of the (gold, proxy, predictions) table, as the proxy posteriors allow.
+_MAX_CELLS = 1 << 16
 
 
 @dataclass(repr=False)
@@ -319,11 +323,16 @@ def _spreads(table, quantity):
     mean = table.mean_table()
     size = mean.shape[0]
     cells = mean.size
-    eye = np.eye(cells).reshape((cells,) + mean.shape)
-    perturbed = (1 - _STEP) * mean[None] + _STEP * eye
+    influence = np.empty(cells)
     with np.errstate(all="ignore"):
         base = quantity(mean[None])[0]
-        influence = (quantity(perturbed) - base) / _STEP
+        for start in range(0, cells, _CELLS_AT_ONCE):
+            # The tables moved toward one item of each cell, a block of cells at a time.
+            block = np.arange(start, min(start + _CELLS_AT_ONCE, cells))
+            perturbed = np.repeat((1 - _STEP) * mean[None], block.size, axis=0)
+            flat = perturbed.reshape(block.size, -1)
+            flat[np.arange(block.size), block] += _STEP
+            influence[block] = (quantity(perturbed) - base) / _STEP
     influence = np.nan_to_num(influence.reshape(size, -1), nan=0.0, posinf=0.0, neginf=0.0)
     theta = table.theta_alpha / table.theta_alpha.sum(axis=0, keepdims=True)
     n_strata = theta.shape[1]
@@ -520,6 +529,10 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     check_target_metric(joint, spec.name, average)
     n_systems = len(names)
     size = joint.classes.shape[0]
+    if size ** (n_systems + 2) > _MAX_CELLS:
+        fail("y_pred", f"at most {_MAX_CELLS} cells of the (gold, proxy, predictions) table; "
+             f"{size} labels and {n_systems} system(s) make {size ** (n_systems + 2)}",
+             y_pred, shown=f"{size} labels")
     codes = joint.codes
     stratum = codes[1 + n_systems].astype(np.int64)
     for k in range(n_systems):
