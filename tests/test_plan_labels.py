@@ -285,4 +285,4 @@ def test_too_many_labels_for_the_table_are_refused():
     rng = np.random.default_rng(18)
     y = rng.integers(0, 20, size=2_000)
     with pytest.raises(ValueError, match="`y_pred`.*cells"):
-        plan_labels([y, y[::-1]], y, average="macro", budget=10, **FAST)
+        plan_labels([y, y[::-1]], y, metric="f1", average="macro", budget=10, **FAST)
