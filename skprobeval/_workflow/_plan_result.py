@@ -38,6 +38,14 @@ class TestSizePlan(ResultMixin):
     population : dict
         The cell shares the test sets are drawn from (``tp, fp, fn, tn``; a
         K x K table of shares, rows true, for a multiclass pilot).
+    n_clusters, cluster_size, icc, design_effect
+        For a test set of clusters: the clusters to label, their mean size,
+        the intra-cluster correlation (given, or that of a clustered pilot's
+        design effect) and the design effect; else None.
+    pool_size, proxy_agreement, n_items_without_proxy
+        With a second labeller on every item: the items it labels, its
+        agreement with the gold label and the gold labels needed without
+        it (`n_items` is then the number of gold labels); else None.
 
     Methods
     -------
@@ -79,6 +87,11 @@ class TestSizePlan(ResultMixin):
     cluster_size: float | None = None
     icc: float | None = None
     design_effect: float | None = None
+    #: With a proxy (``proxy_agreement`` and ``pool_size``): the items the proxy labels,
+    #: its agreement with the gold label and the gold labels needed without it; else None.
+    pool_size: int | None = None
+    proxy_agreement: float | None = None
+    n_items_without_proxy: int | None = None
     _sampler: object = field(default=None, repr=False, compare=False)
 
     def __repr__(self):
@@ -86,6 +99,9 @@ class TestSizePlan(ResultMixin):
         clusters = ("" if self.n_clusters is None else
                     f", n_clusters={self.n_clusters}, design_effect="
                     f"{rounded(self.design_effect)}")
+        if self.pool_size is not None:
+            clusters += (f", pool_size={self.pool_size}, n_items_without_proxy="
+                         f"{self.n_items_without_proxy}")
         return (f"TestSizePlan(n_items={self.n_items}{clusters}, "
                 f"prob_within={rounded(self.prob_within)}"
                 f"{mc}, method={self.method!r}, metric={self.metric!r}, width={self.width:g}, "
@@ -110,7 +126,11 @@ class TestSizePlan(ResultMixin):
                 "assurance": self.assurance, "prior": self.prior,
                 **({} if self.n_clusters is None else
                    {"n_clusters": int(self.n_clusters), "cluster_size": self.cluster_size,
-                    "icc": self.icc, "design_effect": self.design_effect})}
+                    "icc": self.icc, "design_effect": self.design_effect}),
+                **({} if self.pool_size is None else
+                   {"pool_size": int(self.pool_size),
+                    "proxy_agreement": self.proxy_agreement,
+                    "n_items_without_proxy": int(self.n_items_without_proxy)})}
 
     def _dict_content(self):
         return {"type": type(self).__name__, **self.summary(), "population": self.population}

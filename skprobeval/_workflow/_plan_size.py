@@ -27,6 +27,7 @@ Two routes:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ from .._counting import ConfusionCounts, ConfusionMatrix, plain_labels, positive
 from .._metrics import check_average, get_metric, range_width
 from .._posteriors import metric_posterior
 from ._plan_clusters import check_clusters, in_clusters, real
+from ._plan_proxy import check_proxy, proxy_plan
 from ._plan_result import TestSizePlan
 
 __all__ = ["TestSizePlan", "plan_test_size"]
@@ -429,7 +431,8 @@ def _simulated_n(widths, start, width, assurance, precision=0.03):
 def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=None,
                    confidence=0.95, average="binary", labels=None, assurance=0.8, prior=0.5,
                    beta=1.0, n_sims=400, n_draws=N_DRAWS, random_state=None,
-                   cluster_size=None, icc=None, pos_label=1, pilot_clusters=None):
+                   cluster_size=None, icc=None, pos_label=1, pilot_clusters=None,
+                   proxy_agreement=None, pool_size=None):
     """How many items must a test set have for the metric's interval to be `width` wide?
 
     The smallest n whose equal-tailed credible interval is at most `width`
@@ -445,7 +448,9 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
     markedness, MCC, F-beta with beta != 1, averages over a K x K pilot):
     `n_sims` test sets at each size tried, each with its own posterior.
     For a test set of clusters, with `cluster_size` and `icc` or from a
-    clustered pilot (`pilot_clusters`), the plan is in clusters.
+    clustered pilot (`pilot_clusters`), the plan is in clusters; with a
+    second labeller on every item (`proxy_agreement`, `pool_size`), in
+    gold labels.
 
     Parameters
     ----------
@@ -526,13 +531,34 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
         of 20 pilots of 100 clusters met the width in 0.70 +- 0.04 of test
         sets on average where 0.8 was asked (0.65 +- 0.04 from pilots of
         40 clusters); plan with a margin that grows as the pilot shrinks.
+    proxy_agreement : float, default=None
+        With `pool_size`: plan for a second labeller (a proxy: a stronger
+        model, an LLM judge) that labels every item of a pool of
+        `pool_size` items, of which the gold-labelled ones are a random
+        sample (`metric_posterior` with ``proxy=``); the share of items
+        whose proxy label is the gold label, in [0, 1].  The plan is then
+        the number of gold labels: `n_items` counts the gold-labelled items
+        (`n_items_without_proxy` those needed without the proxy).  Simulated
+        for binary populations and every metric the proxy posterior takes:
+        `n_sims` pools at each number of gold labels tried, whose proxy
+        agrees with the gold label at that rate, independently of the
+        prediction (a proxy that errs where the system errs is worth less:
+        plan with a lower agreement), each with its own proxy posterior of
+        `n_draws` draws.  Not with clusters nor a K x K pilot.
+    pool_size : int, default=None
+        With `proxy_agreement`: the items the proxy labels (the test set,
+        the gold-labelled items among them).  A pool smaller than the plan
+        without a proxy is refused: labelling all of it would not reach
+        the width.
 
     Returns
     -------
     TestSizePlan
         `n_items`, `prob_within` at that size, the width's distribution
         there (`widths`) and `plot()` of the width against the size; with
-        clusters also `n_clusters` and `design_effect`.
+        clusters also `n_clusters` and `design_effect`; with a proxy,
+        `n_items` is the number of gold labels, beside `pool_size` and
+        `n_items_without_proxy`.
 
     See Also
     --------
@@ -580,6 +606,16 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
     ...                       pilot_clusters=pilot, random_state=0)
     >>> plan.n_clusters, plan.cluster_size, round(plan.design_effect, 2)
     (124, 10.0, 1.46)
+
+    Recall within 0.1 where a proxy agreeing with the gold label on 95% of
+    the items labels all 5 000 items of the test set: the gold labels
+    needed (about half of the 826 without the proxy):
+
+    >>> plan = plan_test_size(metric="recall", width=0.1, expected=0.9, prevalence=0.2,
+    ...                       proxy_agreement=0.95, pool_size=5000, n_sims=100,
+    ...                       n_draws=2000, random_state=0)
+    >>> plan.n_items < plan.n_items_without_proxy == 826
+    True
     """
     if callable(metric) or not isinstance(metric, str):
         fail("metric", "a registered metric name (see available_metrics)", metric,
@@ -597,11 +633,18 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
     clustered = check_clusters(cluster_size, icc, pilot_clusters)
+    proxied = check_proxy(proxy_agreement, pool_size)
+    if proxied is not None and clustered is not None:
+        fail("proxy_agreement", "None for a test set of clusters (the proxy posterior takes "
+             "no `groups`)", proxy_agreement)
     if (pilot is None) == (expected is None):
         fail("pilot", "given, or else `expected` (one of the two)", pilot,
              shown="both" if pilot is not None else "neither")
     if pilot is not None:
         kind, shares, pilot_labels = _pilot_shares(pilot, lam, average, pos_label)
+        if kind == "matrix" and proxied is not None:
+            fail("proxy_agreement", "None for a K x K pilot (a proxy's plan is for one "
+                 "binary table)", proxy_agreement)
         if kind == "matrix":
             check_average(average, spec.name)
             if average in ("binary", None):
@@ -635,6 +678,8 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
 
         plan = TestSizePlan(n_items=int(n), prob_within=seen[n], mc_error=0.0, method="exact",
                             widths=sampler(n), _sampler=sampler, **settings)
+        if proxied is not None:
+            return _with_proxy(plan, spec, shares, proxied, beta, lam, n_sims, n_draws, rng)
         return in_clusters(plan, clustered, s)
     if labels is not None and kind == "matrix":
         labels = plain_labels(np.asarray(to_host(labels, "labels")))
@@ -654,8 +699,27 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
                         method="simulation", widths=seen[n],
                         _sampler=lambda size: seen[size] if size in seen else widths(size),
                         **settings)
+    if proxied is not None:
+        return _with_proxy(plan, spec, shares, proxied, beta, lam, n_sims, n_draws, rng)
     # (The share of items a simulated metric counts is taken as 1: conservative.)
     return in_clusters(plan, clustered, 1.0)
+
+
+def _with_proxy(plan, spec, shares, proxied, beta, lam, n_sims, n_draws, rng):
+    """`plan` (every item gold-labelled) with a proxy on a pool: the gold labels needed."""
+    agreement, pool = proxied
+    if plan.n_items > pool:
+        fail("pool_size", f"at least the {plan.n_items} items the width needs with every "
+             "item gold-labelled", pool)
+    n, within, widths, sampler, _ = proxy_plan(
+        spec, shares, agreement=agreement, pool_size=pool, without_proxy=plan.n_items,
+        beta=beta, lam=lam, confidence=plan.confidence, width=plan.width,
+        assurance=plan.assurance, n_sims=n_sims, n_draws=n_draws, rng=rng)
+    return dataclasses.replace(plan, n_items=int(n), prob_within=within,
+                               mc_error=math.sqrt(within * (1 - within) / n_sims),
+                               method="simulation", widths=widths, _sampler=sampler,
+                               pool_size=pool, proxy_agreement=agreement,
+                               n_items_without_proxy=int(plan.n_items))
 
 
 def _check_count(value, name, smallest):
