@@ -247,3 +247,14 @@ def test_two_by_two_pilot_takes_pos_label_as_every_entry_point_does():
                           pilot=[[80, 20], [10, 90]]).n_items == named.n_items
     other = plan(metric="precision", width=0.1, pilot=pilot, pos_label="neg")
     assert other.n_items != named.n_items
+
+
+@pytest.mark.slow      # about 15 s: the breast-cancer pilot, a clustered pilot, a proxy plan
+def test_the_user_guide_page_runs():
+    import doctest
+    import pathlib
+
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "planning.rst"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 20 and result.failed == 0

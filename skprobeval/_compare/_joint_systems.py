@@ -293,15 +293,9 @@ def _cluster_draws(clusters, item_cell, weight, n_cells, prior, per_item):
     return ClusterTableDraws(counts, prior, cluster_concentration(clusters.n_clusters))
 
 
-def check_ranking_groups(groups, counted, metric, score_metrics):
+def check_ranking_groups(groups, counted):
     """Refuse `groups` where a ranking cannot take clusters: counted items (a
-    `JointCounts` knows no items) and the metrics of scores."""
-    if groups is None:
-        return
-    if counted:
+    `JointCounts` knows no items)."""
+    if groups is not None and counted:
         fail("groups", "None when `y_true` is a JointCounts (counts know no items)",
              groups, error=TypeError, shown="an array")
-    if metric in score_metrics:
-        fail("groups", f"None for metric {metric!r} (scores are ranked item by item; "
-             "clusters are taken by the metrics of labels)", groups, error=TypeError,
-             shown="an array")

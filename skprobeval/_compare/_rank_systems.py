@@ -61,7 +61,14 @@ from .._posteriors import (
 from ._joint_systems import JointSystems, check_ranking_groups
 from ._pooling import pool_in_range
 from ._proxy_systems import proxy_metric_draws
-from ._ranking_posteriors import _paired_metric, _ranking_order, _ranking_own, score_chunks
+from ._ranking_posteriors import (
+    _paired_metric,
+    _ranking_order,
+    _ranking_own,
+    clustered_score_draws,
+    score_chunks,
+    score_clusters,
+)
 from ._ranking_result import RankingMixin, limited, plain_frame, plain_series, rank_figures
 from ._ranking_source import RankingSource
 
@@ -381,9 +388,10 @@ def _label_metric_draws(joint, spec, average, labels, lam, beta, n_draws, rng, c
 
 
 def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight, prior,
-                        n_draws, rng):
-    """(n_draws, n_systems) AP or AUC draws, every system weighed by the same draw, and
-    the boundary mass λ they were drawn with (`ranking_prior` of `prior`)."""
+                        n_draws, rng, groups=None):
+    """(n_draws, n_systems) AP or AUC draws, every system weighed by the same draw, the
+    boundary mass λ they were drawn with (`ranking_prior` of `prior`), and the clusters
+    they rest on (None without `groups` or where every cluster is one item)."""
     relevant, first, weight = check_curve_input(y_true, scores[0], pos_label, sample_weight,
                                            f"predictions[{names[0]!r}]")
     arrays = [first]
@@ -395,13 +403,18 @@ def _score_metric_draws(metric, y_true, scores, names, pos_label, sample_weight,
     rel, w = relevant[keep], weight[keep]
     lam = ranking_prior(prior, metric, w[rel].sum())
     orders = [_ranking_order(rel, array[keep]) for array in arrays]
+    clusters = None if groups is None else score_clusters(groups, keep, weight)
+    if clusters is not None:
+        # The clusters' Bayesian bootstrap, its weights shared by every system.
+        return (clustered_score_draws(metric, rel, w, orders, clusters, lam, n_draws, rng),
+                lam, clusters.n_clusters)
     owns = [_ranking_own(rel, w, order, starts, lam) for order, starts in orders]
     out = []
     for cells, pseudo, negatives in score_chunks(metric, w, rel, lam, n_draws, rng):
         out.append(np.stack([_paired_metric(metric, cells, rel, order, starts, pseudo,
                                             negatives, own)
                              for (order, starts), own in zip(orders, owns)], axis=1))
-    return np.concatenate(out), lam
+    return np.concatenate(out), lam, None
 
 
 # ---------------------------------------------------------------------------
@@ -523,8 +536,10 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         uncertain as the number of clusters makes them (see
         `metric_posterior`).  Where every cluster holds one item the ranking
         is exactly the one without `groups`.  `sample_weight` weighs items
-        within their clusters; every cluster is one draw.  Not for
-        ``"average_precision"`` and ``"roc_auc"``, nor a `JointCounts`.
+        within their clusters; every cluster is one draw.  For
+        ``"average_precision"`` and ``"roc_auc"`` the draws are those of
+        `compare_scores` with `groups`, one cluster weight for every
+        system.  Not with a `JointCounts`.
     proxy : array-like of shape (n_samples,), default=None
         A second labeller's label of every item, where `y_true` holds a
         missing value (NaN, None, pandas' NA, masked) for the items without a
@@ -644,7 +659,7 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
     Name: prob_best, dtype: float64
     """
     counted = isinstance(y_true, JointCounts)
-    check_ranking_groups(groups, counted, metric, _RANKING_METRICS)
+    check_ranking_groups(groups, counted)
     if counted:
         if metric in _RANKING_METRICS:
             fail("metric", "a metric of labels when `y_true` is a JointCounts (it counts "
@@ -686,8 +701,9 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
             fail("predictions", f"NumPy or pandas scores for metric {metric!r} (ranking "
                  "scores would load every item)", predictions, error=TypeError,
                  shown="Dask collections")
-        draws, lam = _score_metric_draws(metric, y_true, values, names, pos_label,
-                                         sample_weight, prior, n_draws, rng)
+        draws, lam, n_clusters = _score_metric_draws(metric, y_true, values, names,
+                                                     pos_label, sample_weight, prior,
+                                                     n_draws, rng, groups)
     elif proxy is not None:
         if counted or groups is not None or is_dask(y_true, *values):
             fail("proxy", "None with a JointCounts, with `groups` or with Dask labels (the "
@@ -732,7 +748,9 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         draws = pool_in_range(draws, 1.0 - width, 1.0, rng, higher)
     ranking = ranking_from_draws(draws, names, metric=name, average=average, prior=lam,
                                  rope=rope, higher_is_better=higher, pooling=pooling)
-    if metric in _RANKING_METRICS or proxy is not None:
+    if metric in _RANKING_METRICS:
+        return ranking if n_clusters is None else replace(ranking, n_clusters=n_clusters)
+    if proxy is not None:
         return ranking
     if joint.clusters is not None and not joint.clusters.singletons:
         ranking = replace(ranking, n_clusters=joint.clusters.n_clusters)

@@ -478,14 +478,7 @@ def compare_scores(y_true, y_score_a, y_score_b, *, metric="average_precision", 
     keep = weight > 0
     source = ScoresSource(metric, prior, relevant[keep], score_a[keep], score_b[keep],
                           weight[keep])
-    clusters = None
-    if groups is not None:
-        clusters = cluster_codes(groups, relevant.shape[0], weight=weight)
-        clusters = clusters if keep.all() else clusters.subset(keep, weight[keep])
-        if clusters is None:
-            fail("groups", "ids of at least two clusters among the items of positive weight",
-                 groups, shown="one cluster")
-        clusters = None if clusters.singletons else clusters
+    clusters = None if groups is None else score_clusters(groups, keep, weight)
     if clusters is None:
         difference = source.differences(weight[keep], n_draws, rng)
     else:
@@ -544,25 +537,48 @@ class ScoresSource:
 
 
     def clustered_differences(self, weight, clusters, n_draws, rng):
-        """Draws of ``M_a - M_b`` when the items come in clusters: each draw weighs the
-        items of a cluster by one Gamma((C - 1)/(C + 2)) weight (times their own
-        weights), the four pseudo-cells by Gamma(λ); AP's own shares follow the
-        clusters' counts (`_clustered_own`)."""
-        metric, rel = self._metric, self._relevant
-        lam = ranking_prior(self._prior, metric, weight[rel].sum())
-        a = cluster_concentration(clusters.n_clusters)
-        (order_a, starts_a), (order_b, starts_b) = self._ranks
-        own_a, own_b = (_clustered_own(rel, weight, order, starts, lam, clusters, a)
-                        for order, starts in self._ranks)
-        differences = []
-        for size in draw_chunks(n_draws, clusters.n_clusters + 2 * weight.shape[0]):
-            cells = cluster_weights(a, (size, clusters.n_clusters), rng)[:, clusters.codes]
-            cells *= weight
-            pseudo = tuple(rng.standard_gamma(lam, size) for _ in range(4))
-            first = _paired_metric(metric, cells, rel, order_a, starts_a, pseudo, None, own_a)
-            second = _paired_metric(metric, cells, rel, order_b, starts_b, pseudo, None, own_b)
-            differences.append(first - second)
-        return np.concatenate(differences)
+        """Draws of ``M_a - M_b`` when the items come in clusters (`clustered_score_draws`
+        of the two rankings)."""
+        draws = clustered_score_draws(self._metric, self._relevant, weight, self._ranks,
+                                      clusters, ranking_prior(self._prior, self._metric,
+                                                              weight[self._relevant].sum()),
+                                      n_draws, rng)
+        return draws[:, 0] - draws[:, 1]
+
+
+def score_clusters(groups, keep, weight):
+    """The clusters of the items of positive weight (`keep`), or None where every
+    cluster holds one item of weight 1 (the draws without clusters are then exact)."""
+    clusters = cluster_codes(groups, keep.shape[0], weight=weight)
+    clusters = clusters if keep.all() else clusters.subset(keep, weight[keep])
+    if clusters is None:
+        fail("groups", "ids of at least two clusters among the items of positive weight",
+             groups, shown="one cluster")
+    return None if clusters.singletons else clusters
+
+
+def clustered_score_draws(metric, relevant, weight, ranks, clusters, lam, n_draws, rng):
+    """(n_draws, n_rankings) draws of AP or AUC of several rankings of the same items in
+    clusters, every ranking weighed by the same draw: the items of a cluster share one
+    Gamma((C - 1)/(C + 2)) weight (times their own weights), the four pseudo-cells
+    Gamma(λ); AP's own shares follow the clusters' counts (`_clustered_own`).
+
+    `ranks` holds each ranking's ``(order, starts)`` (`_ranking_order`) of the kept
+    items, in input order.
+    """
+    a = cluster_concentration(clusters.n_clusters)
+    owns = [_clustered_own(relevant, weight, order, starts, lam, clusters, a)
+            for order, starts in ranks]
+    out = []
+    # (Two rankings: the chunks, hence the seeded draws, `compare_scores` always had.)
+    for size in draw_chunks(n_draws, clusters.n_clusters + len(ranks) * weight.shape[0]):
+        cells = cluster_weights(a, (size, clusters.n_clusters), rng)[:, clusters.codes]
+        cells *= weight
+        pseudo = tuple(rng.standard_gamma(lam, size) for _ in range(4))
+        out.append(np.stack([_paired_metric(metric, cells, relevant, order, starts, pseudo,
+                                            None, own)
+                             for (order, starts), own in zip(ranks, owns)], axis=1))
+    return np.concatenate(out)
 
 
 def _clustered_own(relevant, weight, order, starts, lam, clusters, a):
