@@ -583,3 +583,16 @@ def test_compare_counts_refuses_groups_and_names_runs():
     counts = {"a": ConfusionCounts(30, 5, 6, 40), "b": ConfusionCounts(28, 7, 8, 38)}
     with pytest.raises(TypeError, match="`groups` must be None for counts.*runs"):
         compare_counts(counts, groups=[0, 1])
+
+
+@pytest.mark.slow
+def test_recheck_script_quick_mode():
+    from benchmarks import clusters_recheck
+
+    rows = clusters_recheck.main(["--quick"])
+    coverage = [row for row in rows if "coverage_95" in row]
+    widths = [row for row in rows if "width_ratio" in row]
+    assert len(coverage) == 2 and len(widths) == 7
+    assert all(0.0 <= row["coverage_95"] <= 1.0 and row["se_95"] >= 0 for row in coverage)
+    # Effect 0 and 10 clusters: wider than without groups, never narrower.
+    assert all(row["width_ratio"] > 1.0 for row in widths)
