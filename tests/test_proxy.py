@@ -175,14 +175,43 @@ def test_result_reports_what_the_proxy_added():
 # -- bad input -------------------------------------------------------------------------
 
 
-def test_missing_gold_labels_without_proxy_are_refused():
-    # Never dropped silently: the label checks of every route refuse them.
-    gold = np.array([1.0, 0.0, np.nan, 1.0, np.nan])
-    with pytest.raises(ValueError, match=r"`y_true` must be free of NaN and infinite labels; "
-                                         r"got 2 non-finite value\(s\)"):
-        metric_posterior(gold, [1, 0, 1, 1, 0], metric="f1")
-    with pytest.raises(ValueError, match=r"`y_true` must be free of missing \(None\) labels"):
-        recall_posterior(np.array([1, None, 0], dtype=object), [1, 0, 0])
+def _gold_with_missing(kind):
+    """Gold labels 1, 0, missing, 1, missing, spelled as `kind`."""
+    values = [1, 0, None, 1, None]
+    if kind == "nan":
+        return np.array([np.nan if v is None else v for v in values])
+    if kind == "none":
+        return np.array(values, dtype=object)
+    if kind == "list":
+        return values
+    if kind == "pandas":
+        pd = pytest.importorskip("pandas")
+        return pd.Series(values, dtype="Int64")
+    if kind == "pandas object":
+        pd = pytest.importorskip("pandas")
+        return pd.Series([pd.NA if v is None else v for v in values], dtype=object)
+    return np.ma.masked_array([1, 0, 1, 1, 0], mask=[v is None for v in values])
+
+
+MISSING_MESSAGE = (r"`y_true` must be free of missing labels \(NaN, None, NA, masked\) unless "
+                   r"a second labeller's labels come as `proxy=`; got 2 missing value\(s\) of 5")
+
+
+@pytest.mark.parametrize("kind", ["nan", "none", "list", "pandas", "pandas object", "masked"])
+def test_missing_gold_labels_without_proxy_name_the_count(kind):
+    # Never dropped silently (a masked entry's value was once counted): every spelling
+    # of a missing label and every route gets one message, with the count.
+    from skprobeval import ConfusionCounts, compare_paired, compare_paired_metric, rank_systems
+
+    pred, other = [1, 0, 1, 1, 0], [1, 1, 0, 1, 0]
+    for call in (lambda gold: metric_posterior(gold, pred, metric="f1"),
+                 lambda gold: recall_posterior(gold, pred),
+                 lambda gold: ConfusionCounts.from_predictions(gold, pred),
+                 lambda gold: compare_paired(gold, pred, other),
+                 lambda gold: compare_paired_metric(gold, pred, other, n_draws=100),
+                 lambda gold: rank_systems(gold, {"a": pred, "b": other}, n_draws=100)):
+        with pytest.raises(ValueError, match=MISSING_MESSAGE):
+            call(_gold_with_missing(kind))
 
 
 def test_bad_proxies():
@@ -283,7 +312,7 @@ def test_paired_comparison_with_a_proxy_is_narrower_and_refuses_clusters():
     assert result.method == "sampled"
     with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
         compare_paired_metric(gold, a, b, proxy=proxy, groups=np.arange(4_000) // 4)
-    with pytest.raises(ValueError, match="`y_true` must be free of NaN"):
+    with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):
         compare_paired_metric(gold, a, b)
 
 
@@ -386,7 +415,7 @@ def test_ranking_with_a_proxy():
                          random_state=0)
     assert few.prob_best["a"] > alone.prob_best["a"]
     assert few.prob_best.idxmax() == "a"
-    with pytest.raises(ValueError, match="`y_true` must be free of NaN"):
+    with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):
         rank_systems(gold, predictions, metric="f1")
     with pytest.raises(TypeError, match="`proxy` must be None with a JointCounts, with "
                                         "`groups`"):
@@ -453,6 +482,8 @@ def test_command_line_proxy_column(tmp_path):
     assert payload["summary"]["a"]["n_labelled"] == 200
     missing = run("compare", path, "--truth", "gold")
     assert missing.returncode == 2 and "missing values in column(s) ['gold']" in missing.stderr
+    assert "(1300 of 1500 in 'gold'); a truth column with unlabelled rows needs --proxy" \
+        in missing.stderr
     wrong = run("compare", path, "--truth", "gold", "--proxy", "gold")
     assert wrong.returncode == 2 and "--proxy must name a column other than" in wrong.stderr
 
