@@ -1,6 +1,7 @@
 """Several systems on the same items, from a few gold labels and a proxy on every item.
 
-`compare_paired_metric(..., proxy=)` and `rank_systems(..., proxy=)`: the
+`compare_paired(..., proxy=)`, `compare_paired_metric(..., proxy=)` and
+`rank_systems(..., proxy=)`: the
 double-sampling posterior of the (gold, prediction of each system) table
 (`ProxyTable` of ``skprobeval._posteriors``: the (proxy, predictions) shares
 from every item, the gold label's shares within each from the labelled
@@ -15,7 +16,7 @@ import numpy as np
 from .._metrics import label_weights
 from .._posteriors import check_target_metric, label_counts, read_proxy, table_metric
 
-__all__ = ["proxy_differences", "proxy_metric_draws"]
+__all__ = ["proxy_differences", "proxy_metric_draws", "proxy_paired_shares"]
 
 
 def proxy_metric_draws(y_true, y_preds, proxy, *, spec, average, labels, lam, beta, pos_label,
@@ -60,3 +61,42 @@ def proxy_differences(y_true, y_pred_a, y_pred_b, proxy, *, spec, average, label
                                    n_draws=n_draws, rng=rng,
                                    pred_names=["y_pred_a", "y_pred_b"])
     return (draws[:, 0] - draws[:, 1] for draws in chunks)
+
+
+def _paired_cell_prior(size, alphas):
+    """The (gold, A, B) cell prior whose sums over the cells where A alone is right, B
+    alone, and both alike are `alphas` (`compare_paired`'s Dirichlet), spread evenly
+    over each kind's cells."""
+    gold, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size),
+                             indexing="ij")
+    kinds = np.where((a == gold) & (b != gold), 0, np.where((b == gold) & (a != gold), 1, 2))
+    cells = np.bincount(kinds.ravel(), minlength=3)
+    mass = np.divide(np.asarray(alphas, dtype=float), cells, out=np.zeros(3),
+                     where=cells > 0)
+    return mass[kinds]
+
+
+def proxy_paired_shares(y_true, y_pred_a, y_pred_b, proxy, *, alphas, sample_weight,
+                        n_draws, rng):
+    """``(table, gold, labelled, shares)`` of `compare_paired` with gold labels on some
+    items: the `ProxyTable` of (gold, A, B) with the paired prior `alphas` (with every
+    item labelled, its shares are Dirichlet(N1 + alpha1, N2 + alpha2, N3 + alpha3)
+    exactly for two labels), the labelled gold values, the mask of labelled items
+    and draws of the shares of items A alone, B alone and both alike get right,
+    shape (n_draws, 3)."""
+    table, gold_values, labelled = read_proxy(y_true, [y_pred_a, y_pred_b], proxy, average="micro",
+                                    labels=None, pos_label=1, sample_weight=sample_weight,
+                                    lam=float(np.mean(alphas)),
+                                    pred_names=["y_pred_a", "y_pred_b"],
+                                    cell_prior=lambda size: _paired_cell_prior(size, alphas))
+    size = table.size
+    gold, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size),
+                             indexing="ij")
+    first = ((a == gold) & (b != gold)).ravel()
+    second = ((b == gold) & (a != gold)).ravel()
+    parts = []
+    for draws in table.draws(n_draws, rng):
+        flat = draws.reshape(draws.shape[0], -1)
+        parts.append(np.column_stack([flat[:, first].sum(axis=1), flat[:, second].sum(axis=1),
+                                      flat[:, ~(first | second)].sum(axis=1)]))
+    return table, gold_values, labelled, np.concatenate(parts)

@@ -381,11 +381,15 @@ def _distinct_items(gold, preds, proxy, labelled):
 
 
 def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_weight, lam,
-               pred_names, max_cells=1 << 16):
+               pred_names, max_cells=1 << 16, cell_prior=None, by_item=False):
     """Validate gold labels with missing values, predictions and a proxy; `ProxyTable`.
 
     Returns ``(table, gold, labelled)``: the table, the labelled gold values (of
-    their own type) and the mask of labelled items.
+    their own type) and the mask of labelled items.  `cell_prior(size)` gives the
+    (gold, predictions) cell prior for `size` labels (default: the library's one- and
+    two-system priors of λ = `lam`); with `by_item` the table's codes are the
+    items' own, in order (not their distinct combinations), so that parts of the
+    items can be read apart.
     """
     values, missing = missing_labels(y_true)
     n = np.shape(values)[0] if np.ndim(values) else 0
@@ -413,7 +417,7 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
     joint_codes(gold, [p[labelled] for p in preds], average=average, labels=labels,
                 pos_label=pos_label, names=names)
     distinct = None
-    if sample_weight is None and values.dtype.kind != "O" and missing.any():
+    if sample_weight is None and values.dtype.kind != "O" and missing.any() and not by_item:
         distinct = _distinct_items(gold, preds, proxy, labelled)
     if distinct is None:
         items_labelled, items_gold, items_preds, items_proxy = labelled, gold, preds, proxy
@@ -454,7 +458,8 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
              f"{max_cells}", proxy, error=TypeError, shown="a proxy")
     weight = (np.ones(items_labelled.shape[0]) if joint.weight is None
               else np.asarray(joint.weight, dtype=float))
-    table = ProxyTable(joint, items_labelled, weight, len(preds), lam)
+    table = ProxyTable(joint, items_labelled, weight, len(preds), lam,
+                       None if cell_prior is None else cell_prior(size))
     if table.single_stratum:
         fail("y_true", "gold labels in at least two strata of (proxy, prediction) where the "
              "items fall in several (the gold labels are read within each stratum)", y_true,
