@@ -13,6 +13,8 @@ theory page ``docs/theory/groups.rst``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -29,6 +31,7 @@ from .._core import (
     clustered_cells,
     fail,
     renamed_keyword,
+    rounded,
     to_host,
     warn_user,
 )
@@ -38,6 +41,7 @@ from .._posteriors import (
     BetaPosterior,
     ClusteredPosterior,
     DifferencePosterior,
+    ProxyPosterior,
     SampledPosterior,
     metric_posterior,
     posterior_from_codes,
@@ -50,6 +54,7 @@ from ._group_inputs import (
     kept_clusters,
     sensitive_columns,
 )
+from ._proxy_systems import proxy_group_draws
 
 __all__ = [
     "GroupDisparity",
@@ -60,6 +65,20 @@ __all__ = [
 
 # The columns of `by_group` for each metric.
 STATS = ("point", "mean", "low", "high")
+
+
+@contextmanager
+def _binary_labels():
+    """The frame's own words for labels that are not binary (one positive class)."""
+    try:
+        yield
+    except ValueError as error:
+        if not str(error).startswith("`average`"):
+            raise
+        shown = str(error).split("; got ", 1)[1].removeprefix("'binary' with ")
+        raise ValueError("`y_true` and `y_pred` must hold binary labels (two at most, "
+                         "`pos_label` among them): the groups are compared on one "
+                         f"positive class; got {shown}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -137,6 +156,16 @@ class PosteriorMetricFrame(ResultMixin):
         `ClusteredPosterior` (sampled, with each group's ``effective_n``),
         and `overall` is the clustered posterior of all items.  Where every
         cluster holds one item, the frame without `groups`.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label.  Each group's posterior is then the `ProxyPosterior` of
+        its own items (see `metric_posterior`: the group's (proxy,
+        prediction) shares from all its items, the gold label's within each
+        from its labelled ones), `overall` that of all items; point values
+        and `by_group_counts` are the labelled items'.  Every group needs
+        gold labels, in two (proxy, prediction) combinations or more where
+        its items fall in several.  Not with `groups`.
 
     Attributes
     ----------
@@ -153,7 +182,8 @@ class PosteriorMetricFrame(ResultMixin):
     overall_posterior : posterior or pandas.Series
         The posterior of all items together (a Series by metric for several).
     by_group_counts : pandas.DataFrame
-        Each group's ``tp, fp, fn, tn``.
+        Each group's ``tp, fp, fn, tn`` (with `proxy`: of its labelled items,
+        then ``n_labelled`` and ``n_items``).
     metrics : list of str
         The metrics' column names.
     sensitive_levels : list of str
@@ -213,12 +243,31 @@ class PosteriorMetricFrame(ResultMixin):
     {'point': 0.625, 'mean': 0.611, 'low': 0.295, 'high': 0.881}
     >>> frame.difference().interval(0.95)
     CredibleInterval(low=0.1029, high=0.9387)
+
+    Gold labels on one item in ten, a second labeller on every item:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 4_000)
+    >>> group = rng.choice(["a", "b"], 4_000)
+    >>> y_pred = np.where(rng.random(4_000) < np.where(group == "a", 0.9, 0.8), y, 1 - y)
+    >>> judge = np.where(rng.random(4_000) < 0.95, y, 1 - y)
+    >>> gold = np.where(rng.random(4_000) < 0.1, y, np.nan)
+    >>> frame = PosteriorMetricFrame(metrics="recall", y_true=gold, y_pred=y_pred,
+    ...                              sensitive_features=group, proxy=judge, random_state=0)
+    >>> frame.by_group_counts["n_labelled"].tolist(), frame.by_group_counts["n_items"].tolist()
+    ([215.0, 199.0], [2033.0, 1967.0])
+    >>> posterior = frame.by_group_posteriors["a"]
+    >>> width = np.subtract(*posterior.interval(0.95)[::-1])
+    >>> bool(width < 0.7 * np.subtract(*posterior.labelled_only.interval(0.95)[::-1]))
+    True
     """
 
     @renamed_keyword("n_samples", "n_draws")
     def __init__(self, *, metrics, y_true, y_pred, sensitive_features, pos_label=1,
                  sample_weight=None, prior=0.5, beta=1.0, zero_division="warn",
-                 n_draws=N_DRAWS, random_state=None, confidence=0.95, groups=None):
+                 n_draws=N_DRAWS, random_state=None, confidence=0.95, groups=None,
+                 proxy=None):
         import pandas as pd
 
         self._single, self._specs = check_metrics(metrics)
@@ -229,17 +278,18 @@ class PosteriorMetricFrame(ResultMixin):
         rng = check_random_state(random_state)
         self._random_state = random_state
         self.confidence = check_confidence(confidence)
-        try:
+        if proxy is not None:
+            if groups is not None:
+                fail("proxy", "None with `groups` (items in clusters with a second labeller "
+                     "are not modelled yet)", "an array", error=TypeError)
+            with _binary_labels():
+                self._init_proxy(y_true, y_pred, proxy, sensitive_features, pos_label,
+                                 sample_weight, rng)
+            return
+        with _binary_labels():
             joint = joint_codes(y_true, [y_pred], average="binary", pos_label=pos_label,
                                 sample_weight=sample_weight, names=["y_true", "y_pred"],
                                 groups=to_host(groups, "groups"))
-        except ValueError as error:
-            if not str(error).startswith("`average`"):
-                raise
-            shown = str(error).split("; got ", 1)[1].removeprefix("'binary' with ")
-            raise ValueError("`y_true` and `y_pred` must hold binary labels (two at most, "
-                             "`pos_label` among them): the groups are compared on one "
-                             f"positive class; got {shown}") from None
         n = joint.codes[0].shape[0]
         columns = sensitive_columns(sensitive_features, n)
         group, self._keys, self._index = group_codes(columns)
@@ -277,6 +327,41 @@ class PosteriorMetricFrame(ResultMixin):
             {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, index=self._index)
 
     # -- construction helpers -------------------------------------------------
+
+    def _init_proxy(self, y_true, y_pred, proxy, sensitive_features, pos_label,
+                    sample_weight, rng):
+        """The frame with gold labels on some items and a second labeller on all: each
+        group's posterior from its own items' double-sampling table, its point value
+        and counts from its labelled items."""
+        import pandas as pd
+
+        y_true, y_pred, proxy = (to_host(v, name) for v, name in
+                                 ((y_true, "y_true"), (y_pred, "y_pred"), (proxy, "proxy")))
+        columns = sensitive_columns(sensitive_features, len(y_true))
+        group, self._keys, self._index = group_codes(columns)
+        self.sensitive_levels = [name for name, _ in columns]
+        self.n_clusters = None
+        draws, overall, self._counts, n_items, n_labelled = proxy_group_draws(
+            y_true, y_pred, proxy, group, self._keys, specs=self._specs, params=self._params,
+            pos_label=pos_label, sample_weight=to_host(sample_weight, "sample_weight"),
+            lam=self._lam, n_draws=self._n_draws, rng=rng)
+        self._total = self._counts.sum()
+        self._posteriors, self._overall, self._points, self._overall_points = {}, {}, {}, {}
+        for column, spec in self._specs.items():
+            options = {"metric": spec.name, "prior": self._lam, "beta": self._beta,
+                       "n_draws": self._n_draws, "random_state": rng}
+            self._posteriors[column] = ProxyPosterior(
+                draws[column], n_items=n_items, n_labelled=n_labelled,
+                labelled_only=metric_posterior(self._counts, **options))
+            self._overall[column] = ProxyPosterior(
+                overall[column], n_items=n_items.sum(), n_labelled=n_labelled.sum(),
+                labelled_only=metric_posterior(self._total, **options))
+            self._points[column] = self._point(spec, self._counts, warn=True)
+            self._overall_points[column] = float(self._point(spec, self._total, warn=False))
+        c = self._counts
+        self.by_group_counts = pd.DataFrame({"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn,
+                                             "n_labelled": n_labelled, "n_items": n_items},
+                                            index=self._index)
 
     def _clustered(self, joint, group, clusters, rng):
         """Every metric's posterior in every group from one set of draws of the
@@ -416,6 +501,9 @@ class PosteriorMetricFrame(ResultMixin):
                    "by_group": by_group, "overall": overall}
         if self.n_clusters is not None:
             content["n_clusters"] = self.n_clusters
+        if "n_items" in self.by_group_counts:
+            content.update({name: float(self.by_group_counts[name].sum())
+                            for name in ("n_labelled", "n_items")})
         return content
 
     def _html_caption(self):
@@ -474,6 +562,10 @@ class PosteriorMetricFrame(ResultMixin):
 
     def __repr__(self):
         clusters = "" if self.n_clusters is None else f", n_clusters={self.n_clusters}"
+        if "n_items" in self.by_group_counts:       # a second labeller (proxy)
+            counts = self.by_group_counts
+            clusters += (f", n_labelled={rounded(counts['n_labelled'].sum())}, "
+                         f"n_items={rounded(counts['n_items'].sum())}")
         return (f"PosteriorMetricFrame(metrics={list(self._specs)!r}, "
                 f"sensitive_levels={self.sensitive_levels!r}, n_groups={self.n_groups}"
                 f"{clusters})")
