@@ -420,6 +420,18 @@ def test_compare_paired_with_a_proxy_on_three_labels():
     assert low < every.expected_difference < high
 
 
+def test_compare_paired_with_a_proxy_of_one_label_is_the_exact_tie():
+    # Every item a tie: P(first better) is 1/2 as in the exact comparison (no cell of the
+    # (gold, A, B) table has one system alone right to carry alpha1 or alpha2).
+    from skprobeval import compare_paired
+
+    ones = np.ones(200, dtype=int)
+    gold = np.where(np.arange(200) < 50, 1.0, np.nan)
+    result = compare_paired(gold, ones, ones, proxy=ones, n_draws=40_000, random_state=0)
+    assert abs(result.prob_first_better - 0.5) < 4 * result.mc_error
+    assert result.counts.ties == 50
+
+
 @pytest.mark.slow
 def test_compare_paired_nulls_with_a_proxy():
     # Two systems equal in the population (each right with probability 0.85, apart):

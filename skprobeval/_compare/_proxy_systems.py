@@ -101,6 +101,13 @@ def proxy_paired_shares(y_true, y_pred_a, y_pred_b, proxy, *, alphas, sample_wei
                                     pred_names=["y_pred_a", "y_pred_b"],
                                     cell_prior=lambda size: _paired_cell_prior(size, alphas))
     size = table.size
+    if size == 1:
+        # One label among gold, predictions and proxy: every item is a tie, and the
+        # exact posterior Dir(alpha1, alpha2, N + alpha3) holds (no cell has the
+        # first or the second alone right to carry their prior).
+        shares = rng.standard_gamma(np.array([alphas[0], alphas[1],
+                                              table.n_items + alphas[2]]), size=(n_draws, 3))
+        return table, gold_values, labelled, shares / shares.sum(axis=1, keepdims=True)
     gold, a, b = np.meshgrid(np.arange(size), np.arange(size), np.arange(size),
                              indexing="ij")
     first = ((a == gold) & (b != gold)).ravel()
