@@ -520,8 +520,8 @@ def _compare(args, out):
                           f"{average}")
     if args.table in ("by_group", "group_gaps") and groups is None:
         raise _UsageError(f"--table {args.table} goes with --group")
-    if proxy is not None and (groups is not None or clusters is not None):
-        raise _UsageError("--proxy goes without --group and --cluster")
+    if proxy is not None and clusters is not None:
+        raise _UsageError("--proxy goes without --cluster")
     report = compare_predictions(
         truth, predictions, metric=args.metric, average=average,
         labels=_labels(args.labels, labelled), beta=args.beta, prior=_prior(args.prior),

@@ -691,6 +691,35 @@ def test_report_with_a_proxy():
         compare_predictions(gold, predictions, proxy=proxy, average=None)
 
 
+def test_report_with_a_proxy_and_sensitive_groups():
+    # Each system's group tables are PosteriorMetricFrame's with the proxy.
+    from skprobeval import PosteriorMetricFrame, compare_predictions
+
+    rng = np.random.default_rng(21)
+    y, gold, predictions, proxy = _three_systems(rng, 3_000, 3_000)
+    gold = np.where(rng.random(3_000) < 0.15, y, np.nan)
+    site = rng.choice(["north", "south"], 3_000)
+    report = compare_predictions(gold, predictions, proxy=proxy, sensitive_features=site,
+                                 n_draws=4_000, random_state=0)
+    by_group = report.by_group
+    assert {"n_labelled", "n_items", "point", "mean", "low", "high"} <= set(by_group.columns)
+    frame = PosteriorMetricFrame(metrics="f1", y_true=gold, y_pred=predictions["b"],
+                                 sensitive_features=site, proxy=proxy, n_draws=4_000,
+                                 random_state=0)
+    rows = by_group.loc["b"]
+    np.testing.assert_array_equal(rows[["tp", "fp", "fn", "tn", "n_labelled", "n_items"]],
+                                  frame.by_group_counts)
+    np.testing.assert_allclose(rows["point"], frame.by_group["point"])
+    for key in ("north", "south"):
+        posterior = frame.by_group_posteriors[key]
+        assert abs(rows.loc[key, "mean"] - posterior.mean()) < 6 * posterior.mc_error
+    assert list(report.group_gaps.index) == ["a", "b", "c"]
+    with pytest.raises(TypeError, match="`sensitive_features` must be None unless "
+                                        "average='binary'"):
+        compare_predictions(gold, predictions, proxy=proxy, sensitive_features=site,
+                            average="macro")
+
+
 def test_command_line_proxy_column(tmp_path):
     pd = pytest.importorskip("pandas")
     from test_cli import run
@@ -713,6 +742,14 @@ def test_command_line_proxy_column(tmp_path):
     assert missing.returncode == 2 and "missing values in column(s) ['gold']" in missing.stderr
     assert "(1300 of 1500 in 'gold'); a truth column with unlabelled rows needs --proxy" \
         in missing.stderr
+    # Sensitive groups: each group's own posterior.
+    frame["site"] = rng.choice(["north", "south"], 1_500)
+    frame.to_csv(path, index=False)
+    grouped = run("compare", path, "--truth", "gold", "--proxy", "judge", "--group", "site",
+                  "--n-draws", "2000", "--format", "csv", "--table", "by_group")
+    assert grouped.returncode == 0, grouped.stderr
+    assert grouped.stdout.splitlines()[0].startswith("estimator,site,tp,fp,fn,tn,n_labelled,")
+    assert len(grouped.stdout.splitlines()) == 7
     wrong = run("compare", path, "--truth", "gold", "--proxy", "gold")
     assert wrong.returncode == 2 and "--proxy must name a column other than" in wrong.stderr
 

@@ -892,7 +892,7 @@ def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
 
 def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_label,
                         sample_weight, prior, beta, rope, confidence, n_draws, random_state,
-                        groups=None):
+                        groups=None, proxy=None):
     """The per-group tables of a comparison report.
 
     Returns ``(by_group, group_gaps)``: one row per (estimator, group) with
@@ -902,7 +902,7 @@ def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_
     a two-group gap and P(gap > rope) (two groups: the signed gap, so that at
     rope 0 it is the probability that the group with the higher point value
     is truly higher; more groups: the spread ``max - min``).  `groups`: each
-    item's cluster (the frame's clusters), or None.
+    item's cluster (the frame's clusters), or None; `proxy`: the frame's.
     """
     import pandas as pd
 
@@ -914,7 +914,8 @@ def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_
                                      sensitive_features=sensitive_features,
                                      pos_label=pos_label, sample_weight=sample_weight,
                                      prior=prior, beta=beta, n_draws=n_draws,
-                                     random_state=rng, confidence=confidence, groups=groups)
+                                     random_state=rng, confidence=confidence, groups=groups,
+                                     proxy=proxy)
         table = pd.concat([frame.by_group_counts, frame.by_group], axis=1)
         frames[name] = table
         gap = frame.difference()
