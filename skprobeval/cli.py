@@ -431,10 +431,15 @@ def _read_table(args, *, need_gold=True):
     if arrays[0].shape[0] == 0:
         raise _UsageError(f"{shown!r} has no rows")
     # With a proxy an empty truth cell is an unlabelled row; nowhere else is a cell empty.
-    bad = [name for i, (name, values) in enumerate(zip(names, arrays))
-           if not (i == 0 and proxy) and np.any(pd.isna(values))]
+    counts = [(i, name, int(np.count_nonzero(pd.isna(values))))
+              for i, (name, values) in enumerate(zip(names, arrays)) if not (i == 0 and proxy)]
+    bad = [(i, name, count) for i, name, count in counts if count]
     if bad:
-        raise _UsageError(f"missing values in column(s) {bad!r}")
+        hint = ("; a truth column with unlabelled rows needs --proxy COLUMN (a second "
+                "labeller's labels of every row)" if bad[0][0] == 0 else "")
+        raise _UsageError(f"missing values in column(s) {[name for _, name, _ in bad]!r} ("
+                          + ", ".join(f"{count} of {arrays[0].shape[0]} in {name!r}"
+                                      for _, name, count in bad) + f"){hint}")
     if proxy and need_gold and not np.any(~pd.isna(arrays[0])):
         raise _UsageError(f"truth column {args.truth!r} has no label (--proxy needs gold "
                           "labels on some rows)")
@@ -518,8 +523,8 @@ def _compare(args, out):
                           f"{average}")
     if args.table in ("by_group", "group_gaps") and groups is None:
         raise _UsageError(f"--table {args.table} goes with --group")
-    if proxy is not None and (groups is not None or clusters is not None):
-        raise _UsageError("--proxy goes without --group and --cluster")
+    if proxy is not None and clusters is not None:
+        raise _UsageError("--proxy goes without --cluster")
     report = compare_predictions(
         truth, predictions, metric=args.metric, average=average,
         labels=_labels(args.labels, labelled), beta=args.beta, prior=_prior(args.prior),

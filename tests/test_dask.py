@@ -414,3 +414,24 @@ def test_dask_labels_follow_the_numpy_rule(client, case):
         with pytest.raises(ValueError, match="discrete class labels"):
             ConfusionCounts.from_predictions(da.from_array(y_true, chunks=4),
                                              da.from_array(y_pred, chunks=4), average=None)
+
+
+@pytest.mark.parametrize("kind", ["NaN", "None", "NA"])
+def test_missing_labels_in_several_blocks_name_the_count_as_numpy(client, kind):
+    # A missing label is refused with the count over all blocks, in the NumPy path's
+    # words, whichever way it is spelled (one block's first refusal read otherwise).
+    from skprobeval import compare_paired, fbeta_posterior
+
+    missing = {"NaN": np.nan, "None": None, "NA": pytest.importorskip("pandas").NA}[kind]
+    y_true = np.array([0, 1, missing, 1, 0, missing, 1, 0, missing],
+                      dtype=float if kind == "NaN" else object)
+    y_pred = np.array([0, 1, 1, 1, 0, 0, 1, 0, 1])
+    for call in (lambda y, p: ConfusionCounts.from_predictions(y, p, average=None),
+                 lambda y, p: compare_paired(y, p, p[::-1]),
+                 lambda y, p: fbeta_posterior(y, p)):
+        with pytest.raises(ValueError) as numpy_error:
+            call(y_true, y_pred)
+        with pytest.raises(ValueError) as dask_error:
+            call(da.from_array(y_true, chunks=2), da.from_array(y_pred, chunks=2))
+        assert str(dask_error.value) == str(numpy_error.value)
+        assert "got 3 missing value(s) of 9" in str(dask_error.value)

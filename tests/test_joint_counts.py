@@ -322,7 +322,7 @@ PREDICTIONS = {"a": [0, 1, 0, 0], "b": [1, 1, 1, 0]}
     (lambda: JointCounts.from_predictions(Y, PREDICTIONS, sample_weight=[1, 1, 1]),
      ValueError, r"`sample_weight` must be of the same length as the labels \(4\); got length 3"),
     (lambda: JointCounts.from_predictions([0.0, np.nan, 1.0, 0.0], PREDICTIONS),
-     ValueError, r"`y_true` must be free of NaN"),
+     ValueError, r"`y_true` must be free of missing labels .*; got 1 missing value"),
     (lambda: JointCounts.from_predictions([0, 1, 2, 0], PREDICTIONS),
      ValueError, r"`average` must be .* for multiclass targets.*'binary' with 3 labels"),
     (lambda: JointCounts.from_predictions(Y, PREDICTIONS, average=None),

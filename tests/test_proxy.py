@@ -175,14 +175,43 @@ def test_result_reports_what_the_proxy_added():
 # -- bad input -------------------------------------------------------------------------
 
 
-def test_missing_gold_labels_without_proxy_are_refused():
-    # Never dropped silently: the label checks of every route refuse them.
-    gold = np.array([1.0, 0.0, np.nan, 1.0, np.nan])
-    with pytest.raises(ValueError, match=r"`y_true` must be free of NaN and infinite labels; "
-                                         r"got 2 non-finite value\(s\)"):
-        metric_posterior(gold, [1, 0, 1, 1, 0], metric="f1")
-    with pytest.raises(ValueError, match=r"`y_true` must be free of missing \(None\) labels"):
-        recall_posterior(np.array([1, None, 0], dtype=object), [1, 0, 0])
+def _gold_with_missing(kind):
+    """Gold labels 1, 0, missing, 1, missing, spelled as `kind`."""
+    values = [1, 0, None, 1, None]
+    if kind == "nan":
+        return np.array([np.nan if v is None else v for v in values])
+    if kind == "none":
+        return np.array(values, dtype=object)
+    if kind == "list":
+        return values
+    if kind == "pandas":
+        pd = pytest.importorskip("pandas")
+        return pd.Series(values, dtype="Int64")
+    if kind == "pandas object":
+        pd = pytest.importorskip("pandas")
+        return pd.Series([pd.NA if v is None else v for v in values], dtype=object)
+    return np.ma.masked_array([1, 0, 1, 1, 0], mask=[v is None for v in values])
+
+
+MISSING_MESSAGE = (r"`y_true` must be free of missing labels \(NaN, None, NA, masked\) unless "
+                   r"a second labeller's labels come as `proxy=`; got 2 missing value\(s\) of 5")
+
+
+@pytest.mark.parametrize("kind", ["nan", "none", "list", "pandas", "pandas object", "masked"])
+def test_missing_gold_labels_without_proxy_name_the_count(kind):
+    # Never dropped silently (a masked entry's value was once counted): every spelling
+    # of a missing label and every route gets one message, with the count.
+    from skprobeval import ConfusionCounts, compare_paired, compare_paired_metric, rank_systems
+
+    pred, other = [1, 0, 1, 1, 0], [1, 1, 0, 1, 0]
+    for call in (lambda gold: metric_posterior(gold, pred, metric="f1"),
+                 lambda gold: recall_posterior(gold, pred),
+                 lambda gold: ConfusionCounts.from_predictions(gold, pred),
+                 lambda gold: compare_paired(gold, pred, other),
+                 lambda gold: compare_paired_metric(gold, pred, other, n_draws=100),
+                 lambda gold: rank_systems(gold, {"a": pred, "b": other}, n_draws=100)):
+        with pytest.raises(ValueError, match=MISSING_MESSAGE):
+            call(_gold_with_missing(kind))
 
 
 def test_bad_proxies():
@@ -283,7 +312,7 @@ def test_paired_comparison_with_a_proxy_is_narrower_and_refuses_clusters():
     assert result.method == "sampled"
     with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
         compare_paired_metric(gold, a, b, proxy=proxy, groups=np.arange(4_000) // 4)
-    with pytest.raises(ValueError, match="`y_true` must be free of NaN"):
+    with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):
         compare_paired_metric(gold, a, b)
 
 
@@ -304,6 +333,235 @@ def test_paired_nulls_with_a_proxy():
                                        n_draws=2_000, random_state=rep)
         above += result.prob_first_better > 0.95
     assert 0.01 <= above / 300 <= 0.08, above
+
+
+def test_compare_paired_of_every_item_labelled_is_the_exact_comparison():
+    # Two labels: the (gold, A, B) prior sums to (alpha1, alpha2, alpha3) over the three
+    # kinds of cell, so with every item labelled the shares are Dirichlet(N + alpha).
+    from skprobeval import compare_paired
+
+    rng = np.random.default_rng(13)
+    y, _, proxy = _population(rng, 600, 0.9)
+    a = np.where(rng.random(600) < 0.84, y, 1 - y)
+    b = np.where(rng.random(600) < 0.82, y, 1 - y)
+    for prior in (0.5, (1.0, 0.5, 2.0)):
+        exact = compare_paired(y, a, b, prior=prior, rope=0.01)
+        with_proxy = compare_paired(y, a, b, prior=prior, rope=0.01, proxy=proxy,
+                                    n_draws=40_000, random_state=0)
+        assert with_proxy.n_labelled == with_proxy.n_items == 600
+        assert with_proxy.counts == exact.counts
+        for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
+            assert abs(getattr(with_proxy, name) - getattr(exact, name)) \
+                < 4 * with_proxy.mc_error + 1e-9, name
+        assert with_proxy.expected_difference == pytest.approx(exact.expected_difference,
+                                                               abs=4e-4)
+        assert with_proxy.interval(0.9).low == pytest.approx(exact.interval(0.9).low, abs=0.002)
+        assert with_proxy.effective_n == pytest.approx(600, rel=0.03)
+
+
+def test_compare_paired_with_a_proxy_is_narrower_than_the_labelled_items():
+    from skprobeval import PairedComparison, compare_paired
+
+    rng = np.random.default_rng(14)
+    y, _, proxy = _population(rng, 4_000, 0.95)
+    a = np.where(rng.random(4_000) < 0.86, y, 1 - y)
+    b = np.where(rng.random(4_000) < 0.80, y, 1 - y)
+    gold = np.where(np.arange(4_000) < 400, y, np.nan)
+    result = compare_paired(gold, a, b, proxy=proxy, random_state=0)
+    alone = compare_paired(y[:400], a[:400], b[:400])
+    assert isinstance(result, PairedComparison)
+    assert (result.n_labelled, result.n_items) == (400.0, 4_000.0)
+    assert result.counts == alone.counts
+    width = np.subtract(*result.interval(0.95)[::-1])
+    assert width < 0.8 * np.subtract(*alone.interval(0.95)[::-1])
+    assert result.effective_n > 1.5 * 400
+    assert "n_labelled=400.0, n_items=4000.0" in repr(result)
+    content = result.to_dict()
+    assert content["n_items"] == 4_000.0 and content["n_labelled"] == 400.0
+    # The same items as string labels, with unit weights, give the same draws.
+    names = np.array(["neg", "pos"], dtype=object)
+    gold_names = np.where(np.arange(4_000) < 400, names[y], None)
+    same = compare_paired(gold_names, names[a], names[b], proxy=names[proxy],
+                          sample_weight=np.ones(4_000), random_state=0)
+    assert same.prob_first_better == pytest.approx(result.prob_first_better, abs=1e-12)
+
+
+def test_compare_paired_with_a_proxy_refuses_what_it_cannot_model():
+    from skprobeval import compare_paired
+
+    rng = np.random.default_rng(15)
+    y, a, proxy = _population(rng, 200, 0.9)
+    gold = np.where(np.arange(200) < 50, y, np.nan)
+    with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
+        compare_paired(gold, a, 1 - a, proxy=proxy, groups=np.arange(200) // 2)
+    with pytest.raises(ValueError, match="`y_true` must be at least one gold label"):
+        compare_paired(np.full(200, np.nan), a, 1 - a, proxy=proxy)
+    with pytest.raises(TypeError, match="`proxy` must be None for multilabel targets"):
+        compare_paired(np.c_[y, y], np.c_[a, a], np.c_[a, 1 - a], proxy=proxy)
+    with pytest.raises(ValueError, match="`proxy` must be the second labeller's label"):
+        compare_paired(gold, a, 1 - a, proxy=proxy[:10])
+    with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):
+        compare_paired(gold, a, 1 - a)
+
+
+def test_compare_paired_with_a_proxy_on_three_labels():
+    from skprobeval import compare_paired
+
+    rng = np.random.default_rng(16)
+    y, a, proxy = _classes(rng, 3_000, 3, 0.85, 0.92)
+    b = np.where(rng.random(3_000) < 0.78, y, (y + rng.integers(1, 3, 3_000)) % 3)
+    gold = np.where(np.arange(3_000) < 600, y, np.nan)
+    result = compare_paired(gold, a, b, proxy=proxy, random_state=0)
+    alone = compare_paired(y[:600], a[:600], b[:600])
+    every = compare_paired(y, a, b)
+    assert np.subtract(*result.interval(0.95)[::-1]) < np.subtract(*alone.interval(0.95)[::-1])
+    # The population's difference lies well inside the interval.
+    low, high = result.interval(0.999)
+    assert low < every.expected_difference < high
+
+
+def test_compare_paired_with_a_proxy_of_one_label_is_the_exact_tie():
+    # Every item a tie: P(first better) is 1/2 as in the exact comparison (no cell of the
+    # (gold, A, B) table has one system alone right to carry alpha1 or alpha2).
+    from skprobeval import compare_paired
+
+    ones = np.ones(200, dtype=int)
+    gold = np.where(np.arange(200) < 50, 1.0, np.nan)
+    result = compare_paired(gold, ones, ones, proxy=ones, n_draws=40_000, random_state=0)
+    assert abs(result.prob_first_better - 0.5) < 4 * result.mc_error
+    assert result.counts.ties == 50
+
+
+@pytest.mark.slow
+def test_compare_paired_nulls_with_a_proxy():
+    # Two systems equal in the population (each right with probability 0.85, apart):
+    # P(first better) is about uniform, so about 5% of test sets fall in each 5% tail.
+    # Measured over 4 x 400 sets: 6-8% in each tail (the labelled items alone: 4-5%,
+    # compare_paired_metric with the proxy: 5.5-6.5%).
+    from skprobeval import compare_paired
+
+    rng = np.random.default_rng(17)
+    probabilities = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)    # a stratum now and then unlabelled
+        for rep in range(400):
+            y, _, proxy = _population(rng, 2_000, 0.9)
+            a = np.where(rng.random(2_000) < 0.85, y, 1 - y)
+            b = np.where(rng.random(2_000) < 0.85, y, 1 - y)
+            gold = np.where(np.arange(2_000) < 200, y, np.nan)
+            result = compare_paired(gold, a, b, proxy=proxy, n_draws=2_000, random_state=rep)
+            probabilities.append(result.prob_first_better)
+    probabilities = np.array(probabilities)
+    assert abs(probabilities.mean() - 0.5) < 0.05
+    for tail in (probabilities > 0.95, probabilities < 0.05):
+        assert 0.02 <= tail.mean() <= 0.11, tail.mean()
+
+
+# -- per-group posteriors ----------------------------------------------------------------
+
+
+def _groups_population(rng, n, agreement):
+    y, _, proxy = _population(rng, n, agreement)
+    group = rng.choice(["a", "b", "c"], n)
+    recall = np.select([group == "a", group == "b"], [0.9, 0.75], 0.6)
+    pred = np.where(y == 1, rng.random(n) < recall, rng.random(n) > 0.9).astype(int)
+    return y, pred, proxy, group
+
+
+def test_frame_of_every_item_labelled_is_the_frame_without_proxy():
+    from skprobeval import PosteriorMetricFrame
+
+    rng = np.random.default_rng(18)
+    y, pred, proxy, group = _groups_population(rng, 3_000, 0.9)
+    plain = PosteriorMetricFrame(metrics=["recall", "f1"], y_true=y, y_pred=pred,
+                                 sensitive_features=group)
+    with_proxy = PosteriorMetricFrame(metrics=["recall", "f1"], y_true=y, y_pred=pred,
+                                      sensitive_features=group, proxy=proxy, n_draws=40_000,
+                                      random_state=0)
+    counts = with_proxy.by_group_counts
+    np.testing.assert_array_equal(counts[["tp", "fp", "fn", "tn"]], plain.by_group_counts)
+    np.testing.assert_array_equal(counts["n_labelled"], counts["n_items"])
+    for metric in ("recall", "f1"):
+        posteriors = with_proxy.by_group_posteriors[metric]
+        for key, exact in plain.by_group_posteriors[metric].items():
+            posterior = posteriors[key]
+            assert isinstance(posterior, ProxyPosterior)
+            assert abs(posterior.mean() - exact.mean()) < 4 * posterior.mc_error
+            assert posterior.std() == pytest.approx(exact.std(), rel=0.03)
+            for q in (0.025, 0.975):
+                assert posterior.ppf(q) == pytest.approx(exact.ppf(q), abs=0.004)
+        np.testing.assert_allclose(with_proxy.by_group[metric]["point"],
+                                   plain.by_group[metric]["point"])
+        assert with_proxy.overall[metric]["mean"] == pytest.approx(
+            plain.overall[metric]["mean"], abs=4 * with_proxy.overall_posterior[metric].mc_error)
+
+
+def test_frame_with_a_proxy_is_narrower_than_the_labelled_items():
+    # Width over the labelled items' width, seeds 1-4 and 19: accuracy 0.54-0.74, F1
+    # 0.47-0.74 (recall of the group at 0.9: 0.66-1.01, its misses as rare as the
+    # proxy's errors among them).
+    from skprobeval import GroupDisparity, PosteriorMetricFrame
+
+    rng = np.random.default_rng(19)
+    y, pred, proxy, group = _groups_population(rng, 9_000, 0.95)
+    labelled = rng.random(9_000) < 0.1
+    gold = np.where(labelled, y, np.nan)
+    metrics = ["accuracy", "f1", "recall"]
+    frame = PosteriorMetricFrame(metrics=metrics, y_true=gold, y_pred=pred,
+                                 sensitive_features=group, proxy=proxy, random_state=0)
+    alone = PosteriorMetricFrame(metrics=metrics, y_true=y[labelled], y_pred=pred[labelled],
+                                 sensitive_features=group[labelled])
+    for metric in ("accuracy", "f1"):
+        by_group, reference = frame.by_group[metric], alone.by_group[metric]
+        np.testing.assert_allclose(by_group["point"], reference["point"])
+        widths = by_group["high"] - by_group["low"]
+        assert np.all(widths < 0.8 * (reference["high"] - reference["low"])), metric
+    # The groups' population recalls (0.9, 0.75, 0.6), read on all items, lie inside.
+    every = PosteriorMetricFrame(metrics="recall", y_true=y, y_pred=pred,
+                                 sensitive_features=group).by_group["point"]
+    for key, value in every.items():
+        low, high = frame.by_group_posteriors["recall"][key].interval(0.999)
+        assert low < value < high, key
+    posterior = frame.by_group_posteriors["f1"]["b"]
+    assert posterior.n_labelled == frame.by_group_counts.loc["b", "n_labelled"]
+    assert posterior.n_items == np.sum(group == "b")
+    assert posterior.labelled_only.mean() == pytest.approx(
+        alone.by_group_posteriors["f1"]["b"].mean())
+    gap = frame.difference()["recall"]
+    assert isinstance(gap, GroupDisparity) and not gap.exact
+    assert gap.prob_disparity_greater(0.1) > 0.95
+    assert "n_labelled=" in repr(frame) and frame.to_dict()["n_items"] == 9_000.0
+
+
+def test_frame_with_a_proxy_refuses_groups_without_gold_labels():
+    from skprobeval import PosteriorMetricFrame
+
+    rng = np.random.default_rng(20)
+    y, pred, proxy, group = _groups_population(rng, 900, 0.9)
+    gold = np.where((rng.random(900) < 0.3) & (group != "c"), y, np.nan)
+    options = {"metrics": "recall", "y_pred": pred, "sensitive_features": group,
+               "proxy": proxy}
+    with pytest.raises(ValueError, match=r"`y_true` must be a gold label in every sensitive "
+                                         r"group .*; got no gold label in group\(s\) \['c'\]"):
+        PosteriorMetricFrame(y_true=gold, **options)
+    one = np.where((group != "c") | ((proxy == 1) & (pred == 1)), gold, np.nan)
+    one[(group == "c") & (proxy == 1) & (pred == 1)] = 1
+    with pytest.raises(ValueError, match=r"got every labelled item of group\(s\) \['c'\] in "
+                                         r"one stratum"):
+        PosteriorMetricFrame(y_true=one, **options)
+    bare = np.where((group == "b") & (proxy == 0) & (pred == 1), np.nan, y)
+    bare[rng.random(900) < 0.5] = np.nan
+    with pytest.warns(UserWarning, match=r"hold items but no gold label.*\(sensitive "
+                                         r"group\(s\) \['b'\]\)"):
+        PosteriorMetricFrame(y_true=bare, random_state=0, **options)
+    with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
+        PosteriorMetricFrame(y_true=gold, groups=np.arange(900) // 3, **options)
+    with pytest.raises(ValueError, match="`y_true` and `y_pred` must hold binary labels"):
+        PosteriorMetricFrame(y_true=np.where(np.isnan(gold), np.nan, 2.0 * y + pred),
+                             **{**options, "y_pred": 2 * pred})
+    with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):
+        PosteriorMetricFrame(metrics="recall", y_true=gold, y_pred=pred,
+                             sensitive_features=group)
 
 
 # -- many labels ------------------------------------------------------------------------
@@ -386,7 +644,7 @@ def test_ranking_with_a_proxy():
                          random_state=0)
     assert few.prob_best["a"] > alone.prob_best["a"]
     assert few.prob_best.idxmax() == "a"
-    with pytest.raises(ValueError, match="`y_true` must be free of NaN"):
+    with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):
         rank_systems(gold, predictions, metric="f1")
     with pytest.raises(TypeError, match="`proxy` must be None with a JointCounts, with "
                                         "`groups`"):
@@ -433,6 +691,35 @@ def test_report_with_a_proxy():
         compare_predictions(gold, predictions, proxy=proxy, average=None)
 
 
+def test_report_with_a_proxy_and_sensitive_groups():
+    # Each system's group tables are PosteriorMetricFrame's with the proxy.
+    from skprobeval import PosteriorMetricFrame, compare_predictions
+
+    rng = np.random.default_rng(21)
+    y, gold, predictions, proxy = _three_systems(rng, 3_000, 3_000)
+    gold = np.where(rng.random(3_000) < 0.15, y, np.nan)
+    site = rng.choice(["north", "south"], 3_000)
+    report = compare_predictions(gold, predictions, proxy=proxy, sensitive_features=site,
+                                 n_draws=4_000, random_state=0)
+    by_group = report.by_group
+    assert {"n_labelled", "n_items", "point", "mean", "low", "high"} <= set(by_group.columns)
+    frame = PosteriorMetricFrame(metrics="f1", y_true=gold, y_pred=predictions["b"],
+                                 sensitive_features=site, proxy=proxy, n_draws=4_000,
+                                 random_state=0)
+    rows = by_group.loc["b"]
+    np.testing.assert_array_equal(rows[["tp", "fp", "fn", "tn", "n_labelled", "n_items"]],
+                                  frame.by_group_counts)
+    np.testing.assert_allclose(rows["point"], frame.by_group["point"])
+    for key in ("north", "south"):
+        posterior = frame.by_group_posteriors[key]
+        assert abs(rows.loc[key, "mean"] - posterior.mean()) < 6 * posterior.mc_error
+    assert list(report.group_gaps.index) == ["a", "b", "c"]
+    with pytest.raises(TypeError, match="`sensitive_features` must be None unless "
+                                        "average='binary'"):
+        compare_predictions(gold, predictions, proxy=proxy, sensitive_features=site,
+                            average="macro")
+
+
 def test_command_line_proxy_column(tmp_path):
     pd = pytest.importorskip("pandas")
     from test_cli import run
@@ -453,6 +740,16 @@ def test_command_line_proxy_column(tmp_path):
     assert payload["summary"]["a"]["n_labelled"] == 200
     missing = run("compare", path, "--truth", "gold")
     assert missing.returncode == 2 and "missing values in column(s) ['gold']" in missing.stderr
+    assert "(1300 of 1500 in 'gold'); a truth column with unlabelled rows needs --proxy" \
+        in missing.stderr
+    # Sensitive groups: each group's own posterior.
+    frame["site"] = rng.choice(["north", "south"], 1_500)
+    frame.to_csv(path, index=False)
+    grouped = run("compare", path, "--truth", "gold", "--proxy", "judge", "--group", "site",
+                  "--n-draws", "2000", "--format", "csv", "--table", "by_group")
+    assert grouped.returncode == 0, grouped.stderr
+    assert grouped.stdout.splitlines()[0].startswith("estimator,site,tp,fp,fn,tn,n_labelled,")
+    assert len(grouped.stdout.splitlines()) == 7
     wrong = run("compare", path, "--truth", "gold", "--proxy", "gold")
     assert wrong.returncode == 2 and "--proxy must name a column other than" in wrong.stderr
 

@@ -246,7 +246,7 @@ AP_CASES = [
     (([0, 1], []), {}, "`y_score` must be non-empty"),
     (([0, 1, 1], [0.1, np.nan, 0.3]), {}, "`y_score` must be finite"),
     (([0, 1, 1], [0.1, np.inf, 0.3]), {}, "`y_score` must be finite"),
-    (([0.0, np.nan, 1.0], [0.1, 0.2, 0.3]), {}, "`y_true` must be free of NaN"),
+    (([0.0, np.nan, 1.0], [0.1, 0.2, 0.3]), {}, "`y_true` must be free of missing labels"),
     (([0, 1, 2], [0.1, 0.2, 0.3]), {}, "`y_true` must be binary"),
     (([0.5, 1.0, 0.5], [0.1, 0.2, 0.3]), {}, "`y_true` must be binary"),
     (([[0, 1], [1, 0]], [0.1, 0.2]), {}, "`y_true` must be 1-dimensional"),

@@ -13,6 +13,8 @@ theory page ``docs/theory/groups.rst``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -29,20 +31,30 @@ from .._core import (
     clustered_cells,
     fail,
     renamed_keyword,
+    rounded,
     to_host,
     warn_user,
 )
 from .._counting import ConfusionCounts, joint_codes
-from .._metrics import SIGNED_METRICS, check_zero_division, get_metric
+from .._metrics import SIGNED_METRICS, check_zero_division
 from .._posteriors import (
     BetaPosterior,
     ClusteredPosterior,
     DifferencePosterior,
+    ProxyPosterior,
     SampledPosterior,
     metric_posterior,
     posterior_from_codes,
 )
 from ._group_disparity import GroupDisparity
+from ._group_inputs import (
+    check_metrics,
+    features_on_host,
+    group_codes,
+    kept_clusters,
+    sensitive_columns,
+)
+from ._proxy_systems import proxy_group_draws
 
 __all__ = [
     "GroupDisparity",
@@ -55,135 +67,18 @@ __all__ = [
 STATS = ("point", "mean", "low", "high")
 
 
-# ---------------------------------------------------------------------------
-# Validation of the inputs
-# ---------------------------------------------------------------------------
-
-
-def _check_metrics(metrics):
-    """``(single, {column: MetricSpec})`` from a name, a list of names or a dict."""
-    if isinstance(metrics, str) or hasattr(metrics, "function"):
-        spec = get_metric(metrics)
-        return True, {spec.name: spec}
-    if isinstance(metrics, dict):
-        items = list(metrics.items())
-    elif isinstance(metrics, (list, tuple)):
-        items = [(name if isinstance(name, str) else getattr(name, "name", name), name)
-                 for name in metrics]
-    else:
-        fail("metrics", "a registered metric name, a list of names or a dict of column "
-             "name to metric name (see available_metrics())", metrics, error=TypeError)
-    if not items:
-        fail("metrics", "at least one metric name", metrics)
-    out = {}
-    for column, name in items:
-        if callable(name) and not hasattr(name, "function"):
-            fail("metrics", "metric names (see available_metrics()): a posterior needs the "
-                 "metric's formula on the four cells, not a function of labels", name,
-                 error=TypeError)
-        spec = get_metric(name)
-        out[column] = spec
-    if len(out) != len(items):
-        fail("metrics", "distinct column names", metrics)
-    return False, out
-
-
-def _features_on_host(value):
-    """Sensitive features as given, their arrays on the host (read once)."""
-    if isinstance(value, dict):
-        return {k: to_host(v, f"sensitive_features[{k!r}]") for k, v in value.items()}
-    return to_host(value, "sensitive_features")
-
-
-def _sensitive_columns(sensitive_features, n):
-    """``[(name, values)]`` of the sensitive features, fairlearn's naming."""
-    import pandas as pd
-
-    value = _features_on_host(sensitive_features)
-    if isinstance(value, pd.DataFrame):
-        columns = [(str(name) if not isinstance(name, str) else name, value[name].to_numpy())
-                   for name in value.columns]
-    elif isinstance(value, dict):
-        columns = [(name, np.asarray(values)) for name, values in value.items()]
-    elif isinstance(value, pd.Series):
-        columns = [(value.name if value.name is not None else "sensitive_feature_0",
-                    value.to_numpy())]
-    else:
-        try:
-            array = np.asarray(value)
-        except ValueError:
-            fail("sensitive_features", "an array-like, a DataFrame or a dict of arrays of one "
-                 "length", value, shown="a ragged sequence")
-        if array.ndim == 2:
-            columns = [(f"sensitive_feature_{i}", array[:, i]) for i in range(array.shape[1])]
-        elif array.ndim == 1:
-            columns = [("sensitive_feature_0", array)]
-        else:
-            fail("sensitive_features", "1-d (one feature) or 2-d (one column per feature)",
-                 value, shown=f"shape {array.shape}")
-    if not columns:
-        fail("sensitive_features", "at least one feature", value)
-    out = []
-    for name, values in columns:
-        values = np.asarray(values)
-        if values.ndim != 1:
-            fail("sensitive_features", "1-d columns", value,
-                 shown=f"column {name!r} of shape {values.shape}")
-        if values.shape[0] != n:
-            raise ValueError(f"`sensitive_features` and `y_true` must have one length; got "
-                             f"{values.shape[0]} (column {name!r}) and {n}.")
-        if np.any(pd.isna(values)):
-            fail("sensitive_features", "free of missing values (NaN, None)", value,
-                 shown=f"{int(np.sum(pd.isna(values)))} in column {name!r}")
-        out.append((name, values))
-    return out
-
-
-def _group_codes(columns):
-    """Each item's group, the groups' keys and the pandas index of the groups.
-
-    The groups are the combinations of the features' sorted values that
-    occur, in lexicographic order (fairlearn's order; fairlearn also lists
-    the combinations with no item, as NaN rows, which here are left out).
-    """
-    import pandas as pd
-
-    codes, levels = [], []
-    for name, values in columns:
-        try:
-            unique, inverse = np.unique(values, return_inverse=True)
-        except TypeError:
-            fail("sensitive_features", "columns of one sortable kind of value", values,
-                 shown=f"mixed kinds in column {name!r}")
-        codes.append(inverse.ravel())
-        levels.append(unique.tolist())
-    sizes = tuple(len(level) for level in levels)
-    combined = np.ravel_multi_index(codes, sizes)
-    present, group = np.unique(combined, return_inverse=True)
-    names = [name for name, _ in columns]
-    if len(columns) == 1:
-        keys = [levels[0][i] for i in present.tolist()]
-        index = pd.Index(keys, name=names[0])
-    else:
-        positions = np.unravel_index(present, sizes)
-        keys = [tuple(level[p] for level, p in zip(levels, row))
-                for row in zip(*(pos.tolist() for pos in positions))]
-        index = pd.MultiIndex.from_tuples(keys, names=names)
-    return group.ravel(), keys, index
-
-
-def _kept_clusters(joint, groups):
-    """The clusters of the items of positive weight, or None (no `groups`, or every
-    cluster one item: the frame without clusters)."""
-    clusters = joint.clusters
-    if clusters is None:
-        return None
-    if joint.weight is not None and not np.all(joint.weight > 0):
-        clusters = clusters.subset(joint.weight > 0)
-        if clusters is None:
-            fail("groups", "ids of at least two clusters among the items of positive weight",
-                 groups, shown="one cluster")
-    return None if clusters.singletons else clusters
+@contextmanager
+def _binary_labels():
+    """The frame's own words for labels that are not binary (one positive class)."""
+    try:
+        yield
+    except ValueError as error:
+        if not str(error).startswith("`average`"):
+            raise
+        shown = str(error).split("; got ", 1)[1].removeprefix("'binary' with ")
+        raise ValueError("`y_true` and `y_pred` must hold binary labels (two at most, "
+                         "`pos_label` among them): the groups are compared on one "
+                         f"positive class; got {shown}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -261,6 +156,16 @@ class PosteriorMetricFrame(ResultMixin):
         `ClusteredPosterior` (sampled, with each group's ``effective_n``),
         and `overall` is the clustered posterior of all items.  Where every
         cluster holds one item, the frame without `groups`.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label.  Each group's posterior is then the `ProxyPosterior` of
+        its own items (see `metric_posterior`: the group's (proxy,
+        prediction) shares from all its items, the gold label's within each
+        from its labelled ones), `overall` that of all items; point values
+        and `by_group_counts` are the labelled items'.  Every group needs
+        gold labels, in two (proxy, prediction) combinations or more where
+        its items fall in several.  Not with `groups`.
 
     Attributes
     ----------
@@ -277,7 +182,8 @@ class PosteriorMetricFrame(ResultMixin):
     overall_posterior : posterior or pandas.Series
         The posterior of all items together (a Series by metric for several).
     by_group_counts : pandas.DataFrame
-        Each group's ``tp, fp, fn, tn``.
+        Each group's ``tp, fp, fn, tn`` (with `proxy`: of its labelled items,
+        then ``n_labelled`` and ``n_items``).
     metrics : list of str
         The metrics' column names.
     sensitive_levels : list of str
@@ -337,15 +243,34 @@ class PosteriorMetricFrame(ResultMixin):
     {'point': 0.625, 'mean': 0.611, 'low': 0.295, 'high': 0.881}
     >>> frame.difference().interval(0.95)
     CredibleInterval(low=0.1029, high=0.9387)
+
+    Gold labels on one item in ten, a second labeller on every item:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 4_000)
+    >>> group = rng.choice(["a", "b"], 4_000)
+    >>> y_pred = np.where(rng.random(4_000) < np.where(group == "a", 0.9, 0.8), y, 1 - y)
+    >>> judge = np.where(rng.random(4_000) < 0.95, y, 1 - y)
+    >>> gold = np.where(rng.random(4_000) < 0.1, y, np.nan)
+    >>> frame = PosteriorMetricFrame(metrics="recall", y_true=gold, y_pred=y_pred,
+    ...                              sensitive_features=group, proxy=judge, random_state=0)
+    >>> frame.by_group_counts["n_labelled"].tolist(), frame.by_group_counts["n_items"].tolist()
+    ([215.0, 199.0], [2033.0, 1967.0])
+    >>> posterior = frame.by_group_posteriors["a"]
+    >>> width = np.subtract(*posterior.interval(0.95)[::-1])
+    >>> bool(width < 0.7 * np.subtract(*posterior.labelled_only.interval(0.95)[::-1]))
+    True
     """
 
     @renamed_keyword("n_samples", "n_draws")
     def __init__(self, *, metrics, y_true, y_pred, sensitive_features, pos_label=1,
                  sample_weight=None, prior=0.5, beta=1.0, zero_division="warn",
-                 n_draws=N_DRAWS, random_state=None, confidence=0.95, groups=None):
+                 n_draws=N_DRAWS, random_state=None, confidence=0.95, groups=None,
+                 proxy=None):
         import pandas as pd
 
-        self._single, self._specs = _check_metrics(metrics)
+        self._single, self._specs = check_metrics(metrics)
         self._lam = check_prior(prior)
         self._beta = check_positive(beta, "beta")
         self._zero_division = check_zero_division(zero_division)
@@ -353,20 +278,21 @@ class PosteriorMetricFrame(ResultMixin):
         rng = check_random_state(random_state)
         self._random_state = random_state
         self.confidence = check_confidence(confidence)
-        try:
+        if proxy is not None:
+            if groups is not None:
+                fail("proxy", "None with `groups` (items in clusters with a second labeller "
+                     "are not modelled yet)", "an array", error=TypeError)
+            with _binary_labels():
+                self._init_proxy(y_true, y_pred, proxy, sensitive_features, pos_label,
+                                 sample_weight, rng)
+            return
+        with _binary_labels():
             joint = joint_codes(y_true, [y_pred], average="binary", pos_label=pos_label,
                                 sample_weight=sample_weight, names=["y_true", "y_pred"],
                                 groups=to_host(groups, "groups"))
-        except ValueError as error:
-            if not str(error).startswith("`average`"):
-                raise
-            shown = str(error).split("; got ", 1)[1].removeprefix("'binary' with ")
-            raise ValueError("`y_true` and `y_pred` must hold binary labels (two at most, "
-                             "`pos_label` among them): the groups are compared on one "
-                             f"positive class; got {shown}") from None
         n = joint.codes[0].shape[0]
-        columns = _sensitive_columns(sensitive_features, n)
-        group, self._keys, self._index = _group_codes(columns)
+        columns = sensitive_columns(sensitive_features, n)
+        group, self._keys, self._index = group_codes(columns)
         self.sensitive_levels = [name for name, _ in columns]
         cells = []
         for g in range(len(self._keys)):
@@ -378,7 +304,7 @@ class PosteriorMetricFrame(ResultMixin):
         tp, fp, fn, tn = (np.asarray(column) for column in zip(*cells))
         self._counts = ConfusionCounts(tp=tp, fp=fp, fn=fn, tn=tn)
         self._total = joint.counts()
-        clusters = _kept_clusters(joint, groups)
+        clusters = kept_clusters(joint, groups)
         self.n_clusters = None if clusters is None else clusters.n_clusters
         self._posteriors, self._overall, self._points, self._overall_points = {}, {}, {}, {}
         for column, spec in self._specs.items():
@@ -401,6 +327,41 @@ class PosteriorMetricFrame(ResultMixin):
             {"tp": tp, "fp": fp, "fn": fn, "tn": tn}, index=self._index)
 
     # -- construction helpers -------------------------------------------------
+
+    def _init_proxy(self, y_true, y_pred, proxy, sensitive_features, pos_label,
+                    sample_weight, rng):
+        """The frame with gold labels on some items and a second labeller on all: each
+        group's posterior from its own items' double-sampling table, its point value
+        and counts from its labelled items."""
+        import pandas as pd
+
+        y_true, y_pred, proxy = (to_host(v, name) for v, name in
+                                 ((y_true, "y_true"), (y_pred, "y_pred"), (proxy, "proxy")))
+        columns = sensitive_columns(sensitive_features, len(y_true))
+        group, self._keys, self._index = group_codes(columns)
+        self.sensitive_levels = [name for name, _ in columns]
+        self.n_clusters = None
+        draws, overall, self._counts, n_items, n_labelled = proxy_group_draws(
+            y_true, y_pred, proxy, group, self._keys, specs=self._specs, params=self._params,
+            pos_label=pos_label, sample_weight=to_host(sample_weight, "sample_weight"),
+            lam=self._lam, n_draws=self._n_draws, rng=rng)
+        self._total = self._counts.sum()
+        self._posteriors, self._overall, self._points, self._overall_points = {}, {}, {}, {}
+        for column, spec in self._specs.items():
+            options = {"metric": spec.name, "prior": self._lam, "beta": self._beta,
+                       "n_draws": self._n_draws, "random_state": rng}
+            self._posteriors[column] = ProxyPosterior(
+                draws[column], n_items=n_items, n_labelled=n_labelled,
+                labelled_only=metric_posterior(self._counts, **options))
+            self._overall[column] = ProxyPosterior(
+                overall[column], n_items=n_items.sum(), n_labelled=n_labelled.sum(),
+                labelled_only=metric_posterior(self._total, **options))
+            self._points[column] = self._point(spec, self._counts, warn=True)
+            self._overall_points[column] = float(self._point(spec, self._total, warn=False))
+        c = self._counts
+        self.by_group_counts = pd.DataFrame({"tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn,
+                                             "n_labelled": n_labelled, "n_items": n_items},
+                                            index=self._index)
 
     def _clustered(self, joint, group, clusters, rng):
         """Every metric's posterior in every group from one set of draws of the
@@ -540,6 +501,9 @@ class PosteriorMetricFrame(ResultMixin):
                    "by_group": by_group, "overall": overall}
         if self.n_clusters is not None:
             content["n_clusters"] = self.n_clusters
+        if "n_items" in self.by_group_counts:
+            content.update({name: float(self.by_group_counts[name].sum())
+                            for name in ("n_labelled", "n_items")})
         return content
 
     def _html_caption(self):
@@ -598,6 +562,10 @@ class PosteriorMetricFrame(ResultMixin):
 
     def __repr__(self):
         clusters = "" if self.n_clusters is None else f", n_clusters={self.n_clusters}"
+        if "n_items" in self.by_group_counts:       # a second labeller (proxy)
+            counts = self.by_group_counts
+            clusters += (f", n_labelled={rounded(counts['n_labelled'].sum())}, "
+                         f"n_items={rounded(counts['n_items'].sum())}")
         return (f"PosteriorMetricFrame(metrics={list(self._specs)!r}, "
                 f"sensitive_levels={self.sensitive_levels!r}, n_groups={self.n_groups}"
                 f"{clusters})")
@@ -924,7 +892,7 @@ def equalized_odds_disparity(y_true, y_pred, *, sensitive_features, pos_label=1,
 
 def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_label,
                         sample_weight, prior, beta, rope, confidence, n_draws, random_state,
-                        groups=None):
+                        groups=None, proxy=None):
     """The per-group tables of a comparison report.
 
     Returns ``(by_group, group_gaps)``: one row per (estimator, group) with
@@ -934,19 +902,20 @@ def report_group_tables(y_true, predictions, sensitive_features, *, metric, pos_
     a two-group gap and P(gap > rope) (two groups: the signed gap, so that at
     rope 0 it is the probability that the group with the higher point value
     is truly higher; more groups: the spread ``max - min``).  `groups`: each
-    item's cluster (the frame's clusters), or None.
+    item's cluster (the frame's clusters), or None; `proxy`: the frame's.
     """
     import pandas as pd
 
     rng = check_random_state(random_state)
-    sensitive_features = _features_on_host(sensitive_features)
+    sensitive_features = features_on_host(sensitive_features)
     frames, gaps = {}, {}
     for name, y_pred in predictions.items():
         frame = PosteriorMetricFrame(metrics=metric, y_true=y_true, y_pred=y_pred,
                                      sensitive_features=sensitive_features,
                                      pos_label=pos_label, sample_weight=sample_weight,
                                      prior=prior, beta=beta, n_draws=n_draws,
-                                     random_state=rng, confidence=confidence, groups=groups)
+                                     random_state=rng, confidence=confidence, groups=groups,
+                                     proxy=proxy)
         table = pd.concat([frame.by_group_counts, frame.by_group], axis=1)
         frames[name] = table
         gap = frame.difference()

@@ -45,6 +45,7 @@ from .._core import (
 )
 from .._counting import PairedCounts, check_pair, cluster_codes, paired_items
 from .._posteriors import CredibleInterval
+from ._proxy_systems import proxy_paired_shares
 
 __all__ = ["PairedComparison", "compare_paired", "paired_probabilities", "pairwise_comparison"]
 
@@ -291,6 +292,17 @@ class PairedComparison(ComparisonResult):
         Half-width of the region of practical equivalence.
     prob_first_better, prob_equivalent, prob_second_better : float or ndarray of shape (K,)
         ``P(delta > rope)``, ``P(|delta| <= rope)``, ``P(delta < -rope)``.
+    n_clusters : int or None
+        Clusters the sampled comparison rests on (`compare_paired` with
+        ``groups=``), else None.
+    n_items, n_labelled : float or None
+        Items and items with a gold label (their weights) of `compare_paired`
+        with ``proxy=``, else None; `counts` are then the labelled items'.
+    effective_n : float, ndarray or None
+        Sampled comparisons: the number of items of the counts' own
+        Dirichlet that would give the difference the spread of the draws
+        (fewer than the items with clusters; with a proxy, more than the
+        gold labels when the proxy helps), else None.
 
     See Also
     --------
@@ -334,6 +346,8 @@ class PairedComparison(ComparisonResult):
     prob_second_better: float | np.ndarray
     n_clusters: int | None
     effective_n: float | np.ndarray | None
+    n_items: float | None
+    n_labelled: float | None
     _draws: object
 
     def __init__(self, paired_counts, *, prior=0.5, rope=0.0):
@@ -351,13 +365,14 @@ class PairedComparison(ComparisonResult):
         object.__setattr__(self, "prob_first_better", frozen_result(first))
         object.__setattr__(self, "prob_equivalent", frozen_result(equivalent))
         object.__setattr__(self, "prob_second_better", frozen_result(second))
-        object.__setattr__(self, "n_clusters", None)
-        object.__setattr__(self, "effective_n", None)
-        object.__setattr__(self, "_draws", None)
+        for name in ("n_clusters", "effective_n", "n_items", "n_labelled", "_draws"):
+            object.__setattr__(self, name, None)
 
     @classmethod
-    def _from_cluster_draws(cls, counts, alphas, rope, shares, n_clusters):
-        """The comparison from draws of the three shares when items come in clusters.
+    def _from_draws(cls, counts, alphas, rope, shares, *, n_clusters=None, n_items=None):
+        """The comparison from draws of the three shares: items in clusters
+        (`n_clusters`), or gold labels on some items and a proxy on all (`n_items`;
+        `counts` are then the labelled items').
 
         `shares` has shape (n_draws, 3) or (n_draws, K, 3): the shares of items
         the first alone, the second alone and both alike get right.
@@ -372,8 +387,9 @@ class PairedComparison(ComparisonResult):
             log_odds = np.log(shares[..., 0]) - np.log(shares[..., 1])
         error = np.sqrt(np.stack([first, equivalent, second]) * (1.0 - np.stack(
             [first, equivalent, second])) / n_draws).max(axis=0)
-        # The variance of the difference without the clusters (the Dirichlet of the
-        # counts), against the clusters' own: the effective number of items.
+        # The variance of the difference of the counts' own Dirichlet (without the
+        # clusters; of the labelled items alone), against that of the draws: the
+        # effective number of items (of gold labels, with a proxy).
         a1, a2, a3 = (np.asarray(c, dtype=float) + a for c, a in zip(
             (counts.first_better, counts.second_better, counts.ties), alphas))
         total = a1 + a2 + a3
@@ -386,8 +402,10 @@ class PairedComparison(ComparisonResult):
                             ("prob_first_better", frozen_result(first)),
                             ("prob_equivalent", frozen_result(equivalent)),
                             ("prob_second_better", frozen_result(second)),
-                            ("n_clusters", int(n_clusters)),
+                            ("n_clusters", None if n_clusters is None else int(n_clusters)),
                             ("effective_n", frozen_result(effective)),
+                            ("n_items", None if n_items is None else float(n_items)),
+                            ("n_labelled", None if n_items is None else float(n)),
                             ("_draws", (np.sort(delta, axis=0), log_odds.mean(axis=0),
                                         frozen_result(error)))):
             object.__setattr__(self, name, value)
@@ -513,6 +531,9 @@ class PairedComparison(ComparisonResult):
                "expected_log_odds": self.expected_log_odds}
         if self.n_clusters is not None:
             out.update(n_clusters=self.n_clusters, effective_n=self.effective_n)
+        if self.n_items is not None:
+            out.update(n_labelled=self.n_labelled, n_items=self.n_items,
+                       effective_n=self.effective_n)
         return out
 
     def summary(self, confidence=0.95):
@@ -561,6 +582,10 @@ class PairedComparison(ComparisonResult):
         if self.n_clusters is not None:
             parts += [f"mc_error={rounded(self.mc_error)}", f"n_clusters={self.n_clusters}",
                       f"effective_n={rounded(self.effective_n)}"]
+        if self.n_items is not None:
+            parts += [f"mc_error={rounded(self.mc_error)}",
+                      f"n_labelled={rounded(self.n_labelled)}", f"n_items={rounded(self.n_items)}",
+                      f"effective_n={rounded(self.effective_n)}"]
         return f"PairedComparison({', '.join(parts)})"
 
 
@@ -572,6 +597,27 @@ def _paired_counts(y_true, y_pred_a, y_pred_b, sample_weight):
     check_pair(y_true, y_pred_a, "y_true", "y_pred_a")
     check_pair(y_true, y_pred_b, "y_true", "y_pred_b")
     return PairedCounts.from_predictions(y_true, y_pred_a, y_pred_b, sample_weight=sample_weight)
+
+
+def _proxy_comparison(y_true, y_pred_a, y_pred_b, proxy, *, prior, rope, sample_weight,
+                      groups, n_draws, random_state):
+    """`compare_paired` with gold labels on some items and a second labeller on all."""
+    if groups is not None:
+        fail("proxy", "None with `groups` (items in clusters with a second labeller are not "
+             "modelled yet)", "an array", error=TypeError)
+    alphas = _check_paired_prior(prior)
+    rope = check_rope(rope)
+    n_draws = check_draws(n_draws)
+    rng = check_random_state(random_state)
+    y_pred_a, y_pred_b = to_host(y_pred_a, "y_pred_a"), to_host(y_pred_b, "y_pred_b")
+    sample_weight = to_host(sample_weight, "sample_weight")
+    table, gold, labelled, shares = proxy_paired_shares(
+        to_host(y_true, "y_true"), y_pred_a, y_pred_b, to_host(proxy, "proxy"), alphas=alphas,
+        sample_weight=sample_weight, n_draws=n_draws, rng=rng)
+    counts = PairedCounts.from_predictions(
+        gold, np.asarray(y_pred_a)[labelled], np.asarray(y_pred_b)[labelled],
+        sample_weight=None if sample_weight is None else np.asarray(sample_weight)[labelled])
+    return PairedComparison._from_draws(counts, alphas, rope, shares, n_items=table.n_items)
 
 
 def _clustered_comparison(y_true, y_pred_a, y_pred_b, *, prior, rope, sample_weight, groups,
@@ -613,13 +659,13 @@ def _clustered_comparison(y_true, y_pred_a, y_pred_b, *, prior, rope, sample_wei
     shares = np.concatenate(parts)
     if labels is None:
         shares = shares[:, 0]
-    return PairedComparison._from_cluster_draws(counts, alphas, rope, shares,
-                                                clusters.n_clusters)
+    return PairedComparison._from_draws(counts, alphas, rope, shares,
+                                        n_clusters=clusters.n_clusters)
 
 
 @renamed_keyword("n_samples", "n_draws")
 def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_weight=None,
-                   groups=None, n_draws=N_DRAWS, random_state=None):
+                   groups=None, n_draws=N_DRAWS, random_state=None, proxy=None):
     """Paired Bayesian comparison of two systems' predictions on the same items.
 
     Counts the items the first system alone gets right (``N1``), the second
@@ -649,9 +695,24 @@ def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_we
         holds one item, the exact comparison without `groups`.
         `sample_weight` weighs items within their clusters.
     n_draws : int, default=10_000
-        Posterior draws with `groups` (the comparison is exact without).
+        Posterior draws with `groups` or `proxy` (the comparison is exact
+        without).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of those draws.
+    proxy : array-like of shape (n_samples,), default=None
+        A second labeller's label of every item, where `y_true` holds a
+        missing value (NaN, None, pandas' NA, masked) for the items without a
+        gold label: the (gold, A, B) table is then drawn from the items'
+        (proxy, A, B) shares and the gold label's shares within each from
+        the labelled items (see `metric_posterior`), with the prior
+        ``(alpha1, alpha2, alpha3)`` spread evenly over the cells where the
+        first alone, the second alone or both alike are right, and the three
+        shares are read off each draw.  Sampled; `counts` are the labelled
+        items', `n_items` and `n_labelled` say how many, and `effective_n` is
+        the number of gold labels alone that would give the difference the
+        same spread.  With every item labelled, the exact comparison within
+        Monte Carlo error (exactly its posterior for two labels).
+        Single-label targets of at most 16 labels; not with `groups`.
 
     Returns
     -------
@@ -675,7 +736,28 @@ def compare_paired(y_true, y_pred_a, y_pred_b, *, prior=0.5, rope=0.0, sample_we
     PairedCounts(first_better=4, second_better=0, ties=6)
     >>> round(result.prob_first_better, 4)
     0.985
+
+    Gold labels on 300 of 3 000 items, a second labeller on all:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 3_000)
+    >>> a = np.where(rng.random(3_000) < 0.85, y, 1 - y)
+    >>> b = np.where(rng.random(3_000) < 0.80, y, 1 - y)
+    >>> judge = np.where(rng.random(3_000) < 0.95, y, 1 - y)
+    >>> gold = np.where(np.arange(3_000) < 300, y, np.nan)
+    >>> result = compare_paired(gold, a, b, proxy=judge, random_state=0)
+    >>> result.n_labelled, result.n_items
+    (300.0, 3000.0)
+    >>> alone = compare_paired(y[:300], a[:300], b[:300])
+    >>> width = np.subtract(*result.interval(0.95)[::-1])
+    >>> bool(width < 0.8 * np.subtract(*alone.interval(0.95)[::-1]))
+    True
     """
+    if proxy is not None:
+        return _proxy_comparison(y_true, y_pred_a, y_pred_b, proxy, prior=prior, rope=rope,
+                                 sample_weight=sample_weight, groups=groups, n_draws=n_draws,
+                                 random_state=random_state)
     if groups is not None:
         return _clustered_comparison(y_true, y_pred_a, y_pred_b, prior=prior, rope=rope,
                                      sample_weight=sample_weight, groups=groups,

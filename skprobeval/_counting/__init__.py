@@ -19,7 +19,15 @@ from ._counts import (
 from ._dask import is_dask
 from ._data import as_pandas_frame, frame_column, frame_matrix, resolve_columns
 from ._joint import JointCounts, prediction_systems
-from ._labels import check_labels_argument, check_pair, plain_labels, square_table, tally_labels
+from ._labels import (
+    check_labels_argument,
+    check_missing,
+    check_pair,
+    plain_labels,
+    square_table,
+    tally_labels,
+    unmasked,
+)
 from ._matrix import ConfusionMatrix, matrix_items
 
 __all__ = [
@@ -32,6 +40,7 @@ __all__ = [
     "PairedCounts",
     "as_pandas_frame",
     "check_labels_argument",
+    "check_missing",
     "check_pair",
     "frame_column",
     "frame_matrix",
@@ -47,4 +56,5 @@ __all__ = [
     "resolve_columns",
     "square_table",
     "tally_labels",
+    "unmasked",
 ]

@@ -17,12 +17,13 @@ import numpy as np
 from .._core import fail
 from ._labels import (
     _MAX_TABLE_CELLS,
-    _check_object_labels,
     _indicator_columns,
     _joint_bincount,
     _label_kind,
     _Tally,
     check_labels_argument,
+    missing_and_infinite,
+    refuse_missing,
 )
 
 __all__ = ["dask_distinct", "dask_distinct_arrays", "dask_indicator_sums", "dask_paired",
@@ -115,29 +116,24 @@ def _check_weight_block(weight):
     return int(np.sum(~np.isfinite(weight) | (weight < 0)))
 
 
-def _label_block(block, name):
-    """What the NumPy path checks in a block of labels: for floats the number of
-    non-finite values, the first of them and whether a finite value is not an
-    integer; for objects the first refusal of a missing label and the label kinds."""
+def _label_block(block):
+    """What the NumPy path checks in a block of labels: the numbers of missing and of
+    infinite values and of values, whether a finite float is not an integer, and the
+    kinds of the object labels."""
     block = np.asarray(block)
+    missing, infinite = missing_and_infinite(block)
     if block.dtype.kind == "f":
-        finite = np.isfinite(block)
-        bad = block[~finite]
-        values = block[finite]
-        return (int(bad.size), float(bad.flat[0]) if bad.size else None,
-                bool(block.ndim == 1 and np.any(values != np.round(values))), None, set())
-    try:
-        _check_object_labels(block, name)
-    except (TypeError, ValueError) as error:
-        return 0, None, False, error, set()
+        values = block[np.isfinite(block)]
+        return (missing, infinite, block.size,
+                bool(block.ndim == 1 and np.any(values != np.round(values))), set())
     kinds = {"string" if isinstance(v, (str, bytes)) else "number" for v in block.ravel()}
-    return 0, None, False, None, kinds
+    return missing, infinite, block.size, False, kinds
 
 
 def _merge_label_blocks(first, second):
-    """Two `_label_block` results, in item order: counts added, first findings kept."""
-    return (first[0] + second[0], first[1] if first[0] else second[1], first[2] or second[2],
-            first[3] if first[3] is not None else second[3], first[4] | second[4])
+    """Two `_label_block` results: counts added, findings joined."""
+    return (first[0] + second[0], first[1] + second[1], first[2] + second[2],
+            first[3] or second[3], first[4] | second[4])
 
 
 def check_labels(dask, blocks, dtypes, names):
@@ -145,7 +141,8 @@ def check_labels(dask, blocks, dtypes, names):
 
     `blocks` holds each array's delayed blocks (in item order).  Float labels
     must be finite and, in 1-d arrays, integers (2.0 is a class, 2.5 is a
-    score); object labels must not be missing and must be of one kind.
+    score); object labels must not be missing and must be of one kind; a
+    missing label is refused with the count of all blocks (`refuse_missing`).
     Other dtypes hold no such values, so only float and object arrays cost
     a pass (its results are a few numbers per block).
     """
@@ -154,16 +151,12 @@ def check_labels(dask, blocks, dtypes, names):
               if dtype.kind in "fO"]
     if not chosen:
         return
-    trees = [_tree(dask, [check(block, name) for block in parts], _merge_label_blocks)
+    trees = [_tree(dask, [check(block) for block in parts], _merge_label_blocks)
              for parts, name in chosen]
     found = dask.compute(*trees)
-    for (n_bad, first, _, error, _), (_, name) in zip(found, chosen):
-        if error is not None:
-            raise error
-        if n_bad:
-            fail(name, "free of NaN and infinite labels", None,
-                 shown=f"{n_bad} non-finite value(s) such as {first!r}")
-    for (_, _, continuous, _, _), (_, name) in zip(found, chosen):
+    for (missing, infinite, size, _, _), (_, name) in zip(found, chosen):
+        refuse_missing(name, missing, size, infinite)
+    for (_, _, _, continuous, _), (_, name) in zip(found, chosen):
         if continuous:
             fail(name, "discrete class labels (continuous values found)", None,
                  shown="non-integer float values")

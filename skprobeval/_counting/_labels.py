@@ -19,7 +19,8 @@ from pandas.api.types import infer_dtype
 
 from .._core import as_array, check_sample_weight, fail, to_host
 
-__all__ = ["multiclass_confusion_matrix"]
+__all__ = ["MISSING_KINDS", "check_missing", "missing_and_infinite",
+           "multiclass_confusion_matrix", "refuse_missing", "unmasked"]
 
 _AVERAGES = ("binary", "micro", None)
 
@@ -39,7 +40,7 @@ def _as_label_array(y, name):
         return y.tocsr()
     if isinstance(y, (str, bytes)):
         fail(name, "an array-like of labels", y, error=TypeError)
-    array = as_array(y, name)
+    array = as_array(unmasked(y, name), name)
     if array.ndim == 0:
         fail(name, "an array-like of labels", y, error=TypeError)
     if array.ndim == 2 and array.shape[1] == 1:
@@ -49,38 +50,65 @@ def _as_label_array(y, name):
              shown=f"an array of shape {array.shape}")
     if array.shape[0] == 0:
         fail(name, "non-empty", array, shown="an empty array")
-    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
-        fail(name, "free of NaN and infinite labels", array, shown=_bad_value_summary(array))
+    check_missing(array, name)
     if array.dtype.kind == "c":
         fail(name, "real or string labels", array, shown=f"dtype {array.dtype}")
-    if array.dtype.kind == "O":
-        _check_object_labels(array, name)
     return array
 
 
-def _bad_value_summary(array):
-    bad = array[~np.isfinite(array)]
-    return f"{bad.size} non-finite value(s) such as {float(bad.flat[0])!r}"
+# What counts as a missing label, in every message that refuses one.
+MISSING_KINDS = "NaN, None, NA, masked"
 
 
-def _check_object_labels(array, name):
-    """None, NaN, pandas.NA and infinities inside object arrays are invalid labels."""
+def missing_and_infinite(array):
+    """``(missing, infinite)``: how many of a float or object array's labels are
+    missing (NaN, None, pandas' NA or NaT) and how many infinite."""
+    if array.dtype.kind == "f":
+        missing = int(np.count_nonzero(np.isnan(array)))
+        return missing, int(np.count_nonzero(np.isinf(array)))
     flat = array.ravel()
     # Labels read from text are all strings, so none of them is missing or
-    # infinite: one pass in C says so, where each check below compares every
-    # item in Python (about 40 ms per million labels).
+    # infinite: one pass in C says so, where the checks below take about 50 ms
+    # per million labels (20 for pd.isna, 30 for the comparisons).
     if infer_dtype(flat, skipna=False) == "string":
-        return
+        return 0, 0
+    missing = pd.isna(flat)
+    kept = flat[~missing]
     try:
-        if np.any(np.equal(flat, None)):
-            fail(name, "free of missing (None) labels", array, shown="None among the labels")
-        nan = np.any(flat != flat)
-    except TypeError:   # pandas.NA: its comparisons have no truth value
-        fail(name, "free of missing (NA) labels", array, shown="NA among the labels")
-    if nan:
-        fail(name, "free of NaN labels", array, shown="NaN among the labels")
-    if np.any((flat == np.inf) | (flat == -np.inf)):
-        fail(name, "free of infinite labels", array, shown="inf among the labels")
+        infinite = int(np.count_nonzero((kept == np.inf) | (kept == -np.inf)))
+    except TypeError:
+        infinite = 0
+    return int(np.count_nonzero(missing)), infinite
+
+
+def unmasked(y, name):
+    """`y`, a masked array's data where nothing is masked; a masked entry is refused
+    as a missing label (``np.asarray`` would keep its value and drop the mask)."""
+    if isinstance(y, np.ma.MaskedArray):
+        masked = np.ma.getmaskarray(y)
+        if masked.any():
+            refuse_missing(name, int(masked.sum()), masked.size)
+        return y.data
+    return y
+
+
+def check_missing(array, name):
+    """Refuse missing and infinite labels of a NumPy array (`refuse_missing`)."""
+    if array.dtype.kind in "fO":
+        missing, infinite = missing_and_infinite(array)
+        refuse_missing(name, missing, array.size, infinite)
+
+
+def refuse_missing(name, n_missing, n, n_infinite=0):
+    """Refuse `n_missing` missing labels among `n` (NaN, None, NA or masked entries: one
+    message whatever the array's library), then `n_infinite` infinite ones."""
+    if n_missing:
+        hint = (" unless a second labeller's labels come as `proxy=`" if name == "y_true"
+                else "")
+        fail(name, f"free of missing labels ({MISSING_KINDS}){hint}", None,
+             shown=f"{n_missing} missing value(s) of {n}")
+    if n_infinite:
+        fail(name, "free of infinite labels", None, shown=f"{n_infinite} infinite value(s)")
 
 
 def _label_kind(values):

@@ -19,6 +19,7 @@ from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from .._core import as_array, check_sample_weight, fail, warn_user, weighted_mean
+from .._counting import check_missing, unmasked
 from ._point import check_zero_division
 
 __all__ = ["average_precision", "d_measure_score", "d_measure_weights", "precision_at_k_score"]
@@ -87,15 +88,11 @@ def _binary_labels(y_true, name="y_true", multiclass=False):
 
     ``multiclass=True`` also takes more classes (one of them against the rest).
     """
-    array = _as_1d(y_true, name)
+    array = _as_1d(unmasked(y_true, name), name)
     if array.dtype.kind == "b":
         # Booleans are binary labels: their classes without sorting n items.
         return array, np.array([False, True])[[not array.all(), bool(array.any())]]
-    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
-        fail(name, "free of NaN and infinite labels", y_true,
-             shown=f"{int(np.sum(~np.isfinite(array)))} non-finite label(s)")
-    if array.dtype.kind == "O" and any(v is None for v in array):
-        fail(name, "free of missing (None) labels", y_true, shown="None among the labels")
+    check_missing(array, name)      # the counting layer's message, for every route
     try:
         target = type_of_target(array, input_name=name)
     except ValueError as error:

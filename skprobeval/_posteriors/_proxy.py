@@ -71,10 +71,11 @@ class ProxyPosterior(SampledPosterior):
     ----------
     samples : array-like of shape (n_draws,) or (n_draws, K)
         The posterior draws.
-    n_items : float
-        Items (their weights), labelled or not.
-    n_labelled : float
-        Items with a gold label (their weights).
+    n_items : float or array-like of shape (K,)
+        Items (their weights), labelled or not; one per posterior for posteriors
+        of several item sets (the groups of a `PosteriorMetricFrame`).
+    n_labelled : float or array-like of shape (K,)
+        Items with a gold label (their weights), as `n_items`.
     labelled_only : posterior
         The posterior of the labelled items alone (what it would be without
         the proxy).
@@ -107,15 +108,17 @@ class ProxyPosterior(SampledPosterior):
 
     def __init__(self, samples, *, n_items, n_labelled, labelled_only):
         super().__init__(samples)
-        self.n_items, self.n_labelled = float(n_items), float(n_labelled)
+        self.n_items, self.n_labelled = _out(n_items), _out(n_labelled)
         self.labelled_only = labelled_only
 
     def __getitem__(self, index):
         if not self.shape:
             raise TypeError("A posterior of one table (0-d) cannot be indexed.")
-        return ProxyPosterior(self._samples[:, index], n_items=self.n_items,
-                              n_labelled=self.n_labelled,
-                              labelled_only=self.labelled_only[index])
+        # Counts of several item sets are indexed with the posteriors; one set's stay.
+        n_items, n_labelled = (value if np.ndim(value) == 0 else value[index]
+                               for value in (self.n_items, self.n_labelled))
+        return ProxyPosterior(self._samples[:, index], n_items=n_items,
+                              n_labelled=n_labelled, labelled_only=self.labelled_only[index])
 
     def __repr__(self):
         return (f"ProxyPosterior(n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "
@@ -381,11 +384,16 @@ def _distinct_items(gold, preds, proxy, labelled):
 
 
 def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_weight, lam,
-               pred_names, max_cells=1 << 16):
+               pred_names, max_cells=1 << 16, cell_prior=None, by_item=False, warn_bare=True):
     """Validate gold labels with missing values, predictions and a proxy; `ProxyTable`.
 
     Returns ``(table, gold, labelled)``: the table, the labelled gold values (of
-    their own type) and the mask of labelled items.
+    their own type) and the mask of labelled items.  `cell_prior(size)` gives the
+    (gold, predictions) cell prior for `size` labels (default: the library's one- and
+    two-system priors of λ = `lam`); with `by_item` the table's codes are the
+    items' own, in order (not their distinct combinations), so that parts of the
+    items can be read apart; without `warn_bare` the caller warns about strata
+    without a gold label (`BARE_WARNING`).
     """
     values, missing = missing_labels(y_true)
     n = np.shape(values)[0] if np.ndim(values) else 0
@@ -413,7 +421,7 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
     joint_codes(gold, [p[labelled] for p in preds], average=average, labels=labels,
                 pos_label=pos_label, names=names)
     distinct = None
-    if sample_weight is None and values.dtype.kind != "O" and missing.any():
+    if sample_weight is None and values.dtype.kind != "O" and missing.any() and not by_item:
         distinct = _distinct_items(gold, preds, proxy, labelled)
     if distinct is None:
         items_labelled, items_gold, items_preds, items_proxy = labelled, gold, preds, proxy
@@ -454,12 +462,13 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
              f"{max_cells}", proxy, error=TypeError, shown="a proxy")
     weight = (np.ones(items_labelled.shape[0]) if joint.weight is None
               else np.asarray(joint.weight, dtype=float))
-    table = ProxyTable(joint, items_labelled, weight, len(preds), lam)
+    table = ProxyTable(joint, items_labelled, weight, len(preds), lam,
+                       None if cell_prior is None else cell_prior(size))
     if table.single_stratum:
         fail("y_true", "gold labels in at least two strata of (proxy, prediction) where the "
              "items fall in several (the gold labels are read within each stratum)", y_true,
              shown="every labelled item in one stratum")
-    if table.bare:
+    if table.bare and warn_bare:
         warn_user(f"{table.bare} {BARE_WARNING}")
     return table, gold, labelled
 

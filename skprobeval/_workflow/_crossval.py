@@ -665,8 +665,8 @@ def compare_predictions(y_true, predictions=None, *, metric="f1", average="binar
         value for the items without a gold label: every posterior, pair and the
         ranking is then drawn from both (see `metric_posterior`); the count
         columns and ``point`` are the labelled items', beside ``n_labelled``.
-        NumPy or pandas arrays; not with `data`, `scores`, `groups`,
-        `sensitive_features` or ``average=None``.
+        NumPy or pandas arrays; not with `data`, `scores`, `groups` or
+        ``average=None``; `by_group` is then each group's own posterior.
 
     Returns
     -------
@@ -738,8 +738,8 @@ def compare_predictions(y_true, predictions=None, *, metric="f1", average="binar
                            labels=labels, beta=beta, prior=prior, rope=rope,
                            confidence=confidence, pos_label=pos_label, n_draws=n_draws,
                            random_state=random_state, sample_weight=sample_weight,
-                           refused={"scores": scores, "data": data, "groups": groups,
-                                    "sensitive_features": sensitive_features})
+                           sensitive_features=sensitive_features,
+                           refused={"scores": scores, "data": data, "groups": groups})
     if data is not None and isinstance(predictions, (list, tuple)):
         if len(set(map(str, predictions))) != len(predictions):
             fail("predictions", "distinct column names", predictions)

@@ -5,7 +5,8 @@ every figure is the double-sampling posterior of `metric_posterior` with
 ``proxy=`` -- each system's metric, every pair's share-right and metric
 comparisons (`compare_paired_metric`) and the ranking (`rank_systems`) -- while
 the count columns and ``point`` are those of the labelled items, the only ones
-whose gold label is known.
+whose gold label is known.  With sensitive features, each system's per-group
+tables come from `PosteriorMetricFrame` with the proxy (each group's own items).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from .._compare import compare_paired_metric, rank_systems
+from .._compare import compare_paired_metric, rank_systems, report_group_tables
 from .._core import check_random_state, fail, to_host, warn_user
 from .._counting import ConfusionCounts
 from .._metrics import metric_score
@@ -56,7 +57,7 @@ def proxy_report(y_true, predictions, proxy, **options):
 
 def _report_with_proxy(y_true, predictions, proxy, *, metric, average, labels, pos_label, beta,
                        prior, rope, confidence, n_draws, random_state, sample_weight,
-                       refused):
+                       refused, sensitive_features=None):
     """The `ComparisonReport` of `predictions` (a dict of arrays) with a proxy;
     `refused` names the arguments that must be None with one."""
     import pandas as pd
@@ -72,6 +73,10 @@ def _report_with_proxy(y_true, predictions, proxy, *, metric, average, labels, p
     if average is None:
         fail("average", "an average over labels with `proxy` (a report of one row per label "
              "is not drawn from a second labeller)", average)
+    if sensitive_features is not None and average != "binary":
+        fail("sensitive_features", "None unless average='binary' (the groups are compared "
+             "on one positive class)", sensitive_features, error=TypeError,
+             shown=f"groups with average={average!r}")
     values = to_host(y_true, "y_true")
     proxy = to_host(proxy, "proxy")
     weight = None if sample_weight is None else np.asarray(
@@ -158,13 +163,19 @@ def _report_with_proxy(y_true, predictions, proxy, *, metric, average, labels, p
     note = (f"Gold labels on {n_labelled} of {n_items} items and a second labeller (proxy) on "
             "every item: each posterior, pair and the ranking is the double-sampling "
             "posterior (sampled); the counts and point are the labelled items'.")
+    tables = {}
+    if sensitive_features is not None:
+        tables = dict(zip(("by_group", "group_gaps"), report_group_tables(
+            values, predictions, sensitive_features, metric=spec.name, pos_label=pos_label,
+            sample_weight=weight, prior=lam, beta=beta, rope=rope, confidence=confidence,
+            n_draws=n_draws, random_state=next(seeds), proxy=proxy)))
     report = ComparisonReport(
         summary, pairwise, pairwise_metric, pd.DataFrame(columns=list(_TTEST_COLUMNS)),
         per_fold, spec.name, confidence, rope, n_repeats=1,
         predictions={name: pred[None, :] for name, pred in predictions.items()},
         average=average, labels=None if labels is None else list(labels),
         per_label=pd.DataFrame(per_label_rows).set_index(["estimator", "label"]).iloc[:0],
-        pairs=pairs, n_draws=n_draws, posteriors=posteriors, note=note, prior=lam)
+        pairs=pairs, n_draws=n_draws, posteriors=posteriors, note=note, prior=lam, **tables)
     ranking_seed = next(seeds)
 
     def ranking():
