@@ -525,14 +525,21 @@ def _compare(args, out):
         raise _UsageError(f"--table {args.table} goes with --group")
     if proxy is not None and clusters is not None:
         raise _UsageError("--proxy goes without --cluster")
-    report = compare_predictions(
-        truth, predictions, metric=args.metric, average=average,
-        labels=_labels(args.labels, labelled), beta=args.beta, prior=_prior(args.prior),
-        rope=args.rope, confidence=args.confidence,
-        pos_label=(_pos_label(args.pos_label, labelled)
-                   if average == "binary" and n_labels <= 2 else 1),
-        sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
-        random_state=args.random_state, groups=clusters, proxy=proxy)
+    try:
+        report = compare_predictions(
+            truth, predictions, metric=args.metric, average=average,
+            labels=_labels(args.labels, labelled), beta=args.beta, prior=_prior(args.prior),
+            rope=args.rope, confidence=args.confidence,
+            pos_label=(_pos_label(args.pos_label, labelled)
+                       if average == "binary" and n_labels <= 2 else 1),
+            sample_weight=weight, sensitive_features=groups, n_draws=args.n_draws,
+            random_state=args.random_state, groups=clusters, proxy=proxy)
+    except ValueError as error:
+        if proxy is None or args.systems is not None or "cells" not in str(error):
+            raise
+        raise _UsageError(f"{error} (every column other than the truth, the groups, the "
+                          "cluster and the proxy is read as a system: name the systems "
+                          "with --systems)") from None
     if args.plan:
         report.verdict(plan=True, random_state=args.random_state)
     return _print_report(report, args, out)

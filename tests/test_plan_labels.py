@@ -286,3 +286,23 @@ def test_too_many_labels_for_the_table_are_refused():
     y = rng.integers(0, 20, size=2_000)
     with pytest.raises(ValueError, match="`y_pred`.*cells"):
         plan_labels([y, y[::-1]], y, metric="f1", average="macro", budget=10, **FAST)
+
+
+def test_labels_beyond_the_informative_strata_are_flagged():
+    # Two systems that disagree on few items: the difference depends on the gold label
+    # only there; a budget beyond those items is said to inform nothing more.
+    y, a, proxy = _pool(n=1_000, seed=19)
+    b = a.copy()
+    b[:40] = 1 - b[:40]
+    gold = _labelled(y, 60)
+    with pytest.warns(UserWarning, match=r"labels go to \(proxy, prediction\) strata where"):
+        plan = plan_labels({"a": a, "b": b}, proxy, budget=300, labelled=gold, **FAST)
+    frame = plan.allocation
+    differ = np.array([q != r for _, q, r in frame.index])
+    assert (frame["labelled"] + frame["to_label"])[differ].sum() == frame["items"][differ].sum()
+
+
+def test_nothing_left_to_label_is_refused():
+    y, pred, proxy = _pool(n=300, seed=20)
+    with pytest.raises(ValueError, match="`labelled`.*nothing is left"):
+        plan_labels(pred, proxy, budget=5, labelled=y.astype(float), **FAST)

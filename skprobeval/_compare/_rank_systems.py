@@ -671,6 +671,9 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
         names, values = prediction_systems(predictions)
     if metric in _RANKING_METRICS:
         name, higher = metric, True
+        if proxy is not None:
+            fail("proxy", f"None for metric {metric!r} (rankings of scores take no second "
+                 "labeller; a metric of predicted labels does)", "an array", error=TypeError)
         if average != "binary":
             fail("average", f"'binary' for metric {metric!r} (scores rank one positive "
                  "class)", average)

@@ -47,7 +47,9 @@ def prediction_systems(predictions):
         values = [frame[name].to_numpy() for name in names]
     else:
         fail("predictions", "a dict of system name to predictions, or a DataFrame with one "
-             "column per system", predictions, error=TypeError)
+             "column per system", predictions, error=TypeError,
+             shown=f"a {type(predictions).__name__}" + (
+                 f" of {len(predictions)}" if isinstance(predictions, (list, tuple)) else ""))
     _check_names(names, "predictions", predictions)
     return names, values
 

@@ -557,7 +557,7 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         on and its effective number of items.  Where every cluster holds one
         item it is exactly the posterior without `groups`.  `sample_weight`
         weighs items within their clusters; every cluster is one draw.
-    proxy : array-like of shape (n_samples,), default=None
+    proxy : array-like of shape (n_samples,) or (n_samples, n_labels), default=None
         A second labeller's label of every item (a stronger or older model,
         an LLM judge, a crowd label), for items of which only some have a
         gold label: `y_true` then holds a missing value (NaN, None, pandas'
@@ -566,8 +566,10 @@ def metric_posterior(y_true, y_pred=None, *, metric=None, labels=None, pos_label
         shares within each combination from the labelled ones, which must
         be a random sample of their combination; the posterior is a
         `ProxyPosterior` (sampled), which holds the labelled-only posterior
-        for comparison.  Single-label targets; not with `groups`.  Without
-        `proxy`, a missing gold label is an error.
+        for comparison.  For a multilabel target, the second labeller's
+        indicator matrix, an unlabelled item's row of `y_true` missing as a
+        whole (one table per label).  Not with `groups`.  Without `proxy`, a
+        missing gold label is an error.
 
     Returns
     -------

@@ -41,9 +41,9 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["BARE_WARNING", "PooledRates", "ProxyPosterior", "ProxyTable", "label_counts",
-           "labelled_values", "missing_labels", "proxy_posterior", "read_proxy",
-           "table_metric"]
+__all__ = ["BARE_WARNING", "PooledRates", "ProxyPosterior", "ProxyTable", "check_proxy_cells",
+           "label_counts", "labelled_values", "missing_labels", "proxy_posterior",
+           "read_proxy", "table_metric"]
 
 # The warning about combinations without a gold label (after their number).
 BARE_WARNING = ("(proxy, prediction) combination(s) hold items but no gold label: the gold "
@@ -78,7 +78,9 @@ class ProxyPosterior(SampledPosterior):
         Items with a gold label (their weights), as `n_items`.
     labelled_only : posterior
         The posterior of the labelled items alone (what it would be without
-        the proxy).
+        the proxy).  A fair reference only where the labelled items are a
+        random sample of all the items: after `plan_labels` chose them by
+        stratum, it describes the chosen items, not the test set.
 
     Attributes
     ----------
@@ -383,6 +385,15 @@ def _distinct_items(gold, preds, proxy, labelled):
     return mask, filled, others, proxy_digit, counts
 
 
+def check_proxy_cells(size, n_systems, max_cells=1 << 16):
+    """Refuse a (gold, proxy, predictions) table of more than `max_cells` cells."""
+    cells = size ** (n_systems + 2)
+    if cells > max_cells:
+        fail("proxy", f"a table of (gold, proxy, predictions) of at most {max_cells} cells "
+             "(compare fewer systems at once, or fewer labels)", "a proxy",
+             shown=f"{size} labels and {n_systems} system(s), {cells} cells")
+
+
 def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_weight, lam,
                pred_names, max_cells=1 << 16, cell_prior=None, by_item=False, warn_bare=True):
     """Validate gold labels with missing values, predictions and a proxy; `ProxyTable`.
@@ -401,12 +412,13 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
         missing = np.zeros(n, dtype=bool)
     preds = [np.asarray(p) for p in y_preds]
     proxy = np.asarray(proxy)
+    if any(p.ndim != 1 for p in preds) or np.ndim(values) != 1:
+        fail("proxy", "None for multilabel targets here (a second labeller's indicator "
+             "matrix is read by metric_posterior and the named posteriors only)", proxy,
+             error=TypeError, shown="a proxy")
     if proxy.ndim != 1 or proxy.shape[0] != n:
         fail("proxy", f"the second labeller's label of every item, shape ({n},)", proxy,
              shown=f"shape {proxy.shape}")
-    if any(p.ndim != 1 for p in preds) or values.ndim != 1:
-        fail("proxy", "None for multilabel targets (a second labeller of one label per item "
-             "is supported)", proxy, error=TypeError, shown="a proxy")
     _, proxy_missing = missing_labels(proxy)
     if proxy_missing is not None:
         fail("proxy", "a label on every item (the second labeller covers them all)", proxy,
@@ -456,10 +468,7 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
                         pos_label=pos_label, sample_weight=items_weight,
                         names=[*names, "proxy"])
     size = joint.classes.shape[0]
-    if size ** (len(preds) + 2) > max_cells:
-        fail("proxy", f"None for {size} labels and {len(preds)} system(s): the table of "
-             f"(gold, proxy, predictions) has {size ** (len(preds) + 2)} cells, more than "
-             f"{max_cells}", proxy, error=TypeError, shown="a proxy")
+    check_proxy_cells(size, len(preds), max_cells)
     weight = (np.ones(items_labelled.shape[0]) if joint.weight is None
               else np.asarray(joint.weight, dtype=float))
     table = ProxyTable(joint, items_labelled, weight, len(preds), lam,

@@ -54,6 +54,7 @@ from .._core import (
     renamed_keyword,
     rounded,
     to_host,
+    warn_user,
 )
 from .._counting import joint_codes
 from .._metrics import check_average, get_metric, label_weights
@@ -76,6 +77,10 @@ _CANDIDATES = {"neyman": 0.0, "neyman, shrunk 1/4": 0.25, "neyman, shrunk 1/2": 
 # whose moved tables are evaluated at once.
 _STEP = 1e-6
 _CELLS_AT_ONCE = 256
+# Values one simulated posterior draws, by default (`n_draws` from it).
+_VALUES_PER_POSTERIOR = 100_000
+# Labels in strata whose spread is below this share of the largest inform nothing.
+_FLAT = 1e-3
 # The most cells of the (gold, proxy, predictions) table, as the proxy posteriors allow.
 _MAX_CELLS = 1 << 16
 
@@ -172,7 +177,8 @@ class LabelPlan(ResultMixin):
         ax.set_ylabel("gold labels")
         ax.set_title(f"{self.budget} more gold labels: interval {rounded(self.expected_width)} "
                      f"wide (at random {rounded(self.expected_width_random)})", fontsize=10)
-        ax.legend(frameon=False)
+        ax.margins(y=0.25)
+        ax.legend(frameon=False, loc="upper left", ncols=2)
         return ax
 
     def __repr__(self):
@@ -392,7 +398,7 @@ def _check_budget(budget, pool):
 @renamed_keyword("n_samples", "n_draws")
 def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, average="binary",
                 labels=None, pos_label=1, beta=1.0, prior=0.5, confidence=0.95,
-                min_per_stratum=2, n_sims=100, n_draws=1_000, random_state=None):
+                min_per_stratum=2, n_sims=100, n_draws=None, random_state=None):
     """Which unlabelled items to send to annotators for the narrowest interval.
 
     Every item has the system's prediction and a second labeller's label (the
@@ -448,8 +454,11 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
         prior.
     n_sims : int, default=100
         Simulated outcomes of each allocation.
-    n_draws : int, default=1_000
-        Posterior draws of each simulated outcome.
+    n_draws : int, default=None
+        Posterior draws of each simulated outcome; by default 1 000, fewer
+        (down to 200) where the table has many cells, so that one simulated
+        posterior draws at most about 10^5 values.  The expected widths
+        average over `n_sims` outcomes, so a few hundred draws each suffice.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the simulations and of the items drawn within strata.
 
@@ -471,7 +480,13 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     its rates: it conditions on the stratum, and within a stratum the items
     labelled are drawn at random.  Strata that the plan labels at different
     rates must be strata of the posterior too, which is why a plan for two
-    systems is read with both.
+    systems is read with both.  The posterior's ``labelled_only`` (the
+    labelled items alone) is no reference after a plan: the planned items
+    over-represent the strata where the proxy and the prediction disagree.
+
+    Time: the simulation draws ``n_sims`` posteriors for each of up to four
+    allocations and for random labelling; about a second for binary targets,
+    tens of seconds for ten labels or two systems of many labels.
 
     Examples
     --------
@@ -520,7 +535,8 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     beta = check_positive(beta, "beta")
     confidence = check_confidence(confidence)
     for value, name, smallest in ((min_per_stratum, "min_per_stratum", 0),
-                                  (n_sims, "n_sims", 10), (n_draws, "n_draws", 100)):
+                                  (n_sims, "n_sims", 10),
+                                  (1_000 if n_draws is None else n_draws, "n_draws", 100)):
         if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
                 or value < smallest):
             fail(name, f"an integer >= {smallest}", value)
@@ -542,7 +558,12 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     in_strata = np.bincount(codes[0][known] * n_strata + stratum[known],
                             minlength=size * n_strata).reshape(size, n_strata)
     held = in_strata.sum(axis=0)
+    if not (totals - held).any():
+        fail("labelled", "some items without a gold label (nothing is left to plan)",
+             labelled, shown=f"a gold label on every one of the {int(totals.sum())} items")
     budget = _check_budget(budget, int((totals - held).sum()))
+    if n_draws is None:
+        n_draws = int(np.clip(_VALUES_PER_POSTERIOR // (n_strata * size), 200, 1_000))
     table = _table(totals, in_strata, joint.classes, n_systems, lam)
     quantity = _Metric(joint, spec, average, beta, n_systems, table)
     sd = _spreads(table, quantity)
@@ -563,11 +584,15 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
             low[s] += add
             left -= add
     occupied = totals > 0
-    sd_mean = float((totals * sd).sum() / totals.sum())
+    # Strata where the metric does not depend on the gold label get no more than their
+    # minimum unless nothing else is left; the blends pull the others' spreads together.
+    flat = (sd <= _FLAT * sd.max()) if sd.max() > 0 else np.zeros_like(sd, dtype=bool)
+    informative = occupied & ~flat if (occupied & ~flat).any() else occupied
+    sd_mean = float((totals * sd)[informative].sum() / totals[informative].sum())
     plans = {}
     for name, t in _CANDIDATES.items():
         weight = totals * ((1 - t) * sd + t * sd_mean)
-        after = _allocate(np.where(occupied, weight, 0.0), low, totals, total)
+        after = _allocate(np.where(informative, weight, 0.0), low, totals, total)
         key = tuple(after)
         if key not in {tuple(v) for v in plans.values()}:
             plans[name] = after
@@ -597,6 +622,13 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     random_width = simulate(at_random, np.random.default_rng(seed + 1))
     method = min(results, key=lambda k: results[k][0])
     after = plans[method]
+    idle = int(np.maximum(after - np.maximum(held, np.minimum(min_per_stratum, totals)),
+                          0)[flat].sum())
+    if idle:
+        warn_user(f"{idle} of the {budget} labels go to (proxy, prediction) strata where the "
+                  f"{spec.name} does not depend on the gold label (the strata that could "
+                  "inform it are labelled whole): a budget of "
+                  f"{budget - idle} narrows the interval as much.")
     chosen = []
     for s in np.flatnonzero(after > held):
         free = np.flatnonzero((stratum == s) & ~known)

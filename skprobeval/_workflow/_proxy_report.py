@@ -19,7 +19,13 @@ from .._compare import compare_paired_metric, rank_systems, report_group_tables
 from .._core import check_random_state, fail, to_host, warn_user
 from .._counting import ConfusionCounts
 from .._metrics import metric_score
-from .._posteriors import BARE_WARNING, labelled_values, metric_posterior, missing_labels
+from .._posteriors import (
+    BARE_WARNING,
+    check_proxy_cells,
+    labelled_values,
+    metric_posterior,
+    missing_labels,
+)
 from ._options import _check_common
 from ._report import _PAIR_COLUMNS, _TTEST_COLUMNS, SUMMARY_COLUMNS, ComparisonReport, with_ranking
 
@@ -89,6 +95,11 @@ def _report_with_proxy(y_true, predictions, proxy, *, metric, average, labels, p
     labelled = ~missing
     gold = labelled_values(plain, missing)
     names = list(predictions)
+    if len(names) > 2:
+        # The ranking draws every system's table at once: refused before any work.
+        seen = {label for array in (gold, proxy, *predictions.values())
+                for label in pd.unique(np.asarray(array, dtype=object).ravel()).tolist()}
+        check_proxy_cells(len(seen), len(names))
     rng = check_random_state(random_state)
     seeds = iter(rng.integers(2**63 - 1, size=4 * len(names) ** 2 + 8))
     common = {"average": average, "labels": labels, "pos_label": pos_label,
