@@ -129,3 +129,15 @@ def test_pools_simulated_item_by_item_meet_the_width_as_planned(proxied):
     error = np.hypot(np.sqrt(share * (1 - share) / 400), proxied.mc_error)
     assert abs(share - proxied.prob_within) < 4 * error
     assert share >= 0.8 - 0.03 - 4 * error
+
+
+def test_a_useless_proxy_plan_still_keeps_its_assurance():
+    # Agreement 0.5: the proxy adds nothing, and its split prior makes the interval a
+    # little wider than the labels' own; the plan goes on above the plan without it.
+    from skprobeval import plan_test_size
+
+    plan = plan_test_size(metric="accuracy", width=0.05, expected=0.85, proxy_agreement=0.5,
+                          pool_size=4_000, n_sims=100, n_draws=1_000, random_state=0)
+    assert plan.prob_within >= plan.assurance
+    assert plan.n_items >= plan.n_items_without_proxy * 0.97
+

@@ -18,7 +18,8 @@ is at most `width` wide in a share `assurance` of simulated pools:
 
 The number of gold labels is searched between a few and the plan without a
 proxy (with every item of the pool labelled the proxy posterior is the one
-without a proxy), by bisection on the log scale to within 3%.
+without a proxy), by bisection on the log scale to within 3%; where a proxy
+that adds little falls short there, on above it, up to the whole pool.
 """
 
 from __future__ import annotations
@@ -127,8 +128,11 @@ def proxy_plan(spec, shares, *, agreement, pool_size, without_proxy, beta, lam, 
         return float(np.mean(seen[n] <= width))
 
     high = int(min(without_proxy, pool_size))
+    # A proxy that adds little leaves the interval about as wide as the labels' own,
+    # and its split prior a little wider: search on above the plan without a proxy.
+    while prob(high) < assurance and high < pool_size:
+        high = min(int(pool_size), math.ceil(high * 1.25))
     low = max(2, high // 16)
-    prob(high)
     while low < high and prob(low) >= assurance:
         high, low = low, max(2, low // 8)
     if low < high and prob(low) < assurance:
