@@ -756,7 +756,10 @@ def main(argv=None):
         if args.command is None:
             parser.print_help()
             return 0
-        return _COMMANDS[args.command](args, sys.stdout)
+        with warnings.catch_warnings():
+            # The library's warnings as one line each, not as a source line of this file.
+            warnings.showwarning = _show_warning
+            return _COMMANDS[args.command](args, sys.stdout)
     except BrokenPipeError:
         # The reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do.
         import os
@@ -774,13 +777,18 @@ def main(argv=None):
         return 2
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"skprobeval: warning: {_option_names(str(message))}", file=sys.stderr)
+
+
 # The library's parameters that the command line passes on from an option.
 _OPTIONS = {"n_draws": "--n-draws", "prior": "--prior", "rope": "--rope",
             "width": "--width", "expected": "--expected", "prevalence": "--prevalence",
             "assurance": "--assurance", "pilot": "--pilot",
             "confidence": "--confidence", "beta": "--beta", "metric": "--metric",
             "average": "--average", "labels": "--labels", "random_state": "--random-state",
-            "pos_label": "--pos-label"}
+            "pos_label": "--pos-label", "budget": "--budget", "n_sims": "--n-sims",
+            "proxy": "--proxy"}
 
 
 def _option_names(message):

@@ -306,3 +306,21 @@ def test_nothing_left_to_label_is_refused():
     y, pred, proxy = _pool(n=300, seed=20)
     with pytest.raises(ValueError, match="`labelled`.*nothing is left"):
         plan_labels(pred, proxy, budget=5, labelled=y.astype(float), **FAST)
+
+
+def test_command_line_warnings_are_one_line(tmp_path, capsys):
+    import pandas as pd
+
+    from skprobeval.cli import main
+
+    y, pred, proxy = _pool(n=2_000, agreement=0.99, seed=21)
+    gold = pd.array(y, dtype="Int64")
+    gold[6:] = pd.NA
+    path = tmp_path / "few.csv"
+    pd.DataFrame({"gold": gold, "model": pred, "judge": proxy}).to_csv(path, index=False)
+    assert main(["compare", str(path), "--truth", "gold", "--proxy", "judge"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("skprobeval: warning: ") and "Warning" not in err
+    assert main(["plan-labels", str(path), "--truth", "gold", "--proxy", "judge",
+                 "--budget", "-3"]) == 2
+    assert "--budget must be" in capsys.readouterr().err
