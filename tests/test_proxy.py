@@ -169,7 +169,7 @@ def test_result_reports_what_the_proxy_added():
     content = posterior.to_dict()
     assert content["n_labelled"] == 100 and content["n_items"] == 1_000
     assert content["labelled_only_width_95"] == pytest.approx(_width(posterior.labelled_only))
-    assert "n_labelled=100.0" in repr(posterior)
+    assert "n_labelled=100," in repr(posterior)
 
 
 # -- bad input -------------------------------------------------------------------------
@@ -375,7 +375,7 @@ def test_compare_paired_with_a_proxy_is_narrower_than_the_labelled_items():
     width = np.subtract(*result.interval(0.95)[::-1])
     assert width < 0.8 * np.subtract(*alone.interval(0.95)[::-1])
     assert result.effective_n > 1.5 * 400
-    assert "n_labelled=400.0, n_items=4000.0" in repr(result)
+    assert "n_labelled=400, n_items=4000" in repr(result)
     content = result.to_dict()
     assert content["n_items"] == 4_000.0 and content["n_labelled"] == 400.0
     # The same items as string labels, with unit weights, give the same draws.

@@ -584,7 +584,7 @@ class PairedComparison(ComparisonResult):
                       f"effective_n={rounded(self.effective_n)}"]
         if self.n_items is not None:
             parts += [f"mc_error={rounded(self.mc_error)}",
-                      f"n_labelled={rounded(self.n_labelled)}", f"n_items={rounded(self.n_items)}",
+                      f"n_labelled={_count(self.n_labelled)}", f"n_items={_count(self.n_items)}",
                       f"effective_n={rounded(self.effective_n)}"]
         return f"PairedComparison({', '.join(parts)})"
 
@@ -835,3 +835,8 @@ def pairwise_comparison(y_true, predictions, *, prior=0.5, rope=0.0, sample_weig
             table.loc[first, second] = result.prob_first_better
             table.loc[second, first] = result.prob_second_better
     return table
+
+
+def _count(value):
+    """A count as an integer where it is one (weighted counts keep their decimals)."""
+    return int(value) if float(value).is_integer() else rounded(value)

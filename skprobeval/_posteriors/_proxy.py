@@ -123,9 +123,12 @@ class ProxyPosterior(SampledPosterior):
                               n_labelled=n_labelled, labelled_only=self.labelled_only[index])
 
     def __repr__(self):
+        def count(value):
+            return int(value) if float(value).is_integer() else rounded(value)
+
         return (f"ProxyPosterior(n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "
-                f"mc_error={rounded(self._mc_error)}, n_labelled={rounded(self.n_labelled)}, "
-                f"n_items={rounded(self.n_items)})")
+                f"mc_error={rounded(self._mc_error)}, n_labelled={count(self.n_labelled)}, "
+                f"n_items={count(self.n_items)})")
 
     def _dict_content(self):
         content = super()._dict_content()
@@ -452,7 +455,8 @@ def read_proxy(y_true, y_preds, proxy, *, average, labels, pos_label, sample_wei
         inside = False
     if not inside:
         try:
-            outside = proxy[~np.isin(proxy, everything.classes)][:5].tolist()
+            outside = list(dict.fromkeys(
+                proxy[~np.isin(proxy, everything.classes)].tolist()))[:5]
         except TypeError:
             outside = proxy[:5].tolist()
         fail("proxy", f"labels among those of y_true and the predictions "

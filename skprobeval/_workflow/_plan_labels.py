@@ -259,7 +259,7 @@ def _encode(y_pred, proxy, labelled, average, labels, pos_label):
     if not inside.all():
         fail("proxy", f"labels among those of the gold labels and the predictions "
              f"{np.unique(seen)[:10].tolist()}", proxy,
-             shown=f"labels {proxy[~inside][:5].tolist()}")
+             shown=f"labels {list(dict.fromkeys(proxy[~inside].tolist()))[:5]}")
     joint = joint_codes(filled, [*preds, proxy], average=average, labels=labels,
                         pos_label=pos_label, names=["labelled", *pred_names, "proxy"])
     return joint, names, known
