@@ -16,15 +16,17 @@ Dirichlets are the exact posterior.  The (gold, prediction) table of the
 population is ``p(g, y) = sum over proxies of pi_(proxy, y) theta_(proxy, y)(g)``
 and every metric is read off its draws.
 
-The prior splits the library's (gold, prediction) cell prior evenly over the
-proxy's values (``b_gs = lambda_gy / K``, ``a_s = sum_g b_gs``), so that by the
-Dirichlet's aggregation and neutrality, with every item labelled the
-posterior is exactly the labelled-only one: the proxy adds nothing then, and
-adds the more, the more items it alone covers and the better it predicts the
-gold label.
+For one system's binary targets the prior splits the library's (gold,
+prediction) cell prior evenly over the proxy's values (``b_gs = lambda_gy /
+K``, ``a_s = sum_g b_gs``), so that by the Dirichlet's aggregation and
+neutrality, with every item labelled the posterior is exactly the
+labelled-only one: the proxy adds nothing then, and adds the more, the more
+items it alone covers and the better it predicts the gold label.
 
 With three labels or more the strata multiply (K^2 for one system) and most
-hold a few gold labels or none.  There the gold label's prior within a
+hold a few gold labels or none; with two systems or more, binary too, the
+strata where the systems differ -- those a paired difference rests on -- hold
+few.  There the gold label's prior within a
 stratum follows how the gold label relates to the stratum's labels -- equal
 to the proxy's, to the prediction's, or another -- in all strata of the same
 pattern (`PooledRates`), with a weight (how alike the pattern's strata are)
@@ -209,10 +211,11 @@ class ProxyTable:
         self.pi_alpha = all_items + within.sum(axis=0)
         self.in_strata = in_strata
         self._pooled = None
-        if size > 2:
-            # Many labels make many strata, most with few gold labels or none: there the
-            # gold label follows how it relates to the stratum's labels elsewhere, with
-            # a weight the data choose, drawn afresh in every draw (`PooledRates`).
+        if size > 2 or n_systems > 1:
+            # Many labels or systems make many strata, most with few gold labels or none:
+            # there the gold label follows how it relates to the stratum's labels
+            # elsewhere, with a weight the data choose, drawn afresh in every draw
+            # (`PooledRates`).  One system's binary strata keep the split cell prior.
             self._pooled = PooledRates(in_strata, size, n_systems)
             self.theta_mean = self._pooled.mean_shares()
         else:
@@ -250,6 +253,8 @@ class ProxyTable:
 # or more: a grid on the log scale, wide enough for strata that differ at will (0.1)
 # and for strata alike (1000: the pattern's rates, whatever the stratum's own items).
 MASS_GRID = np.geomspace(0.1, 1000.0, 41)
+# The mass's prior on the grid: the density 1 / (1 + c)^2, times c for the log spacing.
+_LOG_MASS_PRIOR = np.log(MASS_GRID) - 2.0 * np.log1p(MASS_GRID)
 
 
 def _relations(size, n_systems):
@@ -286,10 +291,11 @@ class PooledRates:
     ``c`` has the prior density ``1 / (1 + c)^2`` (uniform on ``c / (c + 1)``, the
     prior's weight against one item) and a posterior on `MASS_GRID` from the
     Dirichlet-multinomial likelihood of the strata's labelled counts at the rates'
-    mean.  Given ``c``, the rates have a Dirichlet posterior (half an item a relation)
-    in which a stratum's ``n`` labelled items count ``(c + 1) / (c + n)`` each: items of
-    one stratum share its shares, so they tell the pattern's rates less than as many
-    items of as many strata (the design effect of a Dirichlet-multinomial; Kish 1965).
+    mean.  Given ``c``, the rates have a Dirichlet
+    posterior (half an item a relation) in which a stratum's ``n`` labelled items
+    count ``(c + 1) / (c + n)`` each: items of one stratum share its shares, so they
+    tell the pattern's rates less than as many items of as many strata (the design
+    effect of a Dirichlet-multinomial; Kish 1965).
     Every posterior draw draws ``c`` for each pattern, then the rates, then the
     strata's shares, so that the uncertainty of both carries into the table (plug-in
     values would count the labelled items twice).
@@ -331,8 +337,7 @@ class PooledRates:
         log_like = np.where(n_stratum > 0, log_like, 0.0)                  # (grid, strata)
         members = pattern[:, None] == np.arange(self.n_patterns)[None, :]
         log_post = (log_like @ members).T                                   # (patterns, grid)
-        # The prior density 1 / (1 + c)^2, times c for the grid's log spacing.
-        log_post += np.log(MASS_GRID) - 2.0 * np.log1p(MASS_GRID)
+        log_post += _LOG_MASS_PRIOR
         log_post -= log_post.max(axis=1, keepdims=True)
         post = np.exp(log_post)
         self.mass_posterior = post / post.sum(axis=1, keepdims=True)
