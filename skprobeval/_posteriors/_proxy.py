@@ -253,8 +253,8 @@ class ProxyTable:
 # or more: a grid on the log scale, wide enough for strata that differ at will (0.1)
 # and for strata alike (1000: the pattern's rates, whatever the stratum's own items).
 MASS_GRID = np.geomspace(0.1, 1000.0, 41)
-# The mass's prior on the grid: the density 1 / (1 + c)^2, times c for the log spacing.
-_LOG_MASS_PRIOR = np.log(MASS_GRID) - 2.0 * np.log1p(MASS_GRID)
+# The mass's prior: every value of the grid alike (uniform on log c from 0.1 to 1000).
+_LOG_MASS_PRIOR = np.zeros(MASS_GRID.shape)
 
 
 def _relations(size, n_systems):
@@ -288,10 +288,9 @@ class PooledRates:
     hierarchical Dirichlet-multinomial (Mosimann 1962).  Small ``c`` lets the strata
     differ, large ``c`` makes them alike.
 
-    ``c`` has the prior density ``1 / (1 + c)^2`` (uniform on ``c / (c + 1)``, the
-    prior's weight against one item) and a posterior on `MASS_GRID` from the
-    Dirichlet-multinomial likelihood of the strata's labelled counts at the rates'
-    mean.  Given ``c``, the rates have a Dirichlet
+    ``c`` takes the values of `MASS_GRID`, alike a priori (uniform on ``log c``),
+    with a posterior from the Dirichlet-multinomial likelihood of the strata's
+    labelled counts at the rates' mean.  Given ``c``, the rates have a Dirichlet
     posterior (half an item a relation) in which a stratum's ``n`` labelled items
     count ``(c + 1) / (c + n)`` each: items of one stratum share its shares, so they
     tell the pattern's rates less than as many items of as many strata (the design
