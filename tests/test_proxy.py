@@ -335,9 +335,11 @@ def test_paired_nulls_with_a_proxy():
     assert 0.01 <= above / 300 <= 0.08, above
 
 
-def test_compare_paired_of_every_item_labelled_is_the_exact_comparison():
-    # Two labels: the (gold, A, B) prior sums to (alpha1, alpha2, alpha3) over the three
-    # kinds of cell, so with every item labelled the shares are Dirichlet(N + alpha).
+def test_compare_paired_of_every_item_labelled_is_nearly_the_exact_comparison():
+    # With two systems the strata lean on the pooled relations of the gold label to the
+    # proxy's and the predictions' labels (a prior of a few items' worth that the data
+    # weigh), not on the split prior: with every item labelled the comparison is the
+    # exact one up to that prior (here 600 items).
     from skprobeval import compare_paired
 
     rng = np.random.default_rng(13)
@@ -351,11 +353,10 @@ def test_compare_paired_of_every_item_labelled_is_the_exact_comparison():
         assert with_proxy.n_labelled == with_proxy.n_items == 600
         assert with_proxy.counts == exact.counts
         for name in ("prob_first_better", "prob_equivalent", "prob_second_better"):
-            assert abs(getattr(with_proxy, name) - getattr(exact, name)) \
-                < 4 * with_proxy.mc_error + 1e-9, name
+            assert abs(getattr(with_proxy, name) - getattr(exact, name)) < 0.015, name
         assert with_proxy.expected_difference == pytest.approx(exact.expected_difference,
-                                                               abs=4e-4)
-        assert with_proxy.interval(0.9).low == pytest.approx(exact.interval(0.9).low, abs=0.002)
+                                                               abs=1.5e-3)
+        assert with_proxy.interval(0.9).low == pytest.approx(exact.interval(0.9).low, abs=0.004)
         assert with_proxy.effective_n == pytest.approx(600, rel=0.03)
 
 

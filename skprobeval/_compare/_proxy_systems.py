@@ -6,8 +6,9 @@ group's own table): the
 double-sampling posterior of the (gold, prediction of each system) table
 (`ProxyTable` of ``skprobeval._posteriors``: the (proxy, predictions) shares
 from every item, the gold label's shares within each from the labelled
-items), and every system's metric read off each draw.  Sampled, with the
-one- or two-system prior split over the proxy's values.
+items), and every system's metric read off each draw.  Sampled; the gold
+label's prior within a stratum is pooled over strata of the same pattern
+(`PooledRates`), binary targets too.
 """
 
 from __future__ import annotations

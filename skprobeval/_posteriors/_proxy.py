@@ -16,24 +16,28 @@ Dirichlets are the exact posterior.  The (gold, prediction) table of the
 population is ``p(g, y) = sum over proxies of pi_(proxy, y) theta_(proxy, y)(g)``
 and every metric is read off its draws.
 
-The prior splits the library's (gold, prediction) cell prior evenly over the
-proxy's values (``b_gs = lambda_gy / K``, ``a_s = sum_g b_gs``), so that by the
-Dirichlet's aggregation and neutrality, with every item labelled the
-posterior is exactly the labelled-only one: the proxy adds nothing then, and
-adds the more, the more items it alone covers and the better it predicts the
-gold label.
+For one system's binary targets the prior splits the library's (gold,
+prediction) cell prior evenly over the proxy's values (``b_gs = lambda_gy /
+K``, ``a_s = sum_g b_gs``), so that by the Dirichlet's aggregation and
+neutrality, with every item labelled the posterior is exactly the
+labelled-only one: the proxy adds nothing then, and adds the more, the more
+items it alone covers and the better it predicts the gold label.
 
 With three labels or more the strata multiply (K^2 for one system) and most
-hold a few gold labels or none.  There the gold label's prior within a
+hold a few gold labels or none; with two systems or more, binary too, the
+strata where the systems differ -- those a paired difference rests on -- hold
+few.  There the gold label's prior within a
 stratum follows how the gold label relates to the stratum's labels -- equal
 to the proxy's, to the prediction's, or another -- in all strata of the same
-pattern (`PooledRates`): one item's worth, at rates drawn afresh from their
-own posterior in every draw.
+pattern (`PooledRates`), with a weight (how alike the pattern's strata are)
+that the labelled items choose: a hierarchical Dirichlet-multinomial whose
+weight and rates are drawn afresh from their posterior in every draw.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy import special
 
 from .._core import check_random_state, fail, warn_user
 from .._counting import ConfusionCounts, joint_codes
@@ -41,9 +45,9 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["BARE_WARNING", "PooledRates", "ProxyPosterior", "ProxyTable", "check_proxy_cells",
-           "label_counts", "labelled_values", "missing_labels", "proxy_posterior",
-           "read_proxy", "table_metric"]
+__all__ = ["BARE_WARNING", "MASS_GRID", "PooledRates", "ProxyPosterior", "ProxyTable",
+           "check_proxy_cells", "label_counts", "labelled_values", "missing_labels",
+           "proxy_posterior", "read_proxy", "table_metric"]
 
 # The warning about combinations without a gold label (after their number).
 BARE_WARNING = ("(proxy, prediction) combination(s) hold items but no gold label: the gold "
@@ -215,22 +219,35 @@ class ProxyTable:
         self.pi_alpha = all_items + within.sum(axis=0)
         self.in_strata = in_strata
         self._pooled = None
-        if size > 2:
-            # Many labels make many strata, most with few gold labels or none: there the
-            # gold label follows how it relates to the stratum's labels elsewhere, at
-            # rates drawn afresh in every draw (`PooledRates`).
+        if size > 2 or n_systems > 1:
+            # Many labels or systems make many strata, most with few gold labels or none:
+            # there the gold label follows how it relates to the stratum's labels
+            # elsewhere, with a weight the data choose, drawn afresh in every draw
+            # (`PooledRates`).  One system's binary strata keep the split cell prior.
             self._pooled = PooledRates(in_strata, size, n_systems)
-            within = self._pooled.prior(self._pooled.mean_rates())
-        self.theta_alpha = in_strata + within
+            self.theta_mean = self._pooled.mean_shares()
+        else:
+            theta_alpha = self.theta_alpha = in_strata + within
+            self.theta_mean = theta_alpha / theta_alpha.sum(axis=0, keepdims=True)
         self.n_items = float(weight.sum())
         self.n_labelled = float(weight[labelled].sum())
 
     def mean_table(self):
         """Posterior mean of the (gold, predictions...) shares, shape (K, K, ...)."""
         share = self.pi_alpha / self.pi_alpha.sum()
-        theta = self.theta_alpha / self.theta_alpha.sum(axis=0, keepdims=True)
         size, m = self.size, self.n_systems
-        return (theta * share).reshape((size, size) + (size,) * m).sum(axis=1)
+        return (self.theta_mean * share).reshape((size, size) + (size,) * m).sum(axis=1)
+
+    def draw_within(self, count, rng):
+        """Draws of the gold label's shares within every stratum, shape (count, K, strata)
+        (a stratum of no prior mass and no gold label: zeros)."""
+        if self._pooled is None:
+            theta = rng.standard_gamma(self.theta_alpha, size=(count,) + self.in_strata.shape)
+        else:
+            theta = rng.standard_gamma(self.in_strata + self._pooled.draw_prior(count, rng))
+        total = theta.sum(axis=1, keepdims=True)
+        np.divide(theta, total, out=theta, where=total > 0)
+        return theta
 
     def draws(self, n_draws, rng):
         """Chunks of draws of the (gold, predictions...) shares, shape (draws, K, K, ...)."""
@@ -240,20 +257,18 @@ class ProxyTable:
             count = min(chunk, n_draws - start)
             share = rng.standard_gamma(self.pi_alpha, size=(count, n_strata))
             share /= share.sum(axis=1, keepdims=True)
-            if self._pooled is None:
-                theta = rng.standard_gamma(self.theta_alpha, size=(count, size, n_strata))
-            else:
-                rates = self._pooled.draw_rates(count, rng)
-                theta = rng.standard_gamma(self.in_strata + self._pooled.prior(rates))
-            total = theta.sum(axis=1, keepdims=True)
-            np.divide(theta, total, out=theta, where=total > 0)
+            theta = self.draw_within(count, rng)
             # p(gold, preds) = sum over proxies of pi_(proxy, preds) theta_(proxy, preds)(gold).
             theta *= share[:, None, :]
             yield theta.reshape((count, size, size) + (size,) * m).sum(axis=2)
 
 
-# Prior mass of the gold label's shares within one stratum of three or more labels.
-POOLED_MASS = 1.0
+# The prior masses (items' worth) a stratum's gold-label shares may take, three labels
+# or more: a grid on the log scale, wide enough for strata that differ at will (0.1)
+# and for strata alike (1000: the pattern's rates, whatever the stratum's own items).
+MASS_GRID = np.geomspace(0.1, 1000.0, 41)
+# The mass's prior: every value of the grid alike (uniform on log c from 0.1 to 1000).
+_LOG_MASS_PRIOR = np.zeros(MASS_GRID.shape)
 
 
 def _relations(size, n_systems):
@@ -281,12 +296,22 @@ class PooledRates:
     """How the gold label relates to a stratum's labels, pooled over strata of one pattern.
 
     A stratum's labels (the proxy's, each prediction's) form a pattern (which of them
-    are equal); the gold label equals one of them, or another label.  The labelled
-    items of all strata of a pattern give that pattern's rates of those relations, a
-    Dirichlet posterior (half an item a relation); a stratum's prior is `POOLED_MASS`
-    items spread at the rates, drawn afresh in every posterior draw so that the rates'
-    own uncertainty carries into the table (a plug-in rate would count the labelled
-    items twice).
+    are equal); the gold label equals one of them, or another label.  Within a
+    pattern, each stratum's gold-label shares are Dirichlet with mean the pattern's
+    rates of those relations and a mass ``c`` (items' worth) that the data choose: a
+    hierarchical Dirichlet-multinomial (Mosimann 1962).  Small ``c`` lets the strata
+    differ, large ``c`` makes them alike.
+
+    ``c`` takes the values of `MASS_GRID`, alike a priori (uniform on ``log c``),
+    with a posterior from the Dirichlet-multinomial likelihood of the strata's
+    labelled counts at the rates' mean.  Given ``c``, the rates have a Dirichlet
+    posterior (half an item a relation) in which a stratum's ``n`` labelled items
+    count ``(c + 1) / (c + n)`` each: items of one stratum share its shares, so they
+    tell the pattern's rates less than as many items of as many strata (the design
+    effect of a Dirichlet-multinomial; Kish 1965).
+    Every posterior draw draws ``c`` for each pattern, then the rates, then the
+    strata's shares, so that the uncertainty of both carries into the table (plug-in
+    values would count the labelled items twice).
     """
 
     def __init__(self, in_strata, size, n_systems):
@@ -294,15 +319,41 @@ class PooledRates:
         self.n_relations = n_relations = n_systems + 2
         self.n_patterns = (n_systems + 1) ** (n_systems + 1)
         self.keys = pattern[None, :] * n_relations + relation
-        n_keys = self.n_patterns * n_relations
-        seen = np.bincount(self.keys.ravel(), weights=in_strata.ravel(), minlength=n_keys)
+        self.n_keys = n_keys = self.n_patterns * n_relations
+        self.pattern = pattern
+        self.in_strata = in_strata
+        flat = self.keys.ravel()
         # Only the relations a pattern allows: its distinct labels and, below K of
         # them, another label.
-        allowed = np.bincount(self.keys.ravel(), minlength=n_keys) > 0
-        self.alpha = np.where(allowed, seen + 0.5, 0.0)
+        self.allowed = np.bincount(flat, minlength=n_keys) > 0
         # A relation holding several labels ("another") shares its part among them.
         others = np.maximum(size - distinct, 1)[None, :]
         self.per_label = np.where(relation == n_systems + 1, 1.0 / others, 1.0)
+        # The rates given each mass: a stratum's n items count (c + 1) / (c + n) each.
+        n_stratum = in_strata.sum(axis=0)
+        grid = MASS_GRID[:, None]
+        counted = np.minimum(1.0, (grid + 1.0) / (grid + n_stratum))      # (grid, strata)
+        weights = (in_strata[None, :, :] * counted[:, None, :]).reshape(grid.shape[0], -1)
+        shift = np.arange(grid.shape[0])[:, None] * n_keys
+        seen = np.bincount((flat[None, :] + shift).ravel(), weights=weights.ravel(),
+                           minlength=grid.shape[0] * n_keys).reshape(grid.shape[0], n_keys)
+        self.alpha = np.where(self.allowed, seen + 0.5, 0.0)                 # (grid, keys)
+        # The mass's posterior, pattern by pattern: the Dirichlet-multinomial likelihood
+        # of every stratum's labelled counts at the rates' mean (all items counted).
+        every = np.bincount(flat, weights=in_strata.ravel(), minlength=n_keys)
+        mean = self._shares(self._normalise(np.where(self.allowed, every + 0.5, 0.0)))
+        c = grid[:, :, None]
+        with np.errstate(divide="ignore"):
+            log_like = (special.gammaln(grid) - special.gammaln(grid + n_stratum)
+                        + (special.gammaln(in_strata + c * mean[None, :, :])
+                           - special.gammaln(c * mean[None, :, :])).sum(axis=1))
+        log_like = np.where(n_stratum > 0, log_like, 0.0)                  # (grid, strata)
+        members = pattern[:, None] == np.arange(self.n_patterns)[None, :]
+        log_post = (log_like @ members).T                                   # (patterns, grid)
+        log_post += _LOG_MASS_PRIOR
+        log_post -= log_post.max(axis=1, keepdims=True)
+        post = np.exp(log_post)
+        self.mass_posterior = post / post.sum(axis=1, keepdims=True)
 
     def _normalise(self, rates):
         grouped = rates.reshape(rates.shape[:-1] + (self.n_patterns, self.n_relations))
@@ -310,16 +361,32 @@ class PooledRates:
         return np.divide(grouped, total, out=np.zeros_like(grouped),
                          where=total > 0).reshape(rates.shape)
 
-    def mean_rates(self):
-        return self._normalise(self.alpha)
+    def _shares(self, rates):
+        """The gold-label shares (gold, stratum) that rates of shape (..., keys) give."""
+        return rates[..., self.keys] * self.per_label
 
-    def draw_rates(self, count, rng):
-        return self._normalise(rng.standard_gamma(self.alpha, size=(count, self.alpha.size)))
+    def mean_shares(self):
+        """Posterior mean of every stratum's gold-label shares, shape (gold, strata)."""
+        n_stratum = self.in_strata.sum(axis=0)
+        total = np.zeros(self.in_strata.shape)
+        for j, c in enumerate(MASS_GRID):
+            weight = self.mass_posterior[self.pattern, j]
+            mean = self._shares(self._normalise(self.alpha[j]))
+            total += weight * (self.in_strata + c * mean) / (n_stratum + c)
+        return total
 
-    def prior(self, rates):
-        """Prior concentrations (gold, stratum) of every stratum, for one set of rates
-        (shape (keys,)) or a draw of them (shape (draws, keys))."""
-        return POOLED_MASS * rates[..., self.keys] * self.per_label
+    def draw_prior(self, count, rng):
+        """Prior concentrations (draws, gold, stratum) of `count` draws of the mass and
+        the rates of every pattern."""
+        cumulative = np.cumsum(self.mass_posterior, axis=1)
+        cumulative[:, -1] = 1.0
+        pick = np.stack([np.searchsorted(row, rng.random(count), side="right")
+                         for row in cumulative], axis=1)                  # (draws, patterns)
+        key_pattern = np.arange(self.n_keys) // self.n_relations
+        shape = self.alpha[pick[:, key_pattern], np.arange(self.n_keys)]
+        rates = self._normalise(rng.standard_gamma(shape))
+        mass = MASS_GRID[pick[:, self.pattern]]                           # (draws, strata)
+        return mass[:, None, :] * self._shares(rates)
 
 
 def _cell_prior(size, n_systems, lam):

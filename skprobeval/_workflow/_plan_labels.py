@@ -340,7 +340,7 @@ def _spreads(table, quantity):
             flat[np.arange(block.size), block] += _STEP
             influence[block] = (quantity(perturbed) - base) / _STEP
     influence = np.nan_to_num(influence.reshape(size, -1), nan=0.0, posinf=0.0, neginf=0.0)
-    theta = table.theta_alpha / table.theta_alpha.sum(axis=0, keepdims=True)
+    theta = table.theta_mean
     n_strata = theta.shape[1]
     preds = np.arange(n_strata) % influence.shape[1]        # the stratum's predictions
     values = influence[:, preds]                            # (gold, stratum)
@@ -600,11 +600,9 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     # Preposterior simulation, on common populations: gold shares within every
     # stratum drawn from the current posterior.
     seed = int(rng.integers(2 ** 63))
-    theta = np.random.default_rng(seed).standard_gamma(table.theta_alpha,
-                                                       size=(n_sims, size, n_strata))
-    theta /= theta.sum(axis=1, keepdims=True)
+    theta = table.draw_within(n_sims, np.random.default_rng(seed))
     theta = np.moveaxis(theta, 1, 2)                         # (sim, stratum, gold)
-    theta = np.nan_to_num(theta, nan=1.0 / size)
+    theta[theta.sum(axis=2) == 0] = 1.0 / size
 
     def simulate(added, sub):
         widths = np.empty(n_sims)
