@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .._core import (
+    N_DRAWS,
     ResultMixin,
     axes_or_new,
     check_confidence,
@@ -78,7 +79,7 @@ _CANDIDATES = {"neyman": 0.0, "neyman, shrunk 1/4": 0.25, "neyman, shrunk 1/2": 
 _STEP = 1e-6
 _CELLS_AT_ONCE = 256
 # Values one simulated posterior draws, by default (`n_draws` from it).
-_VALUES_PER_POSTERIOR = 100_000
+_VALUES_PER_POSTERIOR = 10_000
 # Labels in strata whose spread is below this share of the largest inform nothing.
 _FLAT = 1e-3
 # The most cells of the (gold, proxy, predictions) table, as the proxy posteriors allow.
@@ -118,6 +119,21 @@ class LabelPlan(ResultMixin):
         Mean width of every candidate allocation, on the same simulations.
     metric, budget, confidence, n_sims, n_items, n_labelled
         The settings and the pool: items, and gold labels in hand.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprobeval import plan_labels
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 2_000)
+    >>> pred = np.where(rng.random(2_000) < 0.85, y, 1 - y)
+    >>> proxy = np.where(rng.random(2_000) < 0.95, y, 1 - y)
+    >>> gold = np.where(np.arange(2_000) < 100, y, np.nan)     # 100 labelled
+    >>> plan = plan_labels(pred, proxy, budget=100, labelled=gold, random_state=0)
+    >>> plan.items.shape, plan.summary()["method"] in plan.candidates.index
+    ((100,), True)
+    >>> bool(plan.expected_width < plan.expected_width_random < plan.width_now)
+    True
     """
 
     items: np.ndarray
@@ -398,7 +414,7 @@ def _check_budget(budget, pool):
 @renamed_keyword("n_samples", "n_draws")
 def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, average="binary",
                 labels=None, pos_label=1, beta=1.0, prior=0.5, confidence=0.95,
-                min_per_stratum=2, n_sims=100, n_draws=None, random_state=None):
+                min_per_stratum=2, n_sims=100, n_draws=N_DRAWS, random_state=None):
     """Which unlabelled items to send to annotators for the narrowest interval.
 
     Every item has the system's prediction and a second labeller's label (the
@@ -454,11 +470,13 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
         prior.
     n_sims : int, default=100
         Simulated outcomes of each allocation.
-    n_draws : int, default=None
-        Posterior draws of each simulated outcome; by default 1 000, fewer
-        (down to 200) where the table has many cells, so that one simulated
-        posterior draws at most about 10^5 values.  The expected widths
-        average over `n_sims` outcomes, so a few hundred draws each suffice.
+    n_draws : int, default=10_000
+        The most posterior draws of each simulated outcome (and of the
+        current posterior, ``width_now``): a simulated posterior takes at
+        most about 10^4 values, so fewer draws where the table has many
+        cells (1 250 for one binary system, 200 at least).  The expected
+        widths average over `n_sims` outcomes, so a few hundred draws each
+        suffice.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the simulations and of the items drawn within strata.
 
@@ -536,7 +554,7 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     confidence = check_confidence(confidence)
     for value, name, smallest in ((min_per_stratum, "min_per_stratum", 0),
                                   (n_sims, "n_sims", 10),
-                                  (1_000 if n_draws is None else n_draws, "n_draws", 100)):
+                                  (n_draws, "n_draws", 100)):
         if (not isinstance(value, numbers.Integral) or isinstance(value, bool)
                 or value < smallest):
             fail(name, f"an integer >= {smallest}", value)
@@ -562,14 +580,14 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
         fail("labelled", "some items without a gold label (nothing is left to plan)",
              labelled, shown=f"a gold label on every one of the {int(totals.sum())} items")
     budget = _check_budget(budget, int((totals - held).sum()))
-    if n_draws is None:
-        n_draws = int(np.clip(_VALUES_PER_POSTERIOR // (n_strata * size), 200, 1_000))
+    now_draws = n_draws
+    n_draws = int(min(n_draws, max(200, _VALUES_PER_POSTERIOR // (n_strata * size))))
     table = _table(totals, in_strata, joint.classes, n_systems, lam)
     quantity = _Metric(joint, spec, average, beta, n_systems, table)
     sd = _spreads(table, quantity)
     width_now = None
     if known.any():
-        width_now = _width(table, quantity, max(n_draws, 4_000), confidence, rng)
+        width_now = _width(table, quantity, now_draws, confidence, rng)
         width_now = None if not np.isfinite(width_now) else width_now
 
     # Candidate allocations: totals per stratum after labelling.
