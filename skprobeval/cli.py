@@ -22,6 +22,7 @@ import warnings
 
 from ._cli_files import _parquet_error, _paths, _read_csv, _read_parquet, _UsageError
 from ._cli_labels import add_plan_labels, plan_labels_command
+from ._cli_plan import add_plan, plan_command
 
 __all__ = ["main"]
 
@@ -148,42 +149,7 @@ def _build_parser():
                         help="write the report to FILE instead of printing it (with "
                              "--format html: one self-contained page with its figures)")
 
-    plan = commands.add_parser(
-        "plan", help="how many items a test set needs for the metric's interval to be "
-                     "--width wide")
-    plan.add_argument("--metric", default="f1", help="metric name (default: f1)")
-    plan.add_argument("--width", type=float, required=True,
-                      help="the widest acceptable credible interval")
-    plan.add_argument("--expected", type=float, default=None,
-                      help="the metric's expected value (with --prevalence, or a pilot)")
-    plan.add_argument("--prevalence", type=float, default=None,
-                      help="with --expected: the share of items the metric counts (the "
-                           "positives for recall and F1, the predicted positives for "
-                           "precision)")
-    plan.add_argument("--pilot", default=None, metavar="TP,FP,FN,TN",
-                      help="a pilot study's binary confusion counts")
-    plan.add_argument("--pilot-file", default=None, metavar="FILE",
-                      help="a pilot's K x K confusion matrix as CSV (rows true labels, "
-                           "the labels in the header and the first column)")
-    plan.add_argument("--average", default="auto", choices=_AVERAGE_CHOICES,
-                      help="how a K x K pilot's labels are averaged (default: binary for two "
-                           "labels, macro otherwise)")
-    plan.add_argument("--beta", type=float, default=1.0,
-                      help="F-beta's beta, for --metric fbeta (default: 1)")
-    plan.add_argument("--confidence", type=float, default=0.95,
-                      help="level of the interval (default: 0.95)")
-    plan.add_argument("--assurance", type=float, default=0.8,
-                      help="probability that the interval is narrow enough (default: 0.8)")
-    plan.add_argument("--prior", default="0.5",
-                      help="Dirichlet prior: a number > 0, jeffreys or uniform (default: 0.5)")
-    plan.add_argument("--n-draws", dest="n_draws", type=int, default=N_DRAWS,
-                      help=f"posterior draws of each simulated test set (default: {N_DRAWS})")
-    plan.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
-    plan.add_argument("--format", default="text", choices=("text", "json", "html"),
-                      help="output format")
-    plan.add_argument("--output", default=None, metavar="FILE",
-                      help="write the plan to FILE instead of printing it")
-
+    add_plan(commands, _AVERAGE_CHOICES, N_DRAWS)
     add_plan_labels(commands, _AVERAGE_CHOICES)
 
     random_ap = commands.add_parser("random-ap",
@@ -646,70 +612,8 @@ def _random_ap(args, out):
 
 
 def _plan(args, out):
-    from ._counting import ConfusionCounts
-    from ._workflow import plan_test_size
-
-    if args.pilot is not None and args.pilot_file is not None:
-        raise _UsageError("give --pilot or --pilot-file, not both")
-    pilot = None
-    if args.pilot is not None:
-        try:
-            cells = [float(v) for v in args.pilot.split(",")]
-        except ValueError:
-            cells = []
-        if len(cells) != 4:
-            raise _UsageError(f"argument --pilot: four counts TP,FP,FN,TN; got {args.pilot!r}")
-        try:
-            pilot = ConfusionCounts(*cells)
-        except (TypeError, ValueError) as error:
-            raise _UsageError(f"argument --pilot: {error}") from None
-    elif args.pilot_file is not None:
-        import os
-
-        import pandas as pd
-
-        if not os.path.exists(args.pilot_file):
-            raise _UsageError(f"no such file: {args.pilot_file!r}")
-        pilot = pd.read_csv(args.pilot_file, index_col=0)
-        if not all(pd.api.types.is_numeric_dtype(dtype) for dtype in pilot.dtypes):
-            raise _UsageError(f"argument --pilot-file: {args.pilot_file!r} must hold counts "
-                              "(a K x K table of numbers, the labels in the header and the "
-                              "first column)")
-    size = 2 if pilot is None or isinstance(pilot, ConfusionCounts) else pilot.shape[0]
-    average = ("binary" if size == 2 else "macro") if args.average == "auto" else (
-        None if args.average == "none" else args.average)
-    if args.output is not None:
-        _check_output(args.output)
-    result = plan_test_size(metric=args.metric, width=args.width, pilot=pilot,
-                            expected=args.expected, prevalence=args.prevalence,
-                            confidence=args.confidence, average=average, beta=args.beta,
-                            assurance=args.assurance, prior=_prior(args.prior),
-                            n_draws=args.n_draws, random_state=args.random_state)
-    if args.format == "json":
-        text = json.dumps(result.to_dict(), indent=2)
-    elif args.format == "html":
-        text = result.to_html().rstrip("\n")
-    else:
-        summary = result.summary()
-        how = ("exact" if result.method == "exact" else
-               f"{result.method}, Monte Carlo error {result.mc_error:.4f}")
-        population = ", ".join(f"{cell} {share:.4f}" for cell, share in
-                               result.population.items()) if "tp" in result.population \
-            else f"a {size} x {size} table of shares"
-        text = "\n".join([
-            f"metric: {result.metric}; {result.confidence:.0%} interval at most "
-            f"{result.width:g} wide in {result.assurance:.0%} of test sets",
-            f"items needed: {result.n_items} ({how}; P(width <= {result.width:g}) = "
-            f"{result.prob_within:.4f} at that size)",
-            f"width there: median {summary['median_width']:.4f}, "
-            f"{result.assurance:.0%} of test sets within {summary['width_at_assurance']:.4f}",
-            f"population: {population}"])
-    if args.output is None:
-        print(text, file=out)
-        return 0
-    _write_output(text + "\n", args.output, "--output")
-    print(f"wrote {args.output}", file=out)
-    return 0
+    return plan_command(args, out, prior=_prior, check_output=_check_output,
+                        write_output=_write_output)
 
 
 def _plan_labels(args, out):
@@ -787,8 +691,9 @@ _OPTIONS = {"n_draws": "--n-draws", "prior": "--prior", "rope": "--rope",
             "assurance": "--assurance", "pilot": "--pilot",
             "confidence": "--confidence", "beta": "--beta", "metric": "--metric",
             "average": "--average", "labels": "--labels", "random_state": "--random-state",
-            "pos_label": "--pos-label", "budget": "--budget", "n_sims": "--n-sims",
-            "proxy": "--proxy"}
+            "pos_label": "--pos-label", "cluster_size": "--cluster-size", "icc": "--icc",
+            "proxy_agreement": "--proxy-agreement", "pool_size": "--pool-size",
+            "n_sims": "--n-sims", "budget": "--budget", "proxy": "--proxy"}
 
 
 def _option_names(message):

@@ -26,7 +26,8 @@ STAGES = {
     "_core": 0, "_counting": 1, "_metrics": 2, "_posteriors": 3, "_compare": 4,
     "_workflow": 5, "_plot": 6,
 }
-TOP = {"_version": -1, "plotting": 7, "_cli_files": 8, "_cli_labels": 8, "cli": 8, "__main__": 9, "__init__": 9}
+TOP = {"_version": -1, "plotting": 7, "_cli_files": 8, "_cli_labels": 8, "_cli_plan": 8,
+       "cli": 8, "__main__": 9, "__init__": 9}
 
 
 def _modules(package=None):

@@ -167,6 +167,40 @@ def test_the_command_line_plans(tmp_path):
         assert result.returncode == 2 and message in result.stderr, result.stderr
 
 
+def test_the_command_line_plans_clusters_and_gold_labels():
+    from test_cli import run
+
+    recall = ("--metric", "recall", "--width", 0.1, "--expected", 0.9, "--prevalence", 0.2)
+    result = run("plan", *recall, "--cluster-size", 10, "--icc", 0.2)
+    assert result.returncode == 0, result.stderr
+    # As plan_test_size(cluster_size=10, icc=0.2): 115 clusters, design effect 1.36.
+    assert "clusters needed: 115 of 10 items (1150 items; exact;" in result.stdout
+    assert "design effect: 1.3600 (icc 0.2)" in result.stdout
+    result = run("plan", *recall, "--cluster-size", 10, "--icc", 0.2, "--format", "json")
+    data = json.loads(result.stdout)
+    assert (data["n_clusters"], data["n_items"], data["cluster_size"]) == (115, 1150, 10.0)
+    result = run("plan", *recall, "--proxy-agreement", 0.95, "--pool-size", 5000,
+                 "--n-sims", 50, "--n-draws", 1000)
+    assert result.returncode == 0, result.stderr
+    expected = plan(metric="recall", width=0.1, expected=0.9, prevalence=0.2,
+                    proxy_agreement=0.95, pool_size=5000, n_sims=50, n_draws=1000,
+                    random_state=0)
+    assert (f"gold labels needed: {expected.n_items} of the 5000 items the proxy labels"
+            in result.stdout)
+    assert "without the proxy: 826 gold labels" in result.stdout
+    for arguments, message in [
+            (("--icc", 0.2), "--cluster-size must be given with --icc"),
+            (("--cluster-size", 10), "--icc must be given with --cluster-size"),
+            (("--pool-size", 5000), "--proxy-agreement must be given with --pool-size"),
+            (("--cluster-size", 10, "--icc", 2), "--icc must be an intra-cluster correlation"),
+            (("--proxy-agreement", 0.95, "--pool-size", 50),
+             "--pool-size must be at least the 826 items"),
+            (("--cluster-size", 10, "--icc", 0.2, "--proxy-agreement", 0.9, "--pool-size",
+              5000), "--proxy-agreement must be None for a test set of clusters")]:
+        result = run("plan", *recall, *arguments)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
 @pytest.mark.slow      # about 4 s: the accuracy benchmark's quick mode
 def test_the_accuracy_benchmark_runs_and_keeps_the_promise():
     from benchmarks import plan_accuracy

@@ -24,7 +24,9 @@ class TestSizePlan(ResultMixin):
         with probability `assurance` (to within 2% for the exact route, 3%
         for the simulated one).
     prob_within : float
-        P(interval width <= `width`) for a test set of `n_items` items.
+        P(interval width <= `width`) for a test set of `n_items` items
+        (from a clustered pilot: averaged over its design effect's
+        posterior).
     mc_error : float
         Monte Carlo standard error of `prob_within` (0.0 for the exact route).
     method : {"exact", "simulation"}
@@ -41,7 +43,8 @@ class TestSizePlan(ResultMixin):
     n_clusters, cluster_size, icc, design_effect
         For a test set of clusters: the clusters to label, their mean size,
         the intra-cluster correlation (given, or that of a clustered pilot's
-        design effect) and the design effect; else None.
+        design effect) and the design effect (the pilot's estimate, whose
+        uncertainty the plan allows for); else None.
     pool_size, proxy_agreement, n_items_without_proxy
         With a second labeller on every item: the items it labels, its
         agreement with the gold label and the gold labels needed without
