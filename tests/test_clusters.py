@@ -517,6 +517,11 @@ def test_a_clustered_pilot_refuses_what_it_cannot_read():
                                  n_draws=500, random_state=0)
     with pytest.raises(ValueError, match="`pilot_clusters` must be the posterior of one "):
         plan_test_size(**settings, pilot_clusters=per_label)
+    # Each metric has its own design effect: a recall pilot does not plan F1.
+    assert pilot.metric == "recall"
+    with pytest.raises(ValueError, match="planned metric 'f1'.*got a posterior of 'recall'"):
+        plan_test_size(metric="f1", width=0.1, expected=0.9, prevalence=0.2,
+                       pilot_clusters=pilot)
 
 
 @pytest.mark.slow    # about 5 s: 300 simulated clustered test sets

@@ -316,7 +316,7 @@ def _clustered_posterior(joint, metric, function, params, name, *, average, lam,
     posterior = ClusteredPosterior(samples, n_clusters=table.clusters.n_clusters,
                                    n_items=n_items,
                                    effective_n=np.where(np.isfinite(ratio), n_items * ratio,
-                                                        n_items))
+                                                        n_items), metric=name)
     return (posterior, above / samples.shape[0]) if chance else posterior
 
 

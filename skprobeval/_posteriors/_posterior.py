@@ -961,10 +961,13 @@ class ClusteredPosterior(ClusterFields, SampledPosterior):
         Effective number of items: as many independent items would give the
         posterior's variance (``n_items`` times the variance without the
         clusters over the variance with them).
+    metric : str, default=None
+        The metric's name, where a named metric was drawn (`plan_test_size`
+        checks a clustered pilot against the metric it plans for).
 
     Attributes
     ----------
-    n_clusters, n_items, effective_n
+    n_clusters, n_items, effective_n, metric
         As given.
 
     Examples
@@ -984,19 +987,21 @@ class ClusteredPosterior(ClusterFields, SampledPosterior):
     True
     """
 
-    __slots__ = ("n_clusters", "n_items", "effective_n")
+    __slots__ = ("n_clusters", "n_items", "effective_n", "metric")
 
-    def __init__(self, samples, *, n_clusters, n_items, effective_n):
+    def __init__(self, samples, *, n_clusters, n_items, effective_n, metric=None):
         super().__init__(samples)
         self._set_clusters(int(n_clusters), float(n_items),
                            _out(np.asarray(effective_n, dtype=float)))
+        self.metric = metric
 
     def __getitem__(self, index):
         if not self.shape:
             raise TypeError("A posterior of one table (0-d) cannot be indexed.")
         return ClusteredPosterior(self._samples[:, index], n_clusters=self.n_clusters,
                                   n_items=self.n_items,
-                                  effective_n=np.asarray(self.effective_n)[index])
+                                  effective_n=np.asarray(self.effective_n)[index],
+                                  metric=self.metric)
 
     def __repr__(self):
         return (f"ClusteredPosterior(n_draws={self.n_draws}, mean={rounded(self._mean_array())}, "

@@ -101,7 +101,7 @@ class Clusters:
         return float(min(max((self.effect - 1.0) / (share * (self.size - 1.0)), 0.0), 1.0))
 
 
-def check_clusters(cluster_size, icc, pilot_clusters=None):
+def check_clusters(cluster_size, icc, pilot_clusters=None, metric=None):
     """The `Clusters` of a clustered plan, or None: `cluster_size` with `icc`, or else a
     clustered pilot posterior."""
     if pilot_clusters is not None:
@@ -109,6 +109,11 @@ def check_clusters(cluster_size, icc, pilot_clusters=None):
             if value is not None:
                 fail(name, "None with `pilot_clusters` (the clustered pilot gives the clusters' "
                      "size and design effect)", value)
+        drawn = getattr(pilot_clusters, "metric", None)
+        if metric is not None and drawn is not None and drawn != metric:
+            fail("pilot_clusters", f"a clustered posterior of the planned metric {metric!r} "
+                 "(each metric has its own design effect)", pilot_clusters,
+                 shown=f"a posterior of {drawn!r}")
         return _pilot_clusters(pilot_clusters)
     if cluster_size is None and icc is None:
         return None

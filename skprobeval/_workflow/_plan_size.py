@@ -644,7 +644,7 @@ def plan_test_size(*, metric="f1", width, pilot=None, expected=None, prevalence=
     n_sims = _check_count(n_sims, "n_sims", 20)
     n_draws = check_draws(n_draws)
     rng = check_random_state(random_state)
-    clustered = check_clusters(cluster_size, icc, pilot_clusters)
+    clustered = check_clusters(cluster_size, icc, pilot_clusters, spec.name)
     proxied = check_proxy(proxy_agreement, pool_size)
     if proxied is not None and clustered is not None:
         fail("proxy_agreement", "None for a test set of clusters (the proxy posterior takes "
