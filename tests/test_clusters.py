@@ -488,7 +488,8 @@ def test_a_clustered_pilot_plans_a_simulated_metric():
     from skprobeval import plan_test_size
 
     y, y_pred, groups = _clustered_recall(np.random.default_rng(3), 40)
-    pilot = recall_posterior(y, y_pred, groups=groups, n_draws=2000, random_state=0)
+    pilot = metric_posterior(y, y_pred, metric="mcc", groups=groups, n_draws=2000,
+                             random_state=0)
     settings = {"metric": "mcc", "width": 0.2, "pilot": np.array([[80, 20], [10, 90]]),
                 "n_sims": 100, "n_draws": 1000, "random_state": 0}
     plan = plan_test_size(**settings, pilot_clusters=pilot)

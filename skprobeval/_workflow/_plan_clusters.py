@@ -109,12 +109,13 @@ def check_clusters(cluster_size, icc, pilot_clusters=None, metric=None):
             if value is not None:
                 fail(name, "None with `pilot_clusters` (the clustered pilot gives the clusters' "
                      "size and design effect)", value)
+        clusters = _pilot_clusters(pilot_clusters)
         drawn = getattr(pilot_clusters, "metric", None)
         if metric is not None and drawn is not None and drawn != metric:
             fail("pilot_clusters", f"a clustered posterior of the planned metric {metric!r} "
                  "(each metric has its own design effect)", pilot_clusters,
                  shown=f"a posterior of {drawn!r}")
-        return _pilot_clusters(pilot_clusters)
+        return clusters
     if cluster_size is None and icc is None:
         return None
     if cluster_size is None or icc is None:
