@@ -246,7 +246,10 @@ class ProxyTable:
         else:
             theta = rng.standard_gamma(self.in_strata + self._pooled.draw_prior(count, rng))
         total = theta.sum(axis=1, keepdims=True)
-        np.divide(theta, total, out=theta, where=total > 0)
+        if self._pooled is None and (self.theta_alpha.sum(axis=0) > 0).all():
+            theta /= total            # every stratum has prior mass: no empty total
+        else:
+            np.divide(theta, total, out=theta, where=total > 0)
         return theta
 
     def draws(self, n_draws, rng):
