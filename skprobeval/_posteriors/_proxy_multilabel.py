@@ -87,8 +87,8 @@ def multilabel_proxy_posterior(y_true, y_pred, proxy, *, function, params, name,
              shown=f"shape {np.shape(values)}")
     n, n_labels = values.shape
     if proxy_values.shape != values.shape:
-        fail("proxy", f"the second labeller's indicator matrix of every item, shape {(n, n_labels)}",
-             proxy, shown=f"shape {proxy_values.shape}")
+        fail("proxy", "the second labeller's indicator matrix of every item, shape "
+             f"{(n, n_labels)}", proxy, shown=f"shape {proxy_values.shape}")
     if proxy_missing.any():
         fail("proxy", "a label on every item (the second labeller covers them all)", proxy,
              shown=f"{int(proxy_missing.sum())} missing value(s)")
