@@ -49,7 +49,8 @@ def add_plan_labels(commands, average_choices):
     plan.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     plan.add_argument("--format", default="text", choices=("text", "csv", "json"),
                       help="text: the plan; csv: the rows to label, every column of the "
-                           "file and their 0-based position 'row'; json: the plan's data")
+                           "file and their 0-based position 'row' (or '_row' where the file "
+                           "has a 'row' column); json: the plan's data")
     plan.add_argument("--output", default=None, metavar="FILE",
                       help="write to FILE instead of printing")
     return plan
@@ -91,7 +92,10 @@ def plan_labels_command(args, out, *, read_table, average, labels, pos_label, pr
         if hasattr(frame, "compute"):
             frame = frame.compute()
         rows = frame.reset_index(drop=True).iloc[plan.items]
-        text = rows.rename_axis("row").reset_index().to_csv(index=False).rstrip("\n")
+        position = "row"
+        while position in rows.columns:          # a file with a column of that name
+            position = f"_{position}"
+        text = rows.rename_axis(position).reset_index().to_csv(index=False).rstrip("\n")
     else:
         summary = plan.summary()
         what = (f"{plan.metric} of {', '.join(predictions)}" if len(predictions) == 1

@@ -324,3 +324,53 @@ def test_command_line_warnings_are_one_line(tmp_path, capsys):
     assert main(["plan-labels", str(path), "--truth", "gold", "--proxy", "judge",
                  "--budget", "-3"]) == 2
     assert "--budget must be" in capsys.readouterr().err
+
+
+def test_review_edge_cases():
+    import warnings
+
+    # A proxy label that only `labels` names is accepted, as the posterior accepts it.
+    rng = np.random.default_rng(22)
+    y = rng.integers(0, 2, size=600)
+    pred = np.where(rng.random(600) < 0.85, y, 1 - y)
+    proxy = np.where(rng.random(600) < 0.9, y, 2)
+    gold = _labelled(y, 100)
+    plan = plan_labels(pred, proxy, metric="recall", average="macro", labels=[0, 1, 2],
+                       budget=20, labelled=gold, **FAST)
+    assert plan.items.shape == (20,)
+    # Gold labels all in one stratum of several: no current width (the posterior refuses).
+    y, pred, proxy = _pool(n=300, seed=23)
+    inside = np.flatnonzero((proxy == 1) & (pred == 1))[:20]
+    one = np.full(300, np.nan)
+    one[inside] = y[inside]
+    assert plan_labels(pred, proxy, budget=10, labelled=one, **FAST).width_now is None
+    # A budget too small for every stratum's minimum says so.
+    with pytest.warns(UserWarning, match="min_per_stratum=5"):
+        plan_labels(pred, proxy, budget=3, min_per_stratum=5, **FAST)
+    # Candidates that coincide are named together.
+    plan = plan_labels(pred, proxy, budget=40, **FAST)
+    assert "proportional" in plan.method and " = " in plan.method
+    # Huge weights: no overflow while the weighted strata are labelled whole.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        counts = _allocate(np.array([1e10, 0.0]), np.array([0, 0]), np.array([5, 100]), 50)
+    np.testing.assert_array_equal(counts, [5, 45])
+
+
+def test_command_line_csv_with_a_row_column(tmp_path, capsys):
+    import io
+
+    import pandas as pd
+
+    from skprobeval.cli import main
+
+    y, pred, proxy = _pool(n=400, seed=24)
+    gold = pd.array(y, dtype="Int64")
+    gold[50:] = pd.NA
+    path = tmp_path / "rows.csv"
+    pd.DataFrame({"row": np.arange(400) * 10, "gold": gold, "model": pred,
+                  "judge": proxy}).to_csv(path, index=False)
+    assert main(["plan-labels", str(path), "--truth", "gold", "--proxy", "judge", "--systems",
+                 "model", "--budget", "7", "--n-sims", "10", "--format", "csv"]) == 0
+    rows = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert list(rows.columns)[:2] == ["_row", "row"] and (rows["row"] == rows["_row"] * 10).all()

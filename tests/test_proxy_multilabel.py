@@ -148,3 +148,20 @@ def test_coverage_on_simulated_populations():
     # 200 test sets: SE 0.015 at 0.95; at least 0.92 within two SE.
     for average, count in hits.items():
         assert count / reps >= 0.89, (average, count / reps)
+
+
+def test_weights_and_labels_are_checked_first():
+    _, gold, pred, proxy = _data(n=300, labelled=100, seed=8)
+    weight = np.ones(300)
+    weight[3] = -1.0
+    with pytest.raises(ValueError, match="`sample_weight` must be non-negative"):
+        metric_posterior(gold, pred, metric="f1", average="micro", proxy=proxy,
+                         sample_weight=weight)
+    weight = np.ones(300)
+    weight[:100] = 0.0
+    with pytest.raises(ValueError, match="`sample_weight` must be positive on some labelled"):
+        metric_posterior(gold, pred, metric="f1", average="micro", proxy=proxy,
+                         sample_weight=weight)
+    with pytest.raises(ValueError, match="`labels` must be distinct column indices"):
+        metric_posterior(gold, pred, metric="f1", average="macro", labels=[0, 0],
+                         proxy=proxy)

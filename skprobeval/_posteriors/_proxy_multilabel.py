@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .._core import check_random_state, fail, warn_user
+from .._core import check_random_state, check_sample_weight, fail, warn_user
 from .._counting import ConfusionCounts, refuse_binary_multilabel
 from .._metrics import label_weights
 from ._joint import average_values
@@ -86,6 +86,9 @@ def multilabel_proxy_posterior(y_true, y_pred, proxy, *, function, params, name,
              "with missing rows for the unlabelled items", y_true,
              shown=f"shape {np.shape(values)}")
     n, n_labels = values.shape
+    if n_labels == 0:
+        fail("y_true", "a multilabel indicator matrix of at least one label column", y_true,
+             shown="shape (n, 0)")
     if proxy_values.shape != values.shape:
         fail("proxy", "the second labeller's indicator matrix of every item, shape "
              f"{(n, n_labels)}", proxy, shown=f"shape {proxy_values.shape}")
@@ -112,14 +115,15 @@ def multilabel_proxy_posterior(y_true, y_pred, proxy, *, function, params, name,
     if labels is not None:
         chosen = np.asarray(labels).ravel()
         if chosen.dtype.kind not in "iu" or chosen.size == 0 or not np.all(
-                (chosen >= 0) & (chosen < n_labels)):
-            fail("labels", f"column indices of the multilabel target, in [0, {n_labels})",
-                 labels)
+                (chosen >= 0) & (chosen < n_labels)) or np.unique(chosen).size != chosen.size:
+            fail("labels", f"distinct column indices of the multilabel target, in "
+                 f"[0, {n_labels})", labels)
         columns = chosen
-    weight = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-    if weight.shape != (n,):
-        fail("sample_weight", f"one weight per item, shape ({n},)", sample_weight,
-             shown=f"shape {weight.shape}")
+    weight = check_sample_weight(sample_weight, n)
+    weight = np.ones(n) if weight is None else weight
+    if not (weight[labelled] > 0).any():
+        fail("sample_weight", "positive on some labelled item", sample_weight,
+             shown="a weight of 0 on every labelled item")
     # Code 0 is the positive answer, as in the binary tables.
     classes = np.array([1, 0])
     tables, bare = [], 0

@@ -104,11 +104,15 @@ class LabelPlan(ResultMixin):
         the current posterior's mean).
     method : str
         The allocation chosen: ``"neyman"``, ``"neyman, shrunk 1/4"`` or
-        ``"1/2"`` (spreads pulled toward their mean), or ``"proportional"``.
+        ``"1/2"`` (spreads pulled toward their mean), or ``"proportional"``
+        (to the strata's sizes, among those where the metric depends on the
+        gold label); candidates that give the same allocation are named
+        together (``"neyman = ... = proportional"``).
     expected_width : float
         Mean width of the `confidence` interval after labelling `items`, over
-        `n_sims` simulated outcomes; ``expected_width_se`` its Monte Carlo
-        standard error.
+        `n_sims` simulated outcomes drawn afresh once the allocation is chosen
+        (the chosen candidate's mean in `candidates` is biased low by the
+        choice); ``expected_width_se`` its Monte Carlo standard error.
     expected_width_random : float
         The same for `budget` items labelled at random (the reference);
         ``expected_width_random_se`` its standard error.
@@ -116,7 +120,8 @@ class LabelPlan(ResultMixin):
         Width of the interval from the gold labels in hand (None without
         any).
     candidates : pandas.Series
-        Mean width of every candidate allocation, on the same simulations.
+        Mean width of every candidate allocation, on the same simulated
+        populations (the simulations that chose).
     metric, budget, confidence, n_sims, n_items, n_labelled
         The settings and the pool: items, and gold labels in hand.
 
@@ -268,6 +273,8 @@ def _encode(y_pred, proxy, labelled, average, labels, pos_label):
     # The proxy guesses the gold label: its labels must be among the gold labels' and
     # the predictions'.
     seen = np.concatenate([np.asarray(gold), *preds]) if known.any() else np.concatenate(preds)
+    if labels is not None:
+        seen = np.concatenate([seen, np.asarray(labels).ravel()])
     try:
         inside = np.isin(proxy, np.unique(seen))
     except TypeError:
@@ -370,9 +377,13 @@ def _allocate(weight, low, high, total):
     def filled(c):
         return np.clip(c * weight, low, high)
 
+    saturated = np.where(weight > 0, high, low)
     if filled(0.0).sum() >= total or not (weight > 0).any():
         share = np.clip(low + (total - low.sum()) * (high - low) / max((high - low).sum(), 1),
                         low, high)
+    elif saturated.sum() <= total:
+        # The weighted strata labelled whole: the rest by the remainders below.
+        share = saturated.astype(float)
     else:
         lo, hi = 0.0, 1.0
         while filled(hi).sum() < total and hi < 1e300:
@@ -586,7 +597,8 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     quantity = _Metric(joint, spec, average, beta, n_systems, table)
     sd = _spreads(table, quantity)
     width_now = None
-    if known.any():
+    if known.any() and not table.single_stratum:
+        # (Gold labels all in one stratum of several: the posterior refuses them.)
         width_now = _width(table, quantity, now_draws, confidence, rng)
         width_now = None if not np.isfinite(width_now) else width_now
 
@@ -601,6 +613,10 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
             add = int(min(max(min_per_stratum - held[s], 0), totals[s] - held[s], left))
             low[s] += add
             left -= add
+        warn_user(f"a budget of {budget} cannot give every stratum min_per_stratum="
+                  f"{min_per_stratum} gold labels: the largest strata get them first, and "
+                  f"{int(np.count_nonzero(low < np.minimum(min_per_stratum, totals)))} "
+                  "strata fewer")
     occupied = totals > 0
     # Strata where the metric does not depend on the gold label get no more than their
     # minimum unless nothing else is left; the blends pull the others' spreads together.
@@ -611,8 +627,10 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     for name, t in _CANDIDATES.items():
         weight = totals * ((1 - t) * sd + t * sd_mean)
         after = _allocate(np.where(informative, weight, 0.0), low, totals, total)
-        key = tuple(after)
-        if key not in {tuple(v) for v in plans.values()}:
+        same = [other for other, value in plans.items() if np.array_equal(value, after)]
+        if same:
+            plans[f"{same[0]} = {name}"] = plans.pop(same[0])
+        else:
             plans[name] = after
 
     # Preposterior simulation, on common populations: gold shares within every
@@ -638,6 +656,18 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     random_width = simulate(at_random, np.random.default_rng(seed + 1))
     method = min(results, key=lambda k: results[k][0])
     after = plans[method]
+    if len(plans) > 1:
+        # The least of several noisy means is biased low: the chosen allocation's width,
+        # and random labelling's beside it, drawn again from populations of their own.
+        fresh = int(rng.integers(2 ** 63))
+        theta = np.moveaxis(table.draw_within(n_sims, np.random.default_rng(fresh)), 1, 2)
+        theta[theta.sum(axis=2) == 0] = 1.0 / size
+        chosen_width = simulate(after - held, np.random.default_rng(fresh + 1))
+        at_random = np.random.default_rng(fresh + 2).multivariate_hypergeometric(
+            totals - held, budget, size=n_sims)
+        random_width = simulate(at_random, np.random.default_rng(fresh + 1))
+    else:
+        chosen_width = results[method]
     idle = int(np.maximum(after - np.maximum(held, np.minimum(min_per_stratum, totals)),
                           0)[flat].sum())
     if idle:
@@ -663,7 +693,7 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
                                                  where=totals > 0),
                                "sd": sd}, index=index)[occupied]
     return LabelPlan(items=items, allocation=allocation, method=method,
-                     expected_width=results[method][0], expected_width_se=results[method][1],
+                     expected_width=chosen_width[0], expected_width_se=chosen_width[1],
                      expected_width_random=random_width[0],
                      expected_width_random_se=random_width[1], width_now=width_now,
                      candidates=pd.Series({k: v[0] for k, v in results.items()},
