@@ -361,8 +361,8 @@ LABELS_CASES = {
     "metric_score": _macro(skprobeval.metric_score, metric="f1"),
     "plan_labels": lambda T: skprobeval.plan_labels(
         T(PRED3), T(Y3[::-1]), labelled=T(np.where(np.arange(16) < 10, Y3, np.nan)),
-        metric="f1", average="macro", labels=T(LABELS), budget=3, n_sims=10, n_draws=100,
-        random_state=0),
+        metric="f1", average="macro", labels=T(LABELS), budget=3, min_per_stratum=0,
+        n_sims=10, n_draws=100, random_state=0),
     "plan_test_size": lambda T: skprobeval.plan_test_size(
         metric="f1", width=0.3, pilot=np.array([[5.0, 1.0, 0.0], [2.0, 4.0, 1.0], [0.0, 1.0, 6.0]]),
         average="macro", labels=T(LABELS), n_sims=20, n_draws=100, random_state=0),

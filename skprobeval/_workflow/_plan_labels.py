@@ -547,7 +547,7 @@ def plan_labels(y_pred, proxy, *, metric="accuracy", budget, labelled=None, aver
     0     1         435        21       105
           0        2051        72         0
     >>> round(plan.expected_width, 3), round(plan.expected_width_random, 3)
-    (0.033, 0.04)
+    (0.033, 0.041)
 
     Then label ``plan.items`` and read them with the proxy:
     ``metric_posterior(labelled, y_pred, metric="accuracy", proxy=proxy)``.
