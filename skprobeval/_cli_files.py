@@ -7,7 +7,8 @@ which the command line prints as one line with exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["_UsageError", "_parquet_error", "_paths", "_read_csv", "_read_parquet"]
+__all__ = ["_UsageError", "_check_output", "_emit", "_parquet_error", "_paths", "_read_csv",
+           "_read_parquet", "_write_output"]
 
 
 class _UsageError(Exception):
@@ -182,3 +183,33 @@ def _parquet_error(paths, error):
     shown = paths[0] if len(paths) == 1 else f"{len(paths)} files"
     reason = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
     return f"cannot read {shown!r} as Parquet: {reason}"
+
+
+def _check_output(path, option="--output"):
+    """Refuse an --output that cannot be written before any work."""
+    from ._core import check_page_path
+
+    try:
+        check_page_path(path)
+    except (OSError, TypeError) as error:
+        raise _UsageError(str(error).replace("`path`", option)) from None
+
+
+def _write_output(text, path, option):
+    """Write a whole file or nothing; an error names the option."""
+    from ._core import write_page
+
+    try:
+        write_page(text, path)
+    except (OSError, TypeError) as error:
+        raise _UsageError(str(error).replace("`path`", option)) from None
+
+
+def _emit(text, output, out):
+    """Print `text`, or write it to the file `output` (``--output``) and say so; 0."""
+    if output is None:
+        print(text, file=out)
+        return 0
+    _write_output(text + "\n", output, "--output")
+    print(f"wrote {output}", file=out)
+    return 0

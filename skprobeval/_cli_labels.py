@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from ._cli_files import _paths, _read_csv, _read_parquet, _UsageError
+from ._cli_files import _check_output, _emit, _paths, _read_csv, _read_parquet, _UsageError
 
 __all__ = ["add_plan_labels", "plan_labels_command"]
 
@@ -56,8 +56,7 @@ def add_plan_labels(commands, average_choices):
     return plan
 
 
-def plan_labels_command(args, out, *, read_table, average, labels, pos_label, prior,
-                        check_output, write_output):
+def plan_labels_command(args, out, *, read_table, average, labels, pos_label, prior):
     """Run ``plan-labels`` (the CLI's own readers and option parsers passed in)."""
     import numpy as np
     import pandas as pd
@@ -65,7 +64,7 @@ def plan_labels_command(args, out, *, read_table, average, labels, pos_label, pr
     from ._workflow import plan_labels
 
     if args.output is not None:
-        check_output(args.output)
+        _check_output(args.output)
     args.group, args.cluster = None, None
     truth, predictions, _, _, _, proxy = read_table(args, need_gold=False)
     if len(predictions) > 2:
@@ -113,9 +112,4 @@ def plan_labels_command(args, out, *, read_table, average, labels, pos_label, pr
             "rows to label (0-based; --format csv writes them whole): "
             + " ".join(str(i) for i in plan.items[:20])
             + (" ..." if plan.items.shape[0] > 20 else "")])
-    if args.output is None:
-        print(text, file=out)
-        return 0
-    write_output(text + "\n", args.output, "--output")
-    print(f"wrote {args.output}", file=out)
-    return 0
+    return _emit(text, args.output, out)

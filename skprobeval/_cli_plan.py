@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from ._cli_files import _UsageError
+from ._cli_files import _check_output, _emit, _UsageError
 
 __all__ = ["add_plan", "plan_command"]
 
@@ -103,8 +103,8 @@ def _pilot(args):
     return pilot, size
 
 
-def plan_command(args, out, *, prior, check_output, write_output):
-    """Run ``plan`` (the CLI's prior parser and output helpers passed in)."""
+def plan_command(args, out, *, prior):
+    """Run ``plan`` (the CLI's prior parser passed in)."""
     from ._workflow import plan_test_size
 
     pilot, size = _pilot(args)
@@ -116,7 +116,7 @@ def plan_command(args, out, *, prior, check_output, write_output):
             missing = pair[1] if given[0] == pair[0] else pair[0]
             raise _UsageError(f"{_flag(missing)} must be given with {_flag(given[0])}")
     if args.output is not None:
-        check_output(args.output)
+        _check_output(args.output)
     result = plan_test_size(metric=args.metric, width=args.width, pilot=pilot,
                             expected=args.expected, prevalence=args.prevalence,
                             confidence=args.confidence, average=average, beta=args.beta,
@@ -131,12 +131,7 @@ def plan_command(args, out, *, prior, check_output, write_output):
         text = result.to_html().rstrip("\n")
     else:
         text = _text(result, size)
-    if args.output is None:
-        print(text, file=out)
-        return 0
-    write_output(text + "\n", args.output, "--output")
-    print(f"wrote {args.output}", file=out)
-    return 0
+    return _emit(text, args.output, out)
 
 
 def _flag(name):

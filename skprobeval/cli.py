@@ -20,7 +20,16 @@ import json
 import sys
 import warnings
 
-from ._cli_files import _parquet_error, _paths, _read_csv, _read_parquet, _UsageError
+from ._cli_files import (
+    _check_output,
+    _emit,
+    _parquet_error,
+    _paths,
+    _read_csv,
+    _read_parquet,
+    _UsageError,
+    _write_output,
+)
 from ._cli_labels import add_plan_labels, plan_labels_command
 from ._cli_plan import add_plan, plan_command
 
@@ -524,32 +533,7 @@ def _print_report(report, args, out):
         text = report.to_html().rstrip("\n")
     else:
         text = str(report)
-    if args.output is None:
-        print(text, file=out)
-        return 0
-    _write_output(text + "\n", args.output, "--output")
-    print(f"wrote {args.output}", file=out)
-    return 0
-
-
-def _check_output(path, option="--output"):
-    """Refuse an --output that cannot be written before any work."""
-    from ._core import check_page_path
-
-    try:
-        check_page_path(path)
-    except (OSError, TypeError) as error:
-        raise _UsageError(str(error).replace("`path`", option)) from None
-
-
-def _write_output(text, path, option):
-    """Write a whole file or nothing; an error names the option."""
-    from ._core import write_page
-
-    try:
-        write_page(text, path)
-    except (OSError, TypeError) as error:
-        raise _UsageError(str(error).replace("`path`", option)) from None
+    return _emit(text, args.output, out)
 
 
 # ---------------------------------------------------------------------------
@@ -612,14 +596,12 @@ def _random_ap(args, out):
 
 
 def _plan(args, out):
-    return plan_command(args, out, prior=_prior, check_output=_check_output,
-                        write_output=_write_output)
+    return plan_command(args, out, prior=_prior)
 
 
 def _plan_labels(args, out):
     return plan_labels_command(args, out, read_table=_read_table, average=_average,
-                               labels=_labels, pos_label=_pos_label, prior=_prior,
-                               check_output=_check_output, write_output=_write_output)
+                               labels=_labels, pos_label=_pos_label, prior=_prior)
 
 
 _COMMANDS = {"demo": _demo, "compare": _compare, "counts": _counts, "plan": _plan,
