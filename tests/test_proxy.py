@@ -310,6 +310,16 @@ def test_paired_comparison_with_a_proxy_is_narrower_and_refuses_clusters():
     width = np.subtract(*result.interval(0.95)[::-1])
     assert width < 0.8 * np.subtract(*alone.interval(0.95)[::-1])
     assert result.method == "sampled"
+    # The result says how many items it rests on and carries the labelled items' own
+    # comparison (the same call on them, same seed): what the proxy added.
+    assert (result.n_labelled, result.n_items) == (400, 4_000)
+    assert result.labelled_only.n_labelled is None
+    assert result.labelled_only.interval() == alone.interval()
+    assert result.to_dict()["n_labelled"] == 400
+    assert "n_labelled=400, n_items=4000" in repr(result)
+    plain = compare_paired_metric(y, a, b, metric="accuracy", random_state=0)
+    assert plain.n_labelled is None and plain.labelled_only is None
+    assert "n_labelled" not in plain.to_dict()
     with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
         compare_paired_metric(gold, a, b, proxy=proxy, groups=np.arange(4_000) // 4)
     with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):

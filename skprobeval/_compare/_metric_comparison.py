@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import special
@@ -54,8 +54,10 @@ from .._posteriors import (
     check_target_metric,
     exact_posterior,
     f_score_mass,
+    labelled_values,
+    missing_labels,
 )
-from ._paired import PairedComparison
+from ._paired import PairedComparison, _count
 from ._proxy_systems import proxy_differences
 
 __all__ = ["MetricComparison", "compare_independent", "compare_paired_metric"]
@@ -104,6 +106,13 @@ class MetricComparison(ComparisonResult):
         `SampledPosterior` of the difference's draws (those of the comparison
         itself when it was sampled; 10 000 draws of the two exact
         posteriors, from the comparison's `random_state`, when it was exact).
+    n_items, n_labelled : float or None
+        With a second labeller (``proxy=``): the items (their weight) and
+        those with a gold label; else None.
+    labelled_only : MetricComparison or None
+        With ``proxy=``: the comparison of the labelled items alone, with
+        the same options and seed, to read what the second labeller added
+        (compare the widths of the two intervals); else None.
 
     Examples
     --------
@@ -134,6 +143,11 @@ class MetricComparison(ComparisonResult):
     #: Effective number of items with clusters: as many independent items would
     #: give the difference's variance; else None.
     effective_n: object = field(default=None)
+    #: Items (their weight) and those with a gold label, with ``proxy=``; else None.
+    n_items: float | None = field(default=None)
+    n_labelled: float | None = field(default=None)
+    #: The comparison of the labelled items alone, with ``proxy=``; else None.
+    labelled_only: object = field(default=None, repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
 
@@ -150,6 +164,8 @@ class MetricComparison(ComparisonResult):
                "n_draws": self.n_draws}
         if self.n_clusters is not None:
             out.update(n_clusters=self.n_clusters, effective_n=self.effective_n)
+        if self.n_labelled is not None:
+            out.update(n_labelled=self.n_labelled, n_items=self.n_items)
         return out
 
     def __repr__(self):
@@ -160,6 +176,8 @@ class MetricComparison(ComparisonResult):
         parts.append(f"n_draws={self.n_draws}")
         if self.n_clusters is not None:
             parts += [f"n_clusters={self.n_clusters}", f"effective_n={rounded(self.effective_n)}"]
+        if self.n_labelled is not None:
+            parts += [f"n_labelled={_count(self.n_labelled)}", f"n_items={_count(self.n_items)}"]
         return f"MetricComparison({', '.join(parts)})"
 
 
@@ -629,12 +647,24 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
         if groups is not None:
             fail("proxy", "None with `groups` (items in clusters with a second labeller are "
                  "not modelled yet)", "an array", error=TypeError)
-        differences = proxy_differences(
-            to_host(y_true, "y_true"), to_host(y_pred_a, "y_pred_a"),
-            to_host(y_pred_b, "y_pred_b"), to_host(proxy, "proxy"), spec=spec,
+        values, y_pred_a, y_pred_b = (to_host(v, name) for v, name in (
+            (y_true, "y_true"), (y_pred_a, "y_pred_a"), (y_pred_b, "y_pred_b")))
+        sample_weight = to_host(sample_weight, "sample_weight")
+        table, labelled, differences = proxy_differences(
+            values, y_pred_a, y_pred_b, to_host(proxy, "proxy"), spec=spec,
             average=average, labels=labels, lam=lam, beta=beta, pos_label=pos_label,
-            sample_weight=to_host(sample_weight, "sample_weight"), n_draws=n_draws, rng=rng)
-        return sampled_comparison(spec.name, differences, rope, n_draws, keep_difference=True)
+            sample_weight=sample_weight, n_draws=n_draws, rng=rng)
+        result = sampled_comparison(spec.name, differences, rope, n_draws, keep_difference=True)
+        gold, _ = missing_labels(values)
+        alone = compare_paired_metric(
+            labelled_values(gold, ~labelled), np.asarray(y_pred_a)[labelled],
+            np.asarray(y_pred_b)[labelled], metric=metric, average=average, labels=labels,
+            prior=prior, rope=rope, beta=beta, pos_label=pos_label, n_draws=n_draws,
+            random_state=random_state,
+            sample_weight=None if sample_weight is None
+            else np.asarray(sample_weight)[labelled])
+        return replace(result, n_items=table.n_items, n_labelled=table.n_labelled,
+                       labelled_only=alone)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
                         names=["y_true", "y_pred_a", "y_pred_b"], groups=groups)

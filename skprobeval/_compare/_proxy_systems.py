@@ -33,9 +33,9 @@ __all__ = ["proxy_differences", "proxy_group_draws", "proxy_metric_draws",
 
 def proxy_metric_draws(y_true, y_preds, proxy, *, spec, average, labels, lam, beta, pos_label,
                        sample_weight, n_draws, rng, pred_names):
-    """``(table, chunks)``: the `ProxyTable` and chunks of draws of every system's
-    metric, shape (draws, systems)."""
-    table, _, _ = read_proxy(y_true, y_preds, proxy, average=average, labels=labels,
+    """``(table, labelled, chunks)``: the `ProxyTable`, the mask of the items with a gold
+    label and chunks of draws of every system's metric, shape (draws, systems)."""
+    table, _, labelled = read_proxy(y_true, y_preds, proxy, average=average, labels=labels,
                              pos_label=pos_label, sample_weight=sample_weight, lam=lam,
                              pred_names=pred_names)
     joint = table.joint
@@ -61,18 +61,19 @@ def proxy_metric_draws(y_true, y_preds, proxy, *, spec, average, labels, lam, be
                              requested, every)
                 for i, axes in enumerate(others)])
 
-    return table, chunks()
+    return table, labelled, chunks()
 
 
 def proxy_differences(y_true, y_pred_a, y_pred_b, proxy, *, spec, average, labels, lam,
                       beta, pos_label, sample_weight, n_draws, rng):
-    """Chunks of draws of the difference of `spec` (A minus B), gold labels on some items."""
-    _, chunks = proxy_metric_draws(y_true, [y_pred_a, y_pred_b], proxy, spec=spec,
+    """``(table, labelled, chunks)``: the `ProxyTable`, the mask of the items with a gold
+    label and chunks of draws of the difference of `spec` (A minus B)."""
+    table, labelled, chunks = proxy_metric_draws(y_true, [y_pred_a, y_pred_b], proxy, spec=spec,
                                    average=average, labels=labels, lam=lam, beta=beta,
                                    pos_label=pos_label, sample_weight=sample_weight,
                                    n_draws=n_draws, rng=rng,
                                    pred_names=["y_pred_a", "y_pred_b"])
-    return (draws[:, 0] - draws[:, 1] for draws in chunks)
+    return table, labelled, (draws[:, 0] - draws[:, 1] for draws in chunks)
 
 
 def _paired_cell_prior(size, alphas):

@@ -712,7 +712,7 @@ def rank_systems(y_true, predictions=None, *, metric="accuracy", average="binary
             fail("proxy", "None with a JointCounts, with `groups` or with Dask labels (the "
                  "second labeller's items are read from NumPy or pandas labels)", "an array",
                  error=TypeError)
-        _, chunks = proxy_metric_draws(
+        _, _, chunks = proxy_metric_draws(
             to_host(y_true, "y_true"), [to_host(v, name) for v, name in
                                         zip(values, label_names[1:])],
             to_host(proxy, "proxy"), spec=spec, average=average, labels=labels, lam=lam,
