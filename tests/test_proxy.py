@@ -320,6 +320,43 @@ def test_paired_comparison_with_a_proxy_is_narrower_and_refuses_clusters():
     plain = compare_paired_metric(y, a, b, metric="accuracy", random_state=0)
     assert plain.n_labelled is None and plain.labelled_only is None
     assert "n_labelled" not in plain.to_dict()
+
+
+def test_labelled_only_comparison_keeps_the_label_set_and_the_callers_generator():
+    from skprobeval import compare_paired_metric
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 3, 1_500)
+    a = np.where(rng.random(1_500) < 0.85, y, (y + 1) % 3)
+    b = np.where(rng.random(1_500) < 0.8, y, (y + 2) % 3)
+    proxy = np.where(rng.random(1_500) < 0.95, y, (y + 1) % 3)
+    gold = np.where(np.arange(1_500) < 150, y, np.nan)
+    # No labelled item of class 2 at all: the labelled items' comparison still averages
+    # over the three labels the proxy's table averages over (it failed on `labels=`).
+    gold[:150][y[:150] == 2] = np.nan
+    with pytest.warns(UserWarning, match="hold items but no gold label"):
+        result = compare_paired_metric(gold, a, b, average="macro", labels=[0, 1, 2],
+                                       proxy=proxy, random_state=0)
+    alone = result.labelled_only
+    assert alone is result.labelled_only          # computed once, when first read
+    kept = ~np.isnan(gold)
+    # (Class 2 is among the labelled items' predictions, so the call of the public
+    # function on them accepts the same labels.)
+    assert 2 in set(a[kept]) | set(b[kept])
+    expected = compare_paired_metric(y[kept], a[kept], b[kept], average="macro",
+                                     labels=[0, 1, 2], random_state=0)
+    assert alone.interval() == expected.interval()
+    # A generator: the labelled items' comparison draws from a spawned child, so the
+    # caller's stream goes on as if it had not been read.
+    first, second = np.random.default_rng(5), np.random.default_rng(5)
+    with pytest.warns(UserWarning):
+        read = compare_paired_metric(gold, a, b, average="macro", labels=[0, 1, 2],
+                                     proxy=proxy, random_state=first)
+    read.labelled_only.interval()
+    with pytest.warns(UserWarning):
+        compare_paired_metric(gold, a, b, average="macro", labels=[0, 1, 2], proxy=proxy,
+                              random_state=second)
+    assert first.random() == second.random()
     with pytest.raises(TypeError, match="`proxy` must be None with `groups`"):
         compare_paired_metric(gold, a, b, proxy=proxy, groups=np.arange(4_000) // 4)
     with pytest.raises(ValueError, match="`y_true` must be free of missing labels"):

@@ -110,9 +110,11 @@ class MetricComparison(ComparisonResult):
         With a second labeller (``proxy=``): the items (their weight) and
         those with a gold label; else None.
     labelled_only : MetricComparison or None
-        With ``proxy=``: the comparison of the labelled items alone, with
-        the same options and seed, to read what the second labeller added
-        (compare the widths of the two intervals); else None.
+        With ``proxy=``: the comparison of the labelled items alone, over
+        the same labels, with the same options and `random_state` (a
+        generator's spawned child), to read what the second labeller added
+        (compare the widths of the two intervals); computed when first read.
+        Else None.
 
     Examples
     --------
@@ -146,10 +148,17 @@ class MetricComparison(ComparisonResult):
     #: Items (their weight) and those with a gold label, with ``proxy=``; else None.
     n_items: float | None = field(default=None)
     n_labelled: float | None = field(default=None)
-    #: The comparison of the labelled items alone, with ``proxy=``; else None.
-    labelled_only: object = field(default=None, repr=False)
+    # With ``proxy=``: what computes `labelled_only` (a callable), then its result.
+    _alone: object = field(default=None, repr=False)
 
     n_samples = renamed_attribute("n_samples", "n_draws")
+
+    @property
+    def labelled_only(self):
+        """The comparison of the labelled items alone (``proxy=``), else None."""
+        if callable(self._alone):
+            object.__setattr__(self, "_alone", self._alone())
+        return self._alone
 
     def interval(self, confidence=0.95):
         """Equal-tailed credible interval of the metric difference (first minus second)."""
@@ -599,7 +608,9 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
         gold label: the (gold, A, B) table is then drawn from the items'
         (proxy, A, B) shares and the gold label's shares within each from
         the labelled items (see `metric_posterior`); sampled, for every
-        metric.  Single-label targets; not with `groups`.
+        metric.  Single-label targets; not with `groups`.  The result then
+        carries `n_labelled`, `n_items` and `labelled_only` (the comparison
+        of the labelled items alone).
 
     Returns
     -------
@@ -656,15 +667,26 @@ def compare_paired_metric(y_true, y_pred_a, y_pred_b, *, metric="f1", average="b
             sample_weight=sample_weight, n_draws=n_draws, rng=rng)
         result = sampled_comparison(spec.name, differences, rope, n_draws, keep_difference=True)
         gold, _ = missing_labels(values)
-        alone = compare_paired_metric(
-            labelled_values(gold, ~labelled), np.asarray(y_pred_a)[labelled],
-            np.asarray(y_pred_b)[labelled], metric=metric, average=average, labels=labels,
-            prior=prior, rope=rope, beta=beta, pos_label=pos_label, n_draws=n_draws,
-            random_state=random_state,
-            sample_weight=None if sample_weight is None
-            else np.asarray(sample_weight)[labelled])
+        gold = labelled_values(gold, ~labelled)
+        kept = [np.asarray(y_pred_a)[labelled], np.asarray(y_pred_b)[labelled]]
+        weight = None if sample_weight is None else np.asarray(sample_weight)[labelled]
+        joint = table.joint
+        # The same labels as the proxy's table averages over, present or not.
+        same = labels if labels is not None or joint.kind != "multiclass" \
+            else joint.classes[:joint.n_requested]
+        seed = random_state.spawn(1)[0] if isinstance(random_state, np.random.Generator) \
+            else random_state
+
+        def alone():
+            codes = joint_codes(gold, kept, average=average, labels=same, pos_label=pos_label,
+                                sample_weight=weight, labels_present=False,
+                                names=["y_true", "y_pred_a", "y_pred_b"])
+            return paired_metric_from_codes(codes, spec, average=average, lam=lam, rope=rope,
+                                            beta=beta, n_draws=n_draws,
+                                            rng=check_random_state(seed))
+
         return replace(result, n_items=table.n_items, n_labelled=table.n_labelled,
-                       labelled_only=alone)
+                       _alone=alone)
     joint = joint_codes(y_true, [y_pred_a, y_pred_b], average=average, labels=labels,
                         pos_label=pos_label, sample_weight=sample_weight, labels_present=True,
                         names=["y_true", "y_pred_a", "y_pred_b"], groups=groups)
