@@ -25,11 +25,13 @@ Sizes are independent of the effects, so the population (item-level) metrics
 are the effects' averages.  Methods, for every quantity:
 
 * the library (``groups=``: the clusters' Bayesian bootstrap, weights
-  Gamma((C - 1) / (C + 2)));
+  Gamma(C / (C + 3)));
 * the library without ``groups`` (information: what ignoring the clusters
   gives);
 * candidates: the plain Bayesian bootstrap of the clusters (Gamma(1) weights),
-  the same with weights whose spread matches a t interval of C - 1 degrees of
+  the same with Gamma((C - 1) / (C + 2)) weights (the earlier default, drawn
+  from a generator of its own so that the test sets stay those of earlier
+  runs), the same with weights whose spread matches a t interval of C - 1 degrees of
   freedom at 95% (Gamma(((C - 1) z^2 / t^2 - 1) / C), about (C - 4.4) / C), and
   for the ratio metrics a design-effect adjustment (the posterior of the
   counts divided by the metric's estimated design effect, the cluster-robust
@@ -75,6 +77,7 @@ QUANTITIES = BINARY + ("macro F1", "ROC AUC", "AP")
 WITHOUT = "skprobeval without groups"
 PLAIN = "Bayesian bootstrap of clusters, Gamma(1) weights"
 T_MATCHED = "Bayesian bootstrap of clusters, t-matched weights"
+PREVIOUS = "Bayesian bootstrap of clusters, Gamma((C-1)/(C+2)) weights"
 DESIGN = "design-effect adjustment of the counts"
 BOOTSTRAP = "bootstrap"      # of the clusters: resampled with replacement
 
@@ -228,7 +231,7 @@ def run_clusters(cell, reps, n_draws, *, seed, coverage_row, levels, library):
     name = _name(cell)
     truth = truths(sd)
     rng = seed("clusters", c, m, int(sd * 10))
-    methods = (library, WITHOUT, PLAIN, T_MATCHED, DESIGN, BOOTSTRAP)
+    methods = (library, WITHOUT, PLAIN, PREVIOUS, T_MATCHED, DESIGN, BOOTSTRAP)
     t_shape = ((c - 1) * (stats.norm.ppf(0.975) / stats.t.ppf(0.975, c - 1)) ** 2 - 1) / c
     bounds = {(q, method): {level: (np.full(reps, np.nan), np.full(reps, np.nan))
                             for level in levels} for q in QUANTITIES for method in methods}
@@ -282,8 +285,11 @@ def run_clusters(cell, reps, n_draws, *, seed, coverage_row, levels, library):
             plain_weights = rng.standard_exponential((n_draws, c))
             t_weights = rng.standard_gamma(t_shape, (n_draws, c))
             resampled = rng.multinomial(c, np.full(c, 1.0 / c), size=n_draws).astype(float)
+            previous_weights = np.random.default_rng([c, m, int(sd * 10), r]).standard_gamma(
+                (c - 1.0) / (c + 2.0), (n_draws, c))
             prior = rng.standard_gamma(lam, (n_draws, 4))
             for method, weights, extra in ((PLAIN, plain_weights, prior),
+                                           (PREVIOUS, previous_weights, prior),
                                            (T_MATCHED, t_weights, prior),
                                            (BOOTSTRAP, resampled, 0.0)):
                 masses = np.asarray(cells.T @ weights.T).T + extra
@@ -302,6 +308,7 @@ def run_clusters(cell, reps, n_draws, *, seed, coverage_row, levels, library):
                 np.where(np.eye(N_CLASSES, dtype=bool), 2 * lam / N_CLASSES,
                          2 * lam / N_CLASSES / (N_CLASSES - 1)).ravel(), (n_draws, N_CLASSES ** 2))
             for method, weights, extra in ((PLAIN, plain_weights, grid_prior),
+                                           (PREVIOUS, previous_weights, grid_prior),
                                            (T_MATCHED, t_weights, grid_prior),
                                            (BOOTSTRAP, resampled, 0.0)):
                 grid = (np.asarray(table.T @ weights.T).T + extra).reshape(
@@ -316,6 +323,7 @@ def run_clusters(cell, reps, n_draws, *, seed, coverage_row, levels, library):
             pseudo[:, [0, n_levels + 1, n_levels + 2, 2 * n_levels + 3]] = rng.standard_gamma(
                 0.1, (n_draws, 4))
             for method, weights, extra in ((PLAIN, plain_weights, pseudo),
+                                           (PREVIOUS, previous_weights, pseudo),
                                            (T_MATCHED, t_weights, pseudo),
                                            (BOOTSTRAP, resampled, 0.0)):
                 masses = np.asarray(ranking.T @ weights.T).T + extra

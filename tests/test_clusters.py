@@ -108,7 +108,7 @@ def test_one_item_per_cluster_leaves_the_comparisons_exact():
 
 def test_clustered_recall_is_the_bayesian_bootstrap_of_the_clusters(seed):
     # A direct NumPy Bayesian bootstrap of the clusters (Gamma(a) weights times each
-    # cluster's true positives and false negatives, plus the prior's Gamma(1/2)):
+    # cluster's true positives and false negatives, plus the prior's a Gamma(1/2)):
     # the same law as the library's draws.
     rng = np.random.default_rng(seed)
     y_true, y_pred, groups = _clustered_data(rng, n_clusters=25, size=12)
@@ -117,9 +117,10 @@ def test_clustered_recall_is_the_bayesian_bootstrap_of_the_clusters(seed):
     assert isinstance(posterior, ClusteredPosterior)
     tp = np.bincount(groups, weights=(y_true == 1) & (y_pred == 1), minlength=25)
     fn = np.bincount(groups, weights=(y_true == 1) & (y_pred == 0), minlength=25)
-    weights = rng.standard_gamma(cluster_concentration(25), (40_000, 25))
-    hits = weights @ tp + rng.standard_gamma(0.5, 40_000)
-    misses = weights @ fn + rng.standard_gamma(0.5, 40_000)
+    a = cluster_concentration(25)
+    weights = rng.standard_gamma(a, (40_000, 25))
+    hits = weights @ tp + a * rng.standard_gamma(0.5, 40_000)
+    misses = weights @ fn + a * rng.standard_gamma(0.5, 40_000)
     reference = hits / (hits + misses)
     sd = reference.std()
     assert abs(posterior.mean() - reference.mean()) < 5 * sd * np.sqrt(2 / 40_000)
@@ -173,8 +174,8 @@ def test_few_clusters_keep_the_gamma_route():
 def test_the_weights_concentration_grows_to_one_with_the_clusters():
     values = [cluster_concentration(c) for c in (2, 3, 10, 20, 100, 999)]
     assert np.all(np.diff(values) > 0) and 0 < values[0] and values[-1] < 1
-    assert cluster_concentration(10) == pytest.approx(0.75)
-    # From 1 000 clusters on, exponential weights: (C - 1)/(C + 2) >= 0.997 there.
+    assert cluster_concentration(10) == pytest.approx(10 / 13)
+    # From 1 000 clusters on, exponential weights: C/(C + 3) >= 0.997 there.
     assert cluster_concentration(1000) == cluster_concentration(10**6) == 1.0
     assert 1.0 - values[-1] < 0.003
     assert cluster_concentration(40, "plain") == 1.0

@@ -190,7 +190,8 @@ class JointSystems:
             else:
                 sums = self._normal.draw(size, rng)
             for block in range(self.n_blocks):
-                self._add_prior(sums, block, concentration, rng)
+                self._add_prior(sums, block, concentration, rng,
+                                1.0 if clusters is None else clusters.prior_scale)
             yield self._shares(sums)
 
     def _data_sums(self, n_draws, rng):
@@ -204,8 +205,12 @@ class JointSystems:
             return (unit.T @ unit_map + several.T @ several_map)[:, self._expand]
         return np.ascontiguousarray(np.asarray(unit_map @ unit + several_map @ several).T)
 
-    def _add_prior(self, sums, block, concentration, rng):
+    def _add_prior(self, sums, block, concentration, rng, scale=1.0):
         """Add one block's prior (its Gamma total split by stick-breaking) to `sums`.
+
+        `scale` multiplies the prior's total: with clusters, an item's mean mass
+        under the clusters' weights (`ClusterTableDraws.prior_scale`), so that the
+        prior weighs as many items as without clusters.
 
         Each atom is a cell drawn from the prior: a truth, the set of systems
         wrong (a fair coin each) and their common wrong label.  Its mass goes
@@ -217,6 +222,8 @@ class JointSystems:
         n_draws, n_sums = sums.shape
         size, n_sys, n_req = self.size, self.n_systems, self.n_requested
         log_total = log_gamma(np.array([concentration]), n_draws, rng)[:, 0]
+        if scale != 1.0:
+            log_total += math.log(scale)
         draw, log_left, fraction, last = break_sticks(concentration, n_draws, rng,
                                                        LOG_COARSE)
         # What the sticks leave goes to one more atom per draw.

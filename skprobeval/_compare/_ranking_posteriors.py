@@ -130,7 +130,7 @@ def _observed_metric(cells, metric):
 
 def _clustered_metric_draws(items, clusters, cells, lam, metric, n_draws, rng):
     """Draws of AP or AUC when the items come in clusters: the cells' masses from the
-    clusters' Bayesian bootstrap (`ClusterTableDraws`), the pseudo-cells' Gamma(λ).
+    clusters' Bayesian bootstrap (`ClusterTableDraws`), the pseudo-cells' ``a`` Gamma(λ).
 
     Columns as in `draw_cumulative`: above, the levels, below; positives then
     negatives.  A level's own share of AP (`own_share`) becomes ``sum n^2 /
@@ -560,8 +560,10 @@ def score_clusters(groups, keep, weight):
 def clustered_score_draws(metric, relevant, weight, ranks, clusters, lam, n_draws, rng):
     """(n_draws, n_rankings) draws of AP or AUC of several rankings of the same items in
     clusters, every ranking weighed by the same draw: the items of a cluster share one
-    Gamma((C - 1)/(C + 2)) weight (times their own weights), the four pseudo-cells
-    Gamma(λ); AP's own shares follow the clusters' counts (`_clustered_own`).
+    Gamma(a) weight (times their own weights; ``a`` from `cluster_concentration`), the
+    four pseudo-cells ``a`` Gamma(λ) (λ items' worth, as in the single posterior's
+    `ClusteredItems.draws`); AP's own shares follow the clusters' counts
+    (`_clustered_own`).
 
     `ranks` holds each ranking's ``(order, starts)`` (`_ranking_order`) of the kept
     items, in input order.
@@ -574,7 +576,7 @@ def clustered_score_draws(metric, relevant, weight, ranks, clusters, lam, n_draw
     for size in draw_chunks(n_draws, clusters.n_clusters + len(ranks) * weight.shape[0]):
         cells = cluster_weights(a, (size, clusters.n_clusters), rng)[:, clusters.codes]
         cells *= weight
-        pseudo = tuple(rng.standard_gamma(lam, size) for _ in range(4))
+        pseudo = tuple(a * rng.standard_gamma(lam, size) for _ in range(4))
         out.append(np.stack([_paired_metric(metric, cells, relevant, order, starts, pseudo,
                                             None, own)
                              for (order, starts), own in zip(ranks, owns)], axis=1))

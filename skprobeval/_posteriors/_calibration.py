@@ -452,8 +452,8 @@ def posterior_calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=10,
         Cluster of each item (a patient, a document: any sortable ids).  The
         clusters, not the items, are then the draws from the population: the
         cells (bin x class) are drawn from the clusters' Bayesian bootstrap
-        (each cluster's items share one Gamma weight, each cell keeps its
-        prior's Gamma(λ)), and the bins' rates and bands are read from
+        (each cluster's items share one Gamma(a) weight, and each cell's
+        prior, λ items' worth, is ``a`` Gamma(λ)), and the bins' rates and bands are read from
         `n_draws` such draws (`CalibrationCurve.rate_draws`, with
         `n_clusters` and each bin's `effective_n`).  Where every cluster holds
         one item, the curve without `groups`.
@@ -658,8 +658,8 @@ def calibration_error_posterior(y_true, y_prob, *, pos_label=None, n_bins=10, st
     groups : array-like of shape (n_samples,), default=None
         Cluster of each item (a patient, a document: any sortable ids).  The
         cells (bin x class) are then drawn from the clusters' Bayesian
-        bootstrap (each cluster's items share one Gamma weight, each cell
-        keeps its prior's Gamma(λ)), and each draw's rates and shares are
+        bootstrap (each cluster's items share one Gamma(a) weight, and each
+        cell's prior, λ items' worth, is ``a`` Gamma(λ)), and each draw's rates and shares are
         read from them; the result carries `n_clusters`, `n_items` and
         `effective_n`.  `expected_if_calibrated` then counts each bin's
         effective number of items (its items over the design effect of its

@@ -2,8 +2,8 @@
 
 With ``groups=`` the cells of class x score level of `skprobeval._posteriors._curves`
 (and the four boundary pseudo-cells) are drawn from the Bayesian bootstrap of the
-clusters (`ClusterTableDraws`): each cluster's items share one Gamma weight, the
-pseudo-cells keep their Gamma(λ).  `ClusteredItems` holds the items and builds
+clusters (`ClusterTableDraws`): each cluster's items share one Gamma(a) weight, the
+pseudo-cells take ``a`` Gamma(λ) (λ items' worth).  `ClusteredItems` holds the items and builds
 the cluster x cell counts, `clustered_cumulative` yields the cumulative masses as
 `draw_cumulative` does, and `clustered_points` reads a pointwise band.
 Derivations: the theory page ``docs/theory/clusters.rst``.
@@ -71,7 +71,14 @@ class ClusteredItems:
         return clustered_cells(column, self.clusters, 2 * k + 4, self.weight)
 
     def draws(self, counts, lam):
-        """`ClusterTableDraws` of `counts` with the four boundary pseudo-cells' λ."""
+        """`ClusterTableDraws` of `counts` with the four boundary pseudo-cells' λ.
+
+        The pseudo-cells are λ items' worth: `ClusterTableDraws` scales their
+        Gamma(λ) variates by the weights' concentration ``a``, the mean mass of
+        an item here, so that they weigh against the data as they do without
+        clusters (unscaled, they widened ROC AUC's interval at 10 clusters of 3
+        items and no cluster effect 1.18 times where ``a = 1`` gives 1.00).
+        """
         n_columns = counts.shape[1]
         k = (n_columns - 4) // 2
         prior = np.zeros(n_columns)

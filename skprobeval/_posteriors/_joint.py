@@ -524,6 +524,10 @@ class JointTable:
         sticks, residuals = [], []
         for kind, plan in zip(self._kinds, self._plans):
             log_total = log_gamma(np.array([kind.concentration]), n_draws, rng)[:, 0]
+            if self._cluster_draws is not None:
+                # The prior is so many items' worth: scaled as `ClusterTableDraws`
+                # scales it, by an item's mean mass under the clusters' weights.
+                log_total += np.log(self._cluster_draws.prior_scale)
             draw, log_share, fraction, last = break_sticks(kind.concentration, n_draws, rng,
                                                             plan.log_floor)
             log_share += log_total[draw]

@@ -1,6 +1,6 @@
 """The mean-loss posteriors' draws when the test items come in clusters (``groups=``).
 
-Each cluster's summed loss and weight take one Gamma((C - 1)/(C + 2)) weight per
+Each cluster's summed loss and weight take one Gamma(C/(C + 3)) weight per
 draw (the clusters' Bayesian bootstrap); `skprobeval._posteriors._losses` reads
 them.  Derivations: the theory page ``docs/theory/clusters.rst``.
 """

@@ -32,8 +32,10 @@ met the width in 0.76 of test sets on C - 1 degrees of freedom, 0.78 on
 of 100 clusters on (C - 1) / 2; 0.66 and 0.72 with the design effect taken
 as known).  ``benchmarks/plan_pilot_clusters.py`` checks the plans on test
 sets drawn at each one, also on less skewed clusters (accuracy, logit-normal
-cluster effects), where (C - 1) / 2 is more than enough: 0.91 and 0.87 from
-pilots of 40 and 100 clusters where the population's design effect gave 0.86.
+cluster effects), where (C - 1) / 2 is more than enough: 0.92 and 0.87 from
+pilots of 40 and 100 clusters where the population's design effect gave 0.87.
+(The figures of the 150 pilots were measured with the weights' earlier
+concentration (C - 1) / (C + 2); the benchmark's with C / (C + 3).)
 """
 
 from __future__ import annotations
@@ -161,9 +163,10 @@ def _pilot_clusters(posterior):
 
 def equivalent_items(n_clusters, size, effect):
     """Independent items worth `n_clusters` clusters of `size` items at design effect
-    `effect`: the clusters' Bayesian bootstrap with Gamma((C - 1)/(C + 2)) weights has
-    the variance of ``m (a C + 1) / deff - 1`` independent items."""
-    a = (n_clusters - 1.0) / (n_clusters + 2.0)
+    `effect`: the clusters' Bayesian bootstrap with Gamma(a) weights (``a`` from
+    `cluster_concentration`) has the variance of ``m (a C + 1) / deff - 1``
+    independent items."""
+    a = cluster_concentration(n_clusters)
     return size * (a * n_clusters + 1.0) / effect - 1.0
 
 
