@@ -189,6 +189,17 @@ def test_report_intervals_widen_with_a_shared_cluster_effect(rng):
         assert "Bayesian bootstrap of the 60 clusters" in text
 
 
+def test_report_of_one_system_in_clusters_has_no_pair_to_compare(rng):
+    # (It failed on the empty list of pairs.)  Its posterior is the system's own
+    # clustered posterior, and the report says there is no pair.
+    y, predictions, cluster = _clustered_data(rng, skills=(1.0,))
+    report = compare_predictions(y, predictions, metric="accuracy", n_draws=2000,
+                                 groups=cluster, random_state=0)
+    assert report.n_clusters == 60 and len(report.pairs) == 0
+    assert report.summary.loc["a", "effective_n"] < 0.9 * y.shape[0]
+    assert "no pair to compare" in str(report)
+
+
 @pytest.mark.parametrize("n_classes, average, metric", [
     (2, "binary", "f1"), (2, "binary", "accuracy"), (3, "macro", "f1"),
     (3, "micro", "accuracy")])

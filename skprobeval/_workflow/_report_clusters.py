@@ -50,6 +50,8 @@ def clustered_right_comparisons(joint, lam, rope, n_draws, rng):
     with the systems numbered from 1.
     """
     n_sys = len(joint.codes) - 1
+    if n_sys < 2:
+        return {}           # one system: no pair to compare
     if n_sys > _PATTERN_SYSTEMS:
         return {(i, j): _right_table(joint, [i, j], lam, rope, n_draws, rng)[(1, 2)]
                 for i in range(1, n_sys + 1) for j in range(i + 1, n_sys + 1)}
