@@ -7,8 +7,8 @@ which the command line prints as one line with exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["_UsageError", "_check_output", "_emit", "_parquet_error", "_paths", "_read_csv",
-           "_read_parquet", "_write_output"]
+__all__ = ["FORMAT_DEFAULT", "SUFFIX_FORMATS", "_UsageError", "_check_output", "_emit",
+           "_parquet_error", "_paths", "_read_csv", "_read_parquet", "_write_output"]
 
 
 class _UsageError(Exception):
@@ -16,6 +16,12 @@ class _UsageError(Exception):
 
 
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+
+# The format an --output file's suffix names, where --format is not given.
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html",
+                  ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
+FORMAT_DEFAULT = ("the one --output's suffix names (.csv, .json, .html, .md), where "
+                  "offered; else text")
 
 
 def _paths(patterns):

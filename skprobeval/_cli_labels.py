@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import json
 
-from ._cli_files import _check_output, _emit, _paths, _read_csv, _read_parquet, _UsageError
+from ._cli_files import (
+    FORMAT_DEFAULT,
+    _check_output,
+    _emit,
+    _paths,
+    _read_csv,
+    _read_parquet,
+    _UsageError,
+)
 
 __all__ = ["add_plan_labels", "plan_labels_command"]
 
@@ -47,10 +55,11 @@ def add_plan_labels(commands, average_choices):
     plan.add_argument("--n-sims", type=int, default=100,
                       help="simulated outcomes of each allocation (default: 100)")
     plan.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
-    plan.add_argument("--format", default="text", choices=("text", "csv", "json"),
+    plan.add_argument("--format", default=None, choices=("text", "csv", "json"),
                       help="text: the plan; csv: the rows to label, every column of the "
                            "file and their 0-based position 'row' (or '_row' where the file "
-                           "has a 'row' column); json: the plan's data")
+                           f"has a 'row' column); json: the plan's data (default: "
+                           f"{FORMAT_DEFAULT})")
     plan.add_argument("--output", default=None, metavar="FILE",
                       help="write to FILE instead of printing")
     return plan

@@ -140,6 +140,35 @@ def test_compare_other_formats(predictions_csv, fmt, marker):
     assert marker in result.stdout
 
 
+@pytest.mark.parametrize("name, marker", [("report.csv", "estimator,tp,fp"),
+                                          ("report.json", '"pairwise"'),
+                                          ("report.html", "<table"), ("report.md", "|---"),
+                                          ("report.txt", "Summary"), ("report", "Summary")])
+def test_compare_output_suffix_names_the_format(predictions_csv, tmp_path, name, marker):
+    # Without --format, the --output file's suffix chooses it; an unknown suffix is text.
+    path = tmp_path / name
+    result = run("compare", str(predictions_csv), "--truth", "label", "--output", str(path))
+    assert result.returncode == 0, result.stderr
+    assert marker in path.read_text()
+
+
+def test_format_given_wins_over_the_output_suffix(predictions_csv, tmp_path):
+    path = tmp_path / "report.csv"
+    result = run("compare", str(predictions_csv), "--truth", "label", "--format", "json",
+                 "--output", str(path))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(path.read_text())["metric"] == "f1"
+
+
+def test_a_suffix_the_command_does_not_offer_is_text(tmp_path):
+    # `plan` writes text, JSON or HTML: a .csv file gets the text.
+    path = tmp_path / "plan.csv"
+    result = run("plan", "--metric", "accuracy", "--width", "0.2", "--pilot", "40,10,10,40",
+                 "--n-sims", "20", "--output", str(path))
+    assert result.returncode == 0, result.stderr
+    assert not path.read_text().lstrip().startswith(("{", "<"))
+
+
 @pytest.mark.parametrize("runner", [run, pytest.param(run_process, marks=pytest.mark.slow)],
                          ids=["in-process", "subprocess"])   # the subprocess: 1.6 s
 def test_random_ap(runner):

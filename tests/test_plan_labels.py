@@ -275,6 +275,11 @@ def test_command_line(tmp_path, capsys):
     assert main(["plan-labels", *common, "--systems", "model", "--budget", "5",
                  "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["budget"] == 5
+    # Without --format, a .csv output gets the rows to label, as --format csv prints them.
+    assert main(["plan-labels", *common, "--systems", "model", "other", "--budget", "40",
+                 "--output", str(tmp_path / "next.csv")]) == 0
+    written = pd.read_csv(tmp_path / "next.csv")
+    np.testing.assert_array_equal(written["row"], plan.items)
     assert main(["plan-labels", *common, "--budget", "5"]) == 2      # id, model, other
     assert "--systems" in capsys.readouterr().err
     assert main(["plan-labels", *common, "--systems", "model", "--budget", "0"]) == 2
