@@ -62,6 +62,30 @@ def test_the_candidates_difference_follows_the_labelled_items_when_all_are_label
     assert 0.005 < draws.std() < 0.02
 
 
+@pytest.mark.parametrize("population, agreement", [("independent 0.95", 0.95),
+                                                    ("independent 0.98", 0.98),
+                                                    ("copies A", 0.15 * 0.87 + 0.85 * 0.964),
+                                                    ("hard items", 0.2 * 0.7 + 0.8 * 0.99)])
+def test_the_populations_have_the_stated_agreement_and_difference(population, agreement):
+    # 400 000 items: the proxy's agreement with the gold label and A's accuracy minus C's
+    # within 5 standard errors of the values the populations are built to have.
+    rng = np.random.default_rng(2)
+    n = 400_000
+    y, gold, a, c, proxy, truth = proxy_recheck._population(rng, population, 100, n)
+    assert np.isnan(gold[100:]).all() and (gold[:100] == y[:100]).all()
+    se = np.sqrt(agreement * (1 - agreement) / n)
+    assert abs(np.mean(proxy == y) - agreement) < 5 * se
+    difference = (a == y).astype(float) - (c == y)
+    assert abs(difference.mean() - truth) < 5 * difference.std() / np.sqrt(n)
+    expected = 0.2 * (0.55 - 0.45) + 0.8 * (0.95 - 0.93) if population == "hard items" \
+        else 0.3 * (0.8 - 0.7)
+    assert truth == pytest.approx(expected)
+    if population == "copies A":
+        # The copied label: the proxy repeats A's errors far more often than chance.
+        wrong = a != y
+        assert np.mean(proxy[wrong] == a[wrong]) > 0.15
+
+
 @pytest.mark.slow
 def test_recheck_script_quick_mode():
     rows = proxy_recheck.main(["--quick"])
