@@ -57,6 +57,7 @@ PREVALENCE, RECALL, SPECIFICITY, WEAKER_RECALL = 0.3, 0.8, 0.9, 0.7
 N_CLASSES, RIGHT = 5, 0.8
 BINARY = ("accuracy", "recall", "precision", "f1")
 LABELLED_ONLY = "labelled items alone"
+LEANING = "cell prior leaning 0.6 to the proxy's agreeing with the gold label"
 PPI = "prediction-powered inference (ppi_py)"
 AGREEMENTS = (0.7, 0.8, 0.9, 0.95, 0.98)
 WIDTH_AGREEMENT, WIDTH_RATIO, WIDTH_LIMIT, PPI_LIMIT = 0.95, 10, 0.65, 1.10
@@ -110,6 +111,19 @@ def _test_set(rng, labelled, n, agreement):
     return y, gold, systems, proxy, k, gold_k, pred_k, proxy_k
 
 
+def _leaning(gold, y_pred, proxy, metric, n_draws, rng, lean=0.6):
+    """The posterior with one binary system's cell prior leaning to the proxy's agreeing
+    with the gold label, `lean` of each cell's mass, in place of the even split."""
+    from skprobeval._posteriors import _proxy
+
+    former, _proxy.PROXY_LEAN = _proxy.PROXY_LEAN, lean
+    try:
+        return metric_posterior(gold, y_pred, metric=metric, proxy=proxy, n_draws=n_draws,
+                                random_state=rng)
+    finally:
+        _proxy.PROXY_LEAN = former
+
+
 def _ppi():
     try:
         from ppi_py import ppi_mean_ci
@@ -132,7 +146,7 @@ def run_proxy(cell, reps, n_draws, *, seed, coverage_row, levels, library):
     rng = seed("proxy", labelled, ratio, round(agreement * 100))
     ppi_mean_ci = _ppi()
     quantities = (*BINARY, "macro F1", *DIFFERENCE)
-    methods = (library, LABELLED_ONLY, PPI)
+    methods = (library, LABELLED_ONLY, PPI, LEANING)
     bounds = {(q, m): {level: (np.full(reps, np.nan), np.full(reps, np.nan))
                        for level in levels} for q in quantities for m in methods}
     nulls = {(q, m): np.full(reps, np.nan) for q in ("accuracy", "f1")
@@ -156,6 +170,10 @@ def run_proxy(cell, reps, n_draws, *, seed, coverage_row, levels, library):
                                              random_state=rng)
                 put(q, library, posterior.interval)
                 put(q, LABELLED_ONLY, posterior.labelled_only.interval)
+                # The candidate draws from a stream of its own: the library's rows stay
+                # those of a run without it.
+                put(q, LEANING, _leaning(gold, a, proxy, q, n_draws,
+                                               np.random.default_rng([r, len(q)])).interval)
             posterior = metric_posterior(gold_k, pred_k, metric="f1", average="macro",
                                          proxy=proxy_k, n_draws=n_draws, random_state=rng)
             put("macro F1", library, posterior.interval)
@@ -192,12 +210,18 @@ def run_proxy(cell, reps, n_draws, *, seed, coverage_row, levels, library):
             if method == PPI and (ppi_mean_ci is None or
                                   q not in ("accuracy", "accuracy difference")):
                 continue
-            kind = "library" if method == library else "reference"
+            if method == LEANING and q not in BINARY:
+                continue
+            kind = ("library" if method == library else
+                    "candidate" if method == LEANING else "reference")
             own[method] = coverage_row("proxy", name, q, method, kind, truth[q],
                                        bounds[(q, method)])
             own[method].update(extra)
         row = own[library]
-        row["width_vs_labelled_only"] = row["width_95"] / own[LABELLED_ONLY]["width_95"]
+        for method in (library, LEANING):
+            if method in own:
+                own[method]["width_vs_labelled_only"] = (own[method]["width_95"]
+                                                         / own[LABELLED_ONLY]["width_95"])
         if PPI in own:
             row["width_vs_ppi"] = row["width_95"] / own[PPI]["width_95"]
         rows.extend(own.values())

@@ -35,7 +35,14 @@ the items' difficulty; where the proxy copies a system it fails, with as many as
 all three.  Prediction-powered inference needs ``ppi_py`` (optional: without
 it, its rows are left out).
 
-Run ``python -m benchmarks.proxy_recheck --low --shared`` (``--reps``, 1 000 and
+``--chance``: one binary system's intervals (accuracy, recall, precision, F1)
+where the proxy is no better than chance (agreement 0.5) or worse (0.3, a
+labeller whose labels were flipped), under the library's cell prior (split
+evenly over the proxy's values) and the candidate that leans to the proxy's
+agreeing with the gold label: what the lean would cost where its belief is
+wrong.
+
+Run ``python -m benchmarks.proxy_recheck --low --shared --chance`` (``--reps``, 1 000 and
 400 by default; ``--quick``: a few test sets of one cell each).
 """
 
@@ -48,12 +55,22 @@ import warnings
 import numpy as np
 from scipy import special
 
-from benchmarks._coverage_proxy import DIFFERENCE, PREVALENCE, _ppi, _ppi_interval, _test_set
+from benchmarks._coverage_proxy import (
+    BINARY,
+    DIFFERENCE,
+    LEANING,
+    PREVALENCE,
+    TRUTH,
+    _leaning,
+    _ppi,
+    _ppi_interval,
+    _test_set,
+)
 from skprobeval import compare_paired_metric, metric_posterior
 from skprobeval._posteriors import read_proxy
 from skprobeval._posteriors._proxy import MASS_GRID, _relations
 
-__all__ = ["IndependentProxyErrors", "main", "run_low", "run_shared"]
+__all__ = ["IndependentProxyErrors", "main", "run_chance", "run_low", "run_shared"]
 
 INDEPENDENT = "proxy errs independently of the systems (candidate)"
 LIBRARY = "skprobeval"
@@ -262,6 +279,41 @@ def run_low(reps, n_draws=4_000, seed=20261206):
     return rows
 
 
+# (labelled items, unlabelled per labelled one, agreement): proxies no better than chance.
+CHANCE_CELLS = [(50, 10, 0.5), (50, 10, 0.3), (50, 100, 0.3), (200, 100, 0.3)]
+
+
+def run_chance(reps, n_draws=4_000, seed=20261206):
+    """Coverage of one binary system's 95% intervals where the proxy is no better than
+    chance (agreement 0.5) or worse (0.3), under the library's cell prior (split evenly
+    over the proxy's values) and the candidate leaning to the proxy's agreeing, on `reps`
+    fresh test sets a cell."""
+    rows = []
+    for labelled, ratio, agreement in CHANCE_CELLS:
+        rng = np.random.default_rng([seed, labelled, ratio, round(agreement * 100), 1])
+        hits = {(q, m): 0 for q in BINARY for m in (LIBRARY, LEANING)}
+        for r in range(reps):
+            _, gold, (a, _, _), proxy, *_ = _test_set(rng, labelled, labelled * (1 + ratio),
+                                                      agreement)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for q in BINARY:
+                    library = metric_posterior(gold, a, metric=q, proxy=proxy,
+                                               n_draws=n_draws, random_state=rng)
+                    even = _leaning(gold, a, proxy, q, n_draws,
+                                       np.random.default_rng([r, len(q)]))
+                    for method, posterior in ((LIBRARY, library), (LEANING, even)):
+                        low, high = posterior.interval(0.95)
+                        hits[(q, method)] += low <= TRUTH[q] <= high
+        for (q, method), count in hits.items():
+            coverage = count / reps
+            rows.append({"labelled": labelled, "unlabelled_ratio": ratio,
+                         "agreement": agreement, "quantity": q, "method": method,
+                         "reps": reps, "coverage_95": coverage,
+                         "se_95": float(np.sqrt(coverage * (1 - coverage) / reps))})
+    return rows
+
+
 def main(argv=None):
     """Run the chosen parts (``--low``, ``--shared``, ``--quick``), print a line a result
     and return the rows."""
@@ -271,6 +323,8 @@ def main(argv=None):
     parser.add_argument("--shared", action="store_true",
                         help="the paired accuracy difference with proxies that share the "
                              "systems' errors")
+    parser.add_argument("--chance", action="store_true",
+                        help="one system's intervals with a proxy no better than chance")
     parser.add_argument("--reps", type=int, default=None,
                         help="test sets a cell (default 1000 for --low, 400 for --shared)")
     parser.add_argument("--quick", action="store_true")
@@ -285,6 +339,15 @@ def main(argv=None):
                                if key in row)
             print(f"{row['cell']}, {row['quantity']}: {figure} ({row['reps']} test sets)",
                   flush=True)
+        print(f"[{time.perf_counter() - start:.0f} s]", flush=True)
+    if args.chance or args.quick:
+        start = time.perf_counter()
+        for row in run_chance(10 if args.quick else args.reps or 400):
+            rows.append(row)
+            print(f"agreement {row['agreement']}, {row['labelled']} labelled, "
+                  f"{row['unlabelled_ratio']}x unlabelled, {row['quantity']}, "
+                  f"{row['method']}: coverage {row['coverage_95']:.3f} "
+                  f"(SE {row['se_95']:.3f})", flush=True)
         print(f"[{time.perf_counter() - start:.0f} s]", flush=True)
     if args.shared or args.quick:
         cells = [(p, *cell) for p in POPULATIONS for cell in SHARED_CELLS]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from skprobeval import compare_paired_metric, metric_posterior, plan_labels
+from skprobeval._posteriors._proxy import PROXY_LEAN
 from skprobeval._workflow._plan_labels import _allocate
 
 FAST = {"n_sims": 20, "n_draws": 300, "random_state": 0}
@@ -58,11 +59,16 @@ def test_labels_go_where_proxy_and_prediction_disagree():
     assert plan.width_now > plan.expected_width
 
 
+def _lean(proxy, gold):
+    """The share of a gold label's cell prior on a proxy value (one binary system)."""
+    return PROXY_LEAN if proxy == gold else 1.0 - PROXY_LEAN
+
+
 def test_accuracy_spread_is_the_bernoulli_sd_of_being_right():
     # Independent route: accuracy's influence function is 1[gold = prediction] - accuracy,
     # so within a stratum its sd is sqrt(q (1 - q)), q the posterior mean share of the
-    # stratum's gold labels equal to its prediction (labels (1, 0) pairs: prior 0.5 / 2
-    # per gold label and stratum, split over the proxy's two values).
+    # stratum's gold labels equal to its prediction (the cell prior 0.5 of each gold
+    # label split over the proxy's two values, PROXY_LEAN of it where they agree).
     y, pred, proxy = _pool(agreement=0.9, seed=3)
     gold = _labelled(y, 400)
     plan = plan_labels(pred, proxy, metric="accuracy", budget=10, labelled=gold, **FAST)
@@ -72,7 +78,7 @@ def test_accuracy_spread_is_the_bernoulli_sd_of_being_right():
         right = np.count_nonzero(y[inside] == q)
         # The one-system cell prior 0.5 on every (gold, prediction) cell (binary),
         # split over the proxy's two values.
-        share = (right + 0.25) / (inside.sum() + 0.5)
+        share = (right + 0.5 * _lean(p, q)) / (inside.sum() + 0.5)
         assert row["sd"] == pytest.approx(np.sqrt(share * (1 - share)), rel=1e-4)
 
 
@@ -88,7 +94,7 @@ def test_recall_spread_matches_its_influence_function():
         for q in (0, 1):
             inside = known & (proxy == p) & (pred == q)
             w = (np.count_nonzero((proxy == p) & (pred == q)) + 0.5) / (3_000 + 2.0)
-            pos = (np.count_nonzero(y[inside] == 1) + 0.25) / (inside.sum() + 0.5)
+            pos = (np.count_nonzero(y[inside] == 1) + 0.5 * _lean(p, 1)) / (inside.sum() + 0.5)
             shares[p, q], positives[p, q] = w, pos
     prevalence = sum(shares[s] * positives[s] for s in shares)
     recall = sum(shares[p, 1] * positives[p, 1] for p in (0, 1)) / prevalence

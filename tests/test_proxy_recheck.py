@@ -91,7 +91,10 @@ def test_recheck_script_quick_mode():
     rows = proxy_recheck.main(["--quick"])
     low = [row for row in rows if "cell" in row]
     shared = [row for row in rows if "population" in row]
+    chance = [row for row in rows if "agreement" in row]
     assert len(low) == 4
+    assert len(chance) == len(proxy_recheck.CHANCE_CELLS) * 4 * 2
+    assert all(0.0 <= row["coverage_95"] <= 1.0 for row in chance)
     assert all(0.0 <= row.get("coverage_95", row.get("share_above_95", 0.5)) <= 1.0
                for row in low)
     assert 0.3 < next(row["width_ratio"] for row in low if "width_ratio" in row) < 1.0

@@ -18,7 +18,7 @@ and every metric is read off its draws.
 
 For one system's binary targets the prior splits the library's (gold,
 prediction) cell prior evenly over the proxy's values (``b_gs = lambda_gy /
-K``, ``a_s = sum_g b_gs``), so that by the Dirichlet's aggregation and
+K``, ``a_s = sum_g b_gs``; `PROXY_LEAN`), so that by the Dirichlet's aggregation and
 neutrality, with every item labelled the posterior is exactly the
 labelled-only one: the proxy adds nothing then, and adds the more, the more
 items it alone covers and the better it predicts the gold label.
@@ -45,8 +45,8 @@ from .._metrics import SHARE_OF_RIGHT, label_weights
 from ._joint import average_values, label_concentration
 from ._posterior import SampledPosterior, _out, rounded
 
-__all__ = ["BARE_WARNING", "MASS_GRID", "PooledRates", "ProxyPosterior", "ProxyTable",
-           "check_proxy_cells", "label_counts", "labelled_values", "missing_labels",
+__all__ = ["BARE_WARNING", "MASS_GRID", "PROXY_LEAN", "PooledRates", "ProxyPosterior",
+           "ProxyTable", "check_proxy_cells", "label_counts", "labelled_values", "missing_labels",
            "proxy_posterior", "read_proxy", "table_metric"]
 
 # The warning about combinations without a gold label (after their number).
@@ -54,6 +54,12 @@ BARE_WARNING = ("(proxy, prediction) combination(s) hold items but no gold label
                 "label there rests on the prior (wide).  Label a few items of each "
                 "combination.")
 
+# One binary system: the share of a (gold, prediction) cell's prior mass on the proxy's
+# value equal to the gold label, the rest on the other value.  An even split: leaning to
+# the proxy (0.6) made the 95% intervals at 50 gold labels 3-5% narrower and covered less
+# (down to 0.895 where the even split kept 0.90 or more; the coverage grid's proxy
+# section measures both).
+PROXY_LEAN = 0.5
 # Values drawn at once: draws x strata x labels.
 _CHUNK_VALUES = 2_000_000
 # Small integer labels: the table is read from the items' distinct (labelled, gold,
@@ -212,10 +218,15 @@ class ProxyTable:
         sampled = in_strata.sum(axis=0) > 0
         self.single_stratum = np.count_nonzero(sampled) < 2 and np.count_nonzero(occupied) > 1
         self.bare = int(np.count_nonzero(occupied & ~sampled))
-        # The (gold, predictions) cell prior, split evenly over the proxy's values:
-        # with every item labelled, the posterior of the (gold, predictions) table.
+        # The (gold, predictions) cell prior, split over the proxy's values: with every
+        # item labelled, the posterior of the (gold, predictions) table.  One system's
+        # two labels put PROXY_LEAN of each cell's mass on the proxy agreeing with the
+        # gold label (an even split); the strata of more labels or systems, whose gold
+        # label follows the pooled rates, split it evenly.
         cells = prior if prior is not None else _cell_prior(size, n_systems, lam)
-        within = np.tile(cells.reshape(size, -1) / size, (1, size))     # (gold, stratum)
+        lean = PROXY_LEAN if size == 2 and n_systems == 1 else 1.0 / size
+        given = np.where(np.eye(size, dtype=bool), lean, (1.0 - lean) / max(size - 1, 1))
+        within = (cells.reshape(size, 1, -1) * given[:, :, None]).reshape(size, -1)
         self.pi_alpha = all_items + within.sum(axis=0)
         self.in_strata = in_strata
         self._pooled = None
