@@ -51,6 +51,20 @@ def test_the_page_is_one_self_contained_document(page):
         assert page.count("<svg") == 4
 
 
+def test_the_title_counts_the_systems(page):
+    assert "<title>Comparison of 3 systems: f1</title>" in page
+    y, predictions = _predictions()
+    one = compare_predictions(y, {"a": predictions["a"]}, n_draws=200, random_state=0)
+    page_of_one = one.to_html()
+    assert "<title>One system: f1</title>" in page_of_one
+    # No pair: no word of paired comparisons, with a proxy or without.
+    assert "comparisons are paired" not in page_of_one and "comparisons are paired" in page
+    gold = np.where(np.arange(y.shape[0]) < 100, y, np.nan)
+    proxied = compare_predictions(gold, {"a": predictions["a"]}, proxy=predictions["b"],
+                                  n_draws=200, random_state=0)
+    assert "the posterior is the double-sampling posterior" in proxied.to_html()
+
+
 def test_to_html_writes_the_page_and_returns_none(report, page, tmp_path):
     path = tmp_path / "r.html"
     path.write_text("an earlier page")

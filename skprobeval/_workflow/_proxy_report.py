@@ -171,9 +171,10 @@ def _report_with_proxy(y_true, predictions, proxy, *, metric, average, labels, p
     per_fold["score"] = summary["point"].to_numpy()
     n_labelled = int(round(float(np.sum(labelled if weight is None else weight[labelled]))))
     n_items = int(round(float(labelled.shape[0] if weight is None else weight.sum())))
+    read = "each posterior, pair and the ranking is" if len(pairs) else "the posterior is"
     note = (f"Gold labels on {n_labelled} of {n_items} items and a second labeller (proxy) on "
-            "every item: each posterior, pair and the ranking is the double-sampling "
-            "posterior (sampled); the counts and point are the labelled items'.")
+            f"every item: {read} the double-sampling posterior (sampled); the counts and point "
+            "are the labelled items'.")
     tables = {}
     if sensitive_features is not None:
         tables = dict(zip(("by_group", "group_gaps"), report_group_tables(

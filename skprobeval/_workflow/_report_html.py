@@ -127,7 +127,7 @@ def report_notes(report):
     if report.independent:
         notes.append("The systems are independent (each its own posterior, from its own "
                      "counts): the comparisons are unpaired.")
-    elif report._has_counts():
+    elif report._has_counts() and len(report.pairs):
         notes.append("The systems were tested on the same items: the comparisons are paired "
                      "(one joint posterior of every item's outcomes).")
     prior = getattr(report, "prior", None)
@@ -167,8 +167,9 @@ def report_page(report):
     """The whole page (a str)."""
     from .._core import html_page
 
-    return html_page(f"Comparison of {len(report.summary.index.get_level_values(0).unique())}"
-                     f" systems: {report.metric_label}", report_sections(report),
+    count = len(report.summary.index.get_level_values(0).unique())
+    title = (f"Comparison of {count} systems" if count > 1 else "One system")
+    return html_page(f"{title}: {report.metric_label}", report_sections(report),
                      settings=report_settings(report), notes=report_notes(report))
 
 
