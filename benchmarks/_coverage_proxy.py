@@ -173,7 +173,7 @@ def run_proxy(cell, reps, n_draws, *, seed, coverage_row, levels, library):
                 # The candidate draws from a stream of its own: the library's rows stay
                 # those of a run without it.
                 put(q, LEANING, _leaning(gold, a, proxy, q, n_draws,
-                                               np.random.default_rng([r, len(q)])).interval)
+                                         np.random.default_rng([r, len(q)])).interval)
             posterior = metric_posterior(gold_k, pred_k, metric="f1", average="macro",
                                          proxy=proxy_k, n_draws=n_draws, random_state=rng)
             put("macro F1", library, posterior.interval)

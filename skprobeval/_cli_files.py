@@ -7,7 +7,7 @@ which the command line prints as one line with exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["FORMAT_DEFAULT", "SUFFIX_FORMATS", "_UsageError", "_check_output", "_emit",
+__all__ = ["_UsageError", "_add_format", "_check_output", "_emit", "_output_format",
            "_parquet_error", "_paths", "_read_csv", "_read_parquet", "_write_output"]
 
 
@@ -18,10 +18,29 @@ class _UsageError(Exception):
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 
 # The format an --output file's suffix names, where --format is not given.
-SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html",
-                  ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
-FORMAT_DEFAULT = ("the one --output's suffix names (.csv, .json, .html, .md), where "
-                  "offered; else text")
+_SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html",
+                   ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
+_FORMAT_DEFAULT = ("the one --output's suffix names (.csv, .json, .html, .md), where "
+                   "offered; else text")
+
+
+def _add_format(parser, choices, help="output format"):
+    """A command's ``--format`` of `choices`, by default the one its ``--output`` file's
+    suffix names (`_output_format`)."""
+    parser.add_argument("--format", default=None, choices=choices,
+                        help=f"{help} (default: {_FORMAT_DEFAULT})")
+    parser.set_defaults(format_choices=choices)
+
+
+def _output_format(args):
+    """The format asked: ``--format``, else the one the ``--output`` file's suffix names
+    where the command offers it, else text."""
+    import os
+
+    if args.format is not None:
+        return args.format
+    named = _SUFFIX_FORMATS.get(os.path.splitext(args.output or "")[1].lower())
+    return named if named in args.format_choices else "text"
 
 
 def _paths(patterns):

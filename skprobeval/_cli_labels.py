@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from ._cli_files import (
-    FORMAT_DEFAULT,
+    _add_format,
     _check_output,
     _emit,
     _paths,
@@ -55,11 +55,10 @@ def add_plan_labels(commands, average_choices):
     plan.add_argument("--n-sims", type=int, default=100,
                       help="simulated outcomes of each allocation (default: 100)")
     plan.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
-    plan.add_argument("--format", default=None, choices=("text", "csv", "json"),
-                      help="text: the plan; csv: the rows to label, every column of the "
-                           "file and their 0-based position 'row' (or '_row' where the file "
-                           f"has a 'row' column); json: the plan's data (default: "
-                           f"{FORMAT_DEFAULT})")
+    _add_format(plan, ("text", "csv", "json"),
+                help="text: the plan; csv: the rows to label, every column of the file and "
+                     "their 0-based position 'row' (or '_row' where the file has a 'row' "
+                     "column); json: the plan's data")
     plan.add_argument("--output", default=None, metavar="FILE",
                       help="write to FILE instead of printing")
     return plan

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from ._cli_files import FORMAT_DEFAULT, _check_output, _emit, _UsageError
+from ._cli_files import _add_format, _check_output, _emit, _UsageError
 
 __all__ = ["add_plan", "plan_command"]
 
@@ -62,8 +62,7 @@ def add_plan(commands, average_choices, n_draws):
     plan.add_argument("--n-draws", dest="n_draws", type=int, default=n_draws,
                       help=f"posterior draws of each simulated test set (default: {n_draws})")
     plan.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
-    plan.add_argument("--format", default=None, choices=("text", "json", "html"),
-                      help=f"output format (default: {FORMAT_DEFAULT})")
+    _add_format(plan, ("text", "json", "html"))
     plan.add_argument("--output", default=None, metavar="FILE",
                       help="write the plan to FILE instead of printing it")
     return plan

@@ -21,10 +21,10 @@ import sys
 import warnings
 
 from ._cli_files import (
-    FORMAT_DEFAULT,
-    SUFFIX_FORMATS,
+    _add_format,
     _check_output,
     _emit,
+    _output_format,
     _parquet_error,
     _paths,
     _read_csv,
@@ -115,9 +115,7 @@ def _build_parser():
                          help="where the leader is not decided, estimate how many more test "
                               "items would likely decide it (simulated futures: seconds for "
                               "binary targets and accuracy, longer for label averages)")
-    compare.add_argument("--format", default=None,
-                         choices=("text", "markdown", "html", "csv", "json"),
-                         help=f"output format (default: {FORMAT_DEFAULT})")
+    _add_format(compare, ("text", "markdown", "html", "csv", "json"))
     compare.add_argument("--table", default=None, choices=_TABLES,
                          help="the table --format csv prints (default: summary; by_group "
                               "and group_gaps with --group)")
@@ -150,9 +148,7 @@ def _build_parser():
     counts.add_argument("--n-draws", dest="n_draws", type=int, default=N_DRAWS,
                         help=f"posterior draws (default: {N_DRAWS})")
     counts.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
-    counts.add_argument("--format", default=None,
-                        choices=("text", "markdown", "html", "csv", "json"),
-                        help=f"output format (default: {FORMAT_DEFAULT})")
+    _add_format(counts, ("text", "markdown", "html", "csv", "json"))
     counts.add_argument("--table", default=None, choices=("summary", "pairwise_metric", "pairs",
                                                           "runs"),
                         help="the table --format csv prints (default: summary)")
@@ -610,19 +606,6 @@ _COMMANDS = {"demo": _demo, "compare": _compare, "counts": _counts, "plan": _pla
              "plan-labels": _plan_labels, "random-ap": _random_ap}
 
 
-def _output_format(parser, args):
-    """The format an ``--output`` file's suffix names, where the command offers it;
-    else text."""
-    import os
-
-    command = next(action for action in parser._actions
-                   if isinstance(action, argparse._SubParsersAction)).choices[args.command]
-    choices = next(action.choices for action in command._actions if action.dest == "format")
-    suffix = os.path.splitext(args.output or "")[1].lower()
-    named = SUFFIX_FORMATS.get(suffix)
-    return named if named in choices else "text"
-
-
 def main(argv=None):
     """Run the command line; return the exit status.
 
@@ -657,8 +640,8 @@ def main(argv=None):
         if args.command is None:
             parser.print_help()
             return 0
-        if getattr(args, "format", "") is None:
-            args.format = _output_format(parser, args)
+        if hasattr(args, "format_choices"):
+            args.format = _output_format(args)
         with warnings.catch_warnings():
             # The library's warnings as one line each, not as a source line of this file.
             warnings.showwarning = _show_warning
